@@ -1,0 +1,57 @@
+# Six builds of the same C: two wasm modules (the product) and four native
+# builds of the parity harness. build.sh installs the toolchain, then runs make.
+
+KERNELS   := $(wildcard c/fm_*.c)
+HEADERS   := $(wildcard c/*.h)
+HARNESS   := c/harness/fm_cli.c
+CWARN     := -std=c11 -Wall -Wextra -Werror
+WASM_EXPORTS := _fm_pack_f32,_fm_pack_f64,_fm_unpack_f32,_fm_unpack_f64,_fm_simd_enabled,_malloc,_free
+
+EMCC      ?= emcc
+WASM_FLAGS := -O3 $(CWARN) --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH -sMALLOC=emmalloc \
+              -sEXPORTED_FUNCTIONS=$(WASM_EXPORTS) -sFILESYSTEM=0 -sTOTAL_STACK=65536
+
+# x86-64-v2 (SSSE3, SSE4.2) is what SIMDe needs for byte shuffles; every x86-64
+# CI machine has it.
+X86_CC    ?= gcc
+X86_FLAGS ?= -O3 -march=x86-64-v2
+ARM_CC    ?= aarch64-linux-gnu-gcc
+ARM_FLAGS ?= -O3 -static
+
+NATIVE := build/x86_64-simd/fm-cli build/x86_64-scalar/fm-cli \
+          build/aarch64-simd/fm-cli build/aarch64-scalar/fm-cli
+
+.PHONY: all wasm native clean
+all: wasm native
+wasm: dist/fastmp-simd.wasm dist/fastmp-scalar.wasm
+native: $(NATIVE)
+
+# Emscripten's optimizer runs on Node and needs Debian's node modules.
+export NODE_PATH := /usr/share/nodejs
+
+dist/fastmp-simd.wasm: $(KERNELS) $(HEADERS) Makefile
+	@mkdir -p dist
+	$(EMCC) $(WASM_FLAGS) -msimd128 -DFM_SIMD=1 $(KERNELS) -o $@
+
+dist/fastmp-scalar.wasm: $(KERNELS) $(HEADERS) Makefile
+	@mkdir -p dist
+	$(EMCC) $(WASM_FLAGS) -DFM_SIMD=0 $(KERNELS) -o $@
+
+build/x86_64-simd/fm-cli: $(KERNELS) $(HEADERS) $(HARNESS) Makefile
+	@mkdir -p $(@D)
+	$(X86_CC) $(CWARN) $(X86_FLAGS) -DFM_SIMD=1 $(KERNELS) $(HARNESS) -o $@
+
+build/x86_64-scalar/fm-cli: $(KERNELS) $(HEADERS) $(HARNESS) Makefile
+	@mkdir -p $(@D)
+	$(X86_CC) $(CWARN) $(X86_FLAGS) -DFM_SIMD=0 $(KERNELS) $(HARNESS) -o $@
+
+build/aarch64-simd/fm-cli: $(KERNELS) $(HEADERS) $(HARNESS) Makefile
+	@mkdir -p $(@D)
+	$(ARM_CC) $(CWARN) $(ARM_FLAGS) -DFM_SIMD=1 $(KERNELS) $(HARNESS) -o $@
+
+build/aarch64-scalar/fm-cli: $(KERNELS) $(HEADERS) $(HARNESS) Makefile
+	@mkdir -p $(@D)
+	$(ARM_CC) $(CWARN) $(ARM_FLAGS) -DFM_SIMD=0 $(KERNELS) $(HARNESS) -o $@
+
+clean:
+	rm -rf dist build

@@ -1,0 +1,61 @@
+/* fastmp.h - the C API of the fastmp kernels.
+ *
+ * One error convention everywhere: a decoder returns an fm_code and, whatever
+ * the outcome, fills the caller's fm_result. On success `end` is the offset
+ * just past what was consumed; on failure `index` is the element (or char)
+ * index and `offset` the byte offset of the first bad input, `tag` the byte
+ * found there. Encoders of typed arrays cannot fail: they return the number of
+ * bytes written into a buffer of at least the matching *_BOUND size.
+ *
+ * The same declarations serve the wasm builds (where size_t is 32 bits and the
+ * JS boundary reads fm_result as six little-endian u32) and the native builds.
+ */
+#ifndef FASTMP_H
+#define FASTMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum fm_code {
+  FM_OK = 0,
+  FM_ERR_NOT_ARRAY = 1, /* the input does not start with an array header */
+  FM_ERR_TRUNCATED = 2, /* the input ends inside a header or an element */
+  FM_ERR_LENGTH = 3,    /* the header claims more elements than bytes remain */
+  FM_ERR_TYPE = 4,      /* an element is not of a kind the target accepts */
+  FM_ERR_CAPACITY = 5   /* the caller's output holds fewer elements than the header claims */
+} fm_code;
+
+/* `index` of an error that belongs to no element (the array header). */
+#define FM_NO_INDEX ((size_t)-1)
+
+typedef struct fm_result {
+  uint32_t code;  /* an fm_code */
+  uint32_t count; /* elements in the array header (once it has been read) */
+  size_t index;   /* element index of the error, or FM_NO_INDEX */
+  size_t offset;  /* byte offset of the error */
+  size_t end;     /* on success: offset just past the array */
+  uint32_t tag;   /* on error: the byte at `offset` (0 when past the end) */
+} fm_result;
+
+/* Largest msgpack array: its length field is a u32. */
+#define FM_MAX_ELEMENTS 0xffffffffu
+
+/* Output bound of the packers: array32 header + tag and payload per element. */
+#define FM_PACK_F32_BOUND(n) (5u + 5u * (size_t)(n))
+#define FM_PACK_F64_BOUND(n) (5u + 9u * (size_t)(n))
+
+/* Pack n elements as a msgpack array of float32 (0xca) / float64 (0xcb).
+ * Returns the bytes written, or 0 when n exceeds FM_MAX_ELEMENTS. */
+size_t fm_pack_f32(const float *in, size_t n, uint8_t *out);
+size_t fm_pack_f64(const double *in, size_t n, uint8_t *out);
+
+/* Unpack a msgpack array of numbers (any int or float form) into floats.
+ * `capacity` is the number of elements `out` can hold. Trailing bytes after
+ * the array are not an error here: `end` tells where the array stopped. */
+fm_code fm_unpack_f32(const uint8_t *in, size_t len, float *out, size_t capacity, fm_result *r);
+fm_code fm_unpack_f64(const uint8_t *in, size_t len, double *out, size_t capacity, fm_result *r);
+
+/* 1 when this build runs the SIMD128 paths, 0 for the scalar build. */
+int fm_simd_enabled(void);
+
+#endif

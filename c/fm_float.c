@@ -1,0 +1,340 @@
+/* fm_float.c - Float32Array / Float64Array <-> msgpack arrays of numbers.
+ *
+ * Pack writes every element as a float of the array's own width (0xca + 4 BE
+ * bytes, 0xcb + 8 BE bytes): a float is never narrowed to an int, so typed
+ * consumers (Go, C#, Python) get floats back. Unpack accepts every numeric
+ * element form and converts it to the nearest value of the target type (NaN
+ * rules in fm_msgpack.h).
+ *
+ * SIMD paths work on blocks of 16 elements, so that whole output or input
+ * vectors line up with whole elements: 16 floats are 4 vectors in and 5
+ * vectors (80 bytes) out; 16 doubles are 8 vectors in and 9 (144 bytes) out.
+ * Each wire vector draws on at most two typed vectors (and back), so one
+ * two-input byte shuffle both gathers and byte-swaps it. The scalar path
+ * finishes what the SIMD path leaves and is the whole of the scalar build.
+ */
+#include "fm_msgpack.h"
+
+#define F32_WIRE 5 /* bytes per element on the wire: tag + payload */
+#define F64_WIRE 9
+
+#if FM_SIMD
+
+/* ---- shuffle tables, computed by the preprocessor -------------------------
+ * S = wire bytes per element, P = payload bytes (4 or 8).
+ *
+ * Pack, output vector k, byte b: wire position 16k+b belongs to element
+ * e = (16k+b)/S at byte j = (16k+b)%S of it; j == 0 is the tag, byte j >= 1 is
+ * payload byte P-j of the little-endian value. The first element of vector k
+ * lives in typed vector A = ((16k)/S)*P/16; the shuffle reads A and A+1. */
+#define PK_E(S, k, b) ((16 * (k) + (b)) / (S))
+#define PK_J(S, k, b) ((16 * (k) + (b)) % (S))
+#define PK_A(S, P, k) (((16 * (k)) / (S)) * (P) / 16)
+#define PK_IDX(S, P, k, b) \
+  (PK_J(S, k, b) == 0 ? 0 : PK_E(S, k, b) * (P) + (P)-PK_J(S, k, b) - 16 * PK_A(S, P, k))
+#define PK_KEEP(S, k, b) (PK_J(S, k, b) == 0 ? 0 : -1) /* 0 where the tag goes */
+#define PK_TAG(S, k, T, b) (PK_J(S, k, b) == 0 ? (int8_t)(T) : 0)
+
+/* Unpack, typed vector j, byte b: element e = j*(16/P) + b/P, little-endian
+ * byte q = b%P, found on the wire at S*e + 1 + (P-1-q). The vector's first
+ * element starts in wire vector C = (S*j*(16/P))/16; the shuffle reads C, C+1. */
+#define UP_C(S, P, j) (((S) * (j) * (16 / (P))) / 16)
+#define UP_IDX(S, P, j, b) \
+  ((S) * ((j) * (16 / (P)) + (b) / (P)) + 1 + (P)-1 - (b) % (P) - 16 * UP_C(S, P, j))
+
+#define LANES16(M, ...)                                                                   \
+  M(__VA_ARGS__, 0), M(__VA_ARGS__, 1), M(__VA_ARGS__, 2), M(__VA_ARGS__, 3),             \
+      M(__VA_ARGS__, 4), M(__VA_ARGS__, 5), M(__VA_ARGS__, 6), M(__VA_ARGS__, 7),         \
+      M(__VA_ARGS__, 8), M(__VA_ARGS__, 9), M(__VA_ARGS__, 10), M(__VA_ARGS__, 11),       \
+      M(__VA_ARGS__, 12), M(__VA_ARGS__, 13), M(__VA_ARGS__, 14), M(__VA_ARGS__, 15)
+
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+
+/* Wire vector k of a packed block: gather + byte-swap, then drop the tags in.
+ * A block holds P typed vectors; the last wire vector reads only the last one,
+ * so its unused second operand is clamped to stay inside the block. */
+#define PACK_VEC(S, P, TAG, k, v)                                                  \
+  wasm_v128_or(wasm_v128_and(FM_SHUFFLE(v[PK_A(S, P, k)], v[MIN(PK_A(S, P, k) + 1, (P)-1)], \
+                                        LANES16(PK_IDX, S, P, k)),                 \
+                             FM_I8X16(LANES16(PK_KEEP, S, k))),             \
+               FM_I8X16(LANES16(PK_TAG, S, k, TAG)))
+
+/* Typed vector j of an unpacked block: gather + byte-swap the payloads. */
+#define UNPACK_VEC(S, P, j, w) \
+  FM_SHUFFLE(w[UP_C(S, P, j)], w[UP_C(S, P, j) + 1], LANES16(UP_IDX, S, P, j))
+
+/* Nonzero bytes where wire vector k of a block of uniform tag T differs. */
+#define TAG_DIFF(S, T, k, w)                                             \
+  wasm_v128_and(wasm_v128_xor(w[k], FM_I8X16(LANES16(PK_TAG, S, k, T))), \
+                wasm_v128_not(FM_I8X16(LANES16(PK_KEEP, S, k))))
+
+/* ---- pack ---------------------------------------------------------------- */
+
+/* Packs whole blocks of 16; returns the number of elements done. */
+static size_t pack_f32_simd(const float *in, size_t n, uint8_t *out) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16, out += 16 * F32_WIRE) {
+    v128_t v[4];
+    for (int k = 0; k < 4; k++) v[k] = wasm_v128_load(in + i + 4 * k);
+    wasm_v128_store(out + 0, PACK_VEC(5, 4, 0xca, 0, v));
+    wasm_v128_store(out + 16, PACK_VEC(5, 4, 0xca, 1, v));
+    wasm_v128_store(out + 32, PACK_VEC(5, 4, 0xca, 2, v));
+    wasm_v128_store(out + 48, PACK_VEC(5, 4, 0xca, 3, v));
+    wasm_v128_store(out + 64, PACK_VEC(5, 4, 0xca, 4, v));
+  }
+  return i;
+}
+
+static size_t pack_f64_simd(const double *in, size_t n, uint8_t *out) {
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16, out += 16 * F64_WIRE) {
+    v128_t v[8];
+    for (int k = 0; k < 8; k++) v[k] = wasm_v128_load(in + i + 2 * k);
+    wasm_v128_store(out + 0, PACK_VEC(9, 8, 0xcb, 0, v));
+    wasm_v128_store(out + 16, PACK_VEC(9, 8, 0xcb, 1, v));
+    wasm_v128_store(out + 32, PACK_VEC(9, 8, 0xcb, 2, v));
+    wasm_v128_store(out + 48, PACK_VEC(9, 8, 0xcb, 3, v));
+    wasm_v128_store(out + 64, PACK_VEC(9, 8, 0xcb, 4, v));
+    wasm_v128_store(out + 80, PACK_VEC(9, 8, 0xcb, 5, v));
+    wasm_v128_store(out + 96, PACK_VEC(9, 8, 0xcb, 6, v));
+    wasm_v128_store(out + 112, PACK_VEC(9, 8, 0xcb, 7, v));
+    wasm_v128_store(out + 128, PACK_VEC(9, 8, 0xcb, 8, v));
+  }
+  return i;
+}
+
+/* ---- unpack: uniform blocks of 16 elements ---------------------------------
+ * Each returns the wire bytes consumed, or 0 when the block is not uniform
+ * (or holds a NaN that needs the exact scalar conversion): the caller then
+ * decodes those elements one by one. `avail` is the bytes left in the input. */
+
+static bool block_is_f32(const v128_t w[5]) {
+  v128_t diff = wasm_v128_or(TAG_DIFF(5, 0xca, 0, w), TAG_DIFF(5, 0xca, 1, w));
+  diff = wasm_v128_or(diff, wasm_v128_or(TAG_DIFF(5, 0xca, 2, w), TAG_DIFF(5, 0xca, 3, w)));
+  return !wasm_v128_any_true(wasm_v128_or(diff, TAG_DIFF(5, 0xca, 4, w)));
+}
+
+static bool block_is_f64(const v128_t w[9]) {
+  v128_t diff = wasm_v128_or(TAG_DIFF(9, 0xcb, 0, w), TAG_DIFF(9, 0xcb, 1, w));
+  diff = wasm_v128_or(diff, wasm_v128_or(TAG_DIFF(9, 0xcb, 2, w), TAG_DIFF(9, 0xcb, 3, w)));
+  diff = wasm_v128_or(diff, wasm_v128_or(TAG_DIFF(9, 0xcb, 4, w), TAG_DIFF(9, 0xcb, 5, w)));
+  diff = wasm_v128_or(diff, wasm_v128_or(TAG_DIFF(9, 0xcb, 6, w), TAG_DIFF(9, 0xcb, 7, w)));
+  return !wasm_v128_any_true(wasm_v128_or(diff, TAG_DIFF(9, 0xcb, 8, w)));
+}
+
+/* Reads 16 float32 elements as 4 typed vectors, or returns false. */
+static bool load_block_f32(const uint8_t *in, size_t avail, v128_t f[4]) {
+  if (avail < 16 * F32_WIRE || in[0] != 0xca) return false;
+  v128_t w[5];
+  for (int k = 0; k < 5; k++) w[k] = wasm_v128_load(in + 16 * k);
+  if (!block_is_f32(w)) return false;
+  f[0] = UNPACK_VEC(5, 4, 0, w);
+  f[1] = UNPACK_VEC(5, 4, 1, w);
+  f[2] = UNPACK_VEC(5, 4, 2, w);
+  f[3] = UNPACK_VEC(5, 4, 3, w);
+  return true;
+}
+
+/* Reads 16 float64 elements as 8 typed vectors, or returns false. */
+static bool load_block_f64(const uint8_t *in, size_t avail, v128_t d[8]) {
+  if (avail < 16 * F64_WIRE || in[0] != 0xcb) return false;
+  v128_t w[9];
+  for (int k = 0; k < 9; k++) w[k] = wasm_v128_load(in + 16 * k);
+  if (!block_is_f64(w)) return false;
+  d[0] = UNPACK_VEC(9, 8, 0, w);
+  d[1] = UNPACK_VEC(9, 8, 1, w);
+  d[2] = UNPACK_VEC(9, 8, 2, w);
+  d[3] = UNPACK_VEC(9, 8, 3, w);
+  d[4] = UNPACK_VEC(9, 8, 4, w);
+  d[5] = UNPACK_VEC(9, 8, 5, w);
+  d[6] = UNPACK_VEC(9, 8, 6, w);
+  d[7] = UNPACK_VEC(9, 8, 7, w);
+  return true;
+}
+
+/* Reads 16 fixints (one byte each: 0..127 or -32..-1) as 4 vectors of i32. */
+static bool load_block_fixint(const uint8_t *in, size_t avail, v128_t q[4]) {
+  if (avail < 16 || !fm_is_fixint(in[0])) return false;
+  v128_t bytes = wasm_v128_load(in);
+  /* As signed bytes, fixints are exactly the values >= -32. */
+  if (wasm_v128_any_true(wasm_i8x16_lt(bytes, wasm_i8x16_splat(-32)))) return false;
+  v128_t lo = wasm_i16x8_extend_low_i8x16(bytes), hi = wasm_i16x8_extend_high_i8x16(bytes);
+  q[0] = wasm_i32x4_extend_low_i16x8(lo);
+  q[1] = wasm_i32x4_extend_high_i16x8(lo);
+  q[2] = wasm_i32x4_extend_low_i16x8(hi);
+  q[3] = wasm_i32x4_extend_high_i16x8(hi);
+  return true;
+}
+
+static bool any_nan_f32(const v128_t f[4]) {
+  v128_t nan = wasm_v128_or(wasm_f32x4_ne(f[0], f[0]), wasm_f32x4_ne(f[1], f[1]));
+  nan = wasm_v128_or(nan, wasm_v128_or(wasm_f32x4_ne(f[2], f[2]), wasm_f32x4_ne(f[3], f[3])));
+  return wasm_v128_any_true(nan);
+}
+
+static bool any_nan_f64(const v128_t d[8]) {
+  v128_t nan = wasm_f64x2_ne(d[0], d[0]);
+  for (int k = 1; k < 8; k++) nan = wasm_v128_or(nan, wasm_f64x2_ne(d[k], d[k]));
+  return wasm_v128_any_true(nan);
+}
+
+static size_t unpack_block_to_f32(const uint8_t *in, size_t avail, float *out) {
+  v128_t v[8];
+  if (load_block_f32(in, avail, v)) {
+    for (int k = 0; k < 4; k++) wasm_v128_store(out + 4 * k, v[k]);
+    return 16 * F32_WIRE;
+  }
+  if (load_block_fixint(in, avail, v)) {
+    for (int k = 0; k < 4; k++) wasm_v128_store(out + 4 * k, wasm_f32x4_convert_i32x4(v[k]));
+    return 16;
+  }
+  if (load_block_f64(in, avail, v) && !any_nan_f64(v)) {
+    for (int k = 0; k < 4; k++) {
+      v128_t lo = wasm_f32x4_demote_f64x2_zero(v[2 * k]);
+      v128_t hi = wasm_f32x4_demote_f64x2_zero(v[2 * k + 1]);
+      wasm_v128_store(out + 4 * k, wasm_i32x4_shuffle(lo, hi, 0, 1, 4, 5));
+    }
+    return 16 * F64_WIRE;
+  }
+  return 0;
+}
+
+static size_t unpack_block_to_f64(const uint8_t *in, size_t avail, double *out) {
+  v128_t v[8];
+  if (load_block_f64(in, avail, v)) {
+    for (int k = 0; k < 8; k++) wasm_v128_store(out + 2 * k, v[k]);
+    return 16 * F64_WIRE;
+  }
+  if (load_block_fixint(in, avail, v)) {
+    for (int k = 0; k < 4; k++) {
+      v128_t high_pair = wasm_i32x4_shuffle(v[k], v[k], 2, 3, 2, 3);
+      wasm_v128_store(out + 4 * k, wasm_f64x2_convert_low_i32x4(v[k]));
+      wasm_v128_store(out + 4 * k + 2, wasm_f64x2_convert_low_i32x4(high_pair));
+    }
+    return 16;
+  }
+  if (load_block_f32(in, avail, v) && !any_nan_f32(v)) {
+    for (int k = 0; k < 4; k++) {
+      v128_t high_pair = wasm_i32x4_shuffle(v[k], v[k], 2, 3, 2, 3);
+      wasm_v128_store(out + 4 * k, wasm_f64x2_promote_low_f32x4(v[k]));
+      wasm_v128_store(out + 4 * k + 2, wasm_f64x2_promote_low_f32x4(high_pair));
+    }
+    return 16 * F32_WIRE;
+  }
+  return 0;
+}
+
+#endif /* FM_SIMD */
+
+/* ---- pack: scalar ---------------------------------------------------------- */
+
+static void pack_f32_scalar(const float *in, size_t n, uint8_t *out) {
+  for (size_t i = 0; i < n; i++, out += F32_WIRE) {
+    uint32_t bits;
+    memcpy(&bits, in + i, 4);
+    out[0] = 0xca;
+    fm_store_be32(out + 1, bits);
+  }
+}
+
+static void pack_f64_scalar(const double *in, size_t n, uint8_t *out) {
+  for (size_t i = 0; i < n; i++, out += F64_WIRE) {
+    uint64_t bits;
+    memcpy(&bits, in + i, 8);
+    out[0] = 0xcb;
+    fm_store_be64(out + 1, bits);
+  }
+}
+
+FM_EXPORT size_t fm_pack_f32(const float *in, size_t n, uint8_t *out) {
+  if (n > FM_MAX_ELEMENTS) return 0;
+  uint8_t *body = out + fm_write_array_header(out, (uint32_t)n);
+  size_t done = 0;
+#if FM_SIMD
+  done = pack_f32_simd(in, n, body);
+#endif
+  pack_f32_scalar(in + done, n - done, body + F32_WIRE * done);
+  return (size_t)(body - out) + F32_WIRE * n;
+}
+
+FM_EXPORT size_t fm_pack_f64(const double *in, size_t n, uint8_t *out) {
+  if (n > FM_MAX_ELEMENTS) return 0;
+  uint8_t *body = out + fm_write_array_header(out, (uint32_t)n);
+  size_t done = 0;
+#if FM_SIMD
+  done = pack_f64_simd(in, n, body);
+#endif
+  pack_f64_scalar(in + done, n - done, body + F64_WIRE * done);
+  return (size_t)(body - out) + F64_WIRE * n;
+}
+
+/* ---- unpack ---------------------------------------------------------------- */
+
+/* Decodes elements [i, stop) one by one from in[*pos]; false once r holds an error. */
+static bool unpack_f32_scalar(const uint8_t *in, size_t len, size_t *pos, size_t i, size_t stop,
+                              float *out, fm_result *r) {
+  for (; i < stop; i++) {
+    fm_number num;
+    size_t size = fm_read_number(in, len, *pos, i, &num, r);
+    if (size == 0) return false;
+    uint32_t bits = fm_number_to_f32_bits(num);
+    memcpy(out + i, &bits, 4);
+    *pos += size;
+  }
+  return true;
+}
+
+static bool unpack_f64_scalar(const uint8_t *in, size_t len, size_t *pos, size_t i, size_t stop,
+                              double *out, fm_result *r) {
+  for (; i < stop; i++) {
+    fm_number num;
+    size_t size = fm_read_number(in, len, *pos, i, &num, r);
+    if (size == 0) return false;
+    uint64_t bits = fm_number_to_f64_bits(num);
+    memcpy(out + i, &bits, 8);
+    *pos += size;
+  }
+  return true;
+}
+
+/* The element loop: a uniform block of 16 goes through SIMD; otherwise those
+ * 16 are decoded one by one and SIMD is tried again on the next 16, so a run
+ * of mixed forms costs one failed test per block. */
+#if FM_SIMD
+#define UNPACK_LOOP(block_fn, scalar_fn)                                          \
+  for (size_t i = 0; i < count; i += 16) {                                        \
+    size_t used = count - i >= 16 ? block_fn(in + pos, len - pos, out + i) : 0; \
+    if (used) {                                                                   \
+      pos += used;                                                                \
+    } else if (!scalar_fn(in, len, &pos, i, MIN(count, i + 16), out, r)) {       \
+      return (fm_code)r->code;                                                    \
+    }                                                                             \
+  }
+#else
+#define UNPACK_LOOP(block_fn, scalar_fn) \
+  if (!scalar_fn(in, len, &pos, 0, count, out, r)) return (fm_code)r->code;
+#endif
+
+FM_EXPORT fm_code fm_unpack_f32(const uint8_t *in, size_t len, float *out, size_t capacity,
+                                fm_result *r) {
+  size_t pos;
+  if (fm_read_array_header(in, len, &pos, r) != FM_OK) return (fm_code)r->code;
+  size_t count = r->count;
+  if (count > capacity) return fm_fail(r, FM_ERR_CAPACITY, FM_NO_INDEX, 0, in, len);
+  UNPACK_LOOP(unpack_block_to_f32, unpack_f32_scalar)
+  r->end = pos;
+  return FM_OK;
+}
+
+FM_EXPORT fm_code fm_unpack_f64(const uint8_t *in, size_t len, double *out, size_t capacity,
+                                fm_result *r) {
+  size_t pos;
+  if (fm_read_array_header(in, len, &pos, r) != FM_OK) return (fm_code)r->code;
+  size_t count = r->count;
+  if (count > capacity) return fm_fail(r, FM_ERR_CAPACITY, FM_NO_INDEX, 0, in, len);
+  UNPACK_LOOP(unpack_block_to_f64, unpack_f64_scalar)
+  r->end = pos;
+  return FM_OK;
+}
+
+FM_EXPORT int fm_simd_enabled(void) { return FM_SIMD; }

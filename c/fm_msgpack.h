@@ -1,0 +1,226 @@
+/* fm_msgpack.h - wire helpers shared by every kernel family: big-endian
+ * loads and stores, array headers, the one scalar reader of a numeric element,
+ * and the float conversions whose NaN rules every build must agree on.
+ */
+#ifndef FM_MSGPACK_H
+#define FM_MSGPACK_H
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "fastmp.h"
+#include "fm_platform.h"
+
+/* ---- big-endian bytes ---------------------------------------------------- */
+
+static inline uint16_t fm_load_be16(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+
+static inline uint32_t fm_load_be32(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return __builtin_bswap32(v);
+}
+
+static inline uint64_t fm_load_be64(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return __builtin_bswap64(v);
+}
+
+static inline void fm_store_be32(uint8_t *p, uint32_t v) {
+  v = __builtin_bswap32(v);
+  memcpy(p, &v, 4);
+}
+
+static inline void fm_store_be64(uint8_t *p, uint64_t v) {
+  v = __builtin_bswap64(v);
+  memcpy(p, &v, 8);
+}
+
+/* ---- results ------------------------------------------------------------- */
+
+static inline fm_code fm_fail(fm_result *r, fm_code code, size_t index, size_t offset,
+                              const uint8_t *in, size_t len) {
+  r->code = (uint32_t)code;
+  r->index = index;
+  r->offset = offset;
+  r->tag = offset < len ? in[offset] : 0;
+  return code;
+}
+
+/* ---- array headers --------------------------------------------------------- */
+
+/* Writes the smallest header for n elements (n <= FM_MAX_ELEMENTS); returns its size. */
+static inline size_t fm_write_array_header(uint8_t *out, uint32_t n) {
+  if (n <= 15) {
+    out[0] = (uint8_t)(0x90 | n);
+    return 1;
+  }
+  if (n <= 0xffff) {
+    out[0] = 0xdc;
+    out[1] = (uint8_t)(n >> 8);
+    out[2] = (uint8_t)n;
+    return 3;
+  }
+  out[0] = 0xdd;
+  fm_store_be32(out + 1, n);
+  return 5;
+}
+
+/* Reads an array header at in[0]. Every element takes at least one byte, so a
+ * count larger than the bytes that remain is rejected here, before any caller
+ * sizes an allocation by it. Sets r->count and *body (offset of element 0). */
+static inline fm_code fm_read_array_header(const uint8_t *in, size_t len, size_t *body,
+                                           fm_result *r) {
+  r->code = FM_OK;
+  r->count = 0;
+  r->end = 0;
+  if (len == 0) return fm_fail(r, FM_ERR_TRUNCATED, FM_NO_INDEX, 0, in, len);
+  uint8_t tag = in[0];
+  size_t header;
+  uint32_t count;
+  if ((tag & 0xf0) == 0x90) {
+    header = 1;
+    count = tag & 0x0f;
+  } else if (tag == 0xdc) {
+    if (len < 3) return fm_fail(r, FM_ERR_TRUNCATED, FM_NO_INDEX, 0, in, len);
+    header = 3;
+    count = fm_load_be16(in + 1);
+  } else if (tag == 0xdd) {
+    if (len < 5) return fm_fail(r, FM_ERR_TRUNCATED, FM_NO_INDEX, 0, in, len);
+    header = 5;
+    count = fm_load_be32(in + 1);
+  } else {
+    return fm_fail(r, FM_ERR_NOT_ARRAY, FM_NO_INDEX, 0, in, len);
+  }
+  r->count = count;
+  if (count > len - header) return fm_fail(r, FM_ERR_LENGTH, FM_NO_INDEX, 0, in, len);
+  *body = header;
+  return FM_OK;
+}
+
+/* ---- numeric elements ------------------------------------------------------ */
+
+typedef enum fm_num_kind { FM_NUM_UINT, FM_NUM_INT, FM_NUM_F32, FM_NUM_F64 } fm_num_kind;
+
+typedef struct fm_number {
+  fm_num_kind kind;
+  uint64_t bits; /* the value (two's complement for INT) or the IEEE bits */
+} fm_number;
+
+static inline bool fm_is_fixint(uint8_t tag) { return tag < 0x80 || tag >= 0xe0; }
+
+/* Size in bytes of the numeric element starting with `tag`; 0 if `tag` is not
+ * a number (nil, bool, str, bin, array, map, ext). */
+static inline size_t fm_number_size(uint8_t tag) {
+  if (fm_is_fixint(tag)) return 1;
+  switch (tag) {
+    case 0xcc: case 0xd0: return 2;
+    case 0xcd: case 0xd1: return 3;
+    case 0xca: case 0xce: case 0xd2: return 5;
+    case 0xcb: case 0xcf: case 0xd3: return 9;
+    default: return 0;
+  }
+}
+
+/* Reads the numeric element at in[pos] (element `index`). Returns its size,
+ * or 0 after filling r with FM_ERR_TYPE or FM_ERR_TRUNCATED. */
+static inline size_t fm_read_number(const uint8_t *in, size_t len, size_t pos, size_t index,
+                                    fm_number *num, fm_result *r) {
+  if (pos >= len) { /* the elements before this one used up the input */
+    fm_fail(r, FM_ERR_TRUNCATED, index, pos, in, len);
+    return 0;
+  }
+  uint8_t tag = in[pos];
+  size_t size = fm_number_size(tag);
+  if (size == 0) {
+    fm_fail(r, FM_ERR_TYPE, index, pos, in, len);
+    return 0;
+  }
+  if (size > len - pos) {
+    fm_fail(r, FM_ERR_TRUNCATED, index, pos, in, len);
+    return 0;
+  }
+  const uint8_t *p = in + pos + 1;
+  switch (tag) {
+    case 0xcc: *num = (fm_number){FM_NUM_UINT, p[0]}; break;
+    case 0xcd: *num = (fm_number){FM_NUM_UINT, fm_load_be16(p)}; break;
+    case 0xce: *num = (fm_number){FM_NUM_UINT, fm_load_be32(p)}; break;
+    case 0xcf: *num = (fm_number){FM_NUM_UINT, fm_load_be64(p)}; break;
+    case 0xd0: *num = (fm_number){FM_NUM_INT, (uint64_t)(int64_t)(int8_t)p[0]}; break;
+    case 0xd1: *num = (fm_number){FM_NUM_INT, (uint64_t)(int64_t)(int16_t)fm_load_be16(p)}; break;
+    case 0xd2: *num = (fm_number){FM_NUM_INT, (uint64_t)(int64_t)(int32_t)fm_load_be32(p)}; break;
+    case 0xd3: *num = (fm_number){FM_NUM_INT, fm_load_be64(p)}; break;
+    case 0xca: *num = (fm_number){FM_NUM_F32, fm_load_be32(p)}; break;
+    case 0xcb: *num = (fm_number){FM_NUM_F64, fm_load_be64(p)}; break;
+    default: /* fixint */
+      *num = (fm_number){FM_NUM_INT, (uint64_t)(int64_t)(int8_t)tag};
+      break;
+  }
+  return size;
+}
+
+/* ---- float conversions ----------------------------------------------------- */
+/* Hardware and wasm leave NaN conversions loosely specified (wasm allows any
+ * NaN result), so NaNs are converted in integer arithmetic, identically on
+ * every build: widening keeps the payload bit for bit; narrowing keeps the
+ * sign and the top payload bits and sets the quiet bit, as Math.fround does on
+ * x86-64 and aarch64. Every other value converts with round-to-nearest-even. */
+
+static inline bool fm_f32_bits_is_nan(uint32_t b) { return (b & 0x7fffffffu) > 0x7f800000u; }
+
+static inline bool fm_f64_bits_is_nan(uint64_t b) {
+  return (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+}
+
+static inline uint64_t fm_f32_to_f64_bits(uint32_t b) {
+  if (fm_f32_bits_is_nan(b))
+    return ((uint64_t)(b & 0x80000000u) << 32) | 0x7ff0000000000000ull |
+           ((uint64_t)(b & 0x007fffffu) << 29);
+  float f;
+  memcpy(&f, &b, 4);
+  double d = (double)f;
+  uint64_t out;
+  memcpy(&out, &d, 8);
+  return out;
+}
+
+static inline uint32_t fm_f64_to_f32_bits(uint64_t b) {
+  if (fm_f64_bits_is_nan(b))
+    return ((uint32_t)(b >> 32) & 0x80000000u) | 0x7fc00000u | ((uint32_t)(b >> 29) & 0x003fffffu);
+  double d;
+  memcpy(&d, &b, 8);
+  float f = (float)d;
+  uint32_t out;
+  memcpy(&out, &f, 4);
+  return out;
+}
+
+/* The nearest float / double to a numeric element (one rounding step). */
+static inline uint32_t fm_number_to_f32_bits(fm_number num) {
+  float f;
+  switch (num.kind) {
+    case FM_NUM_F32: return (uint32_t)num.bits;
+    case FM_NUM_F64: return fm_f64_to_f32_bits(num.bits);
+    case FM_NUM_INT: f = (float)(int64_t)num.bits; break;
+    default: f = (float)num.bits; break;
+  }
+  uint32_t out;
+  memcpy(&out, &f, 4);
+  return out;
+}
+
+static inline uint64_t fm_number_to_f64_bits(fm_number num) {
+  double d;
+  switch (num.kind) {
+    case FM_NUM_F64: return num.bits;
+    case FM_NUM_F32: return fm_f32_to_f64_bits((uint32_t)num.bits);
+    case FM_NUM_INT: d = (double)(int64_t)num.bits; break;
+    default: d = (double)num.bits; break;
+  }
+  uint64_t out;
+  memcpy(&out, &d, 8);
+  return out;
+}
+
+#endif

@@ -1,0 +1,107 @@
+/* fm_cli.c - the native parity harness: runs a batch of requests through the
+ * kernels of this build, so that tests can compare the native builds (x86-64
+ * and aarch64, SIMD and scalar) with the wasm builds byte for byte.
+ *
+ *   fm-cli IN OUT      (a path of "-" means stdin / stdout)
+ *
+ * Request:  u8 op, u32 length, `length` bytes
+ *   op 1 pack f32    (bytes: little-endian float32 values)
+ *   op 2 pack f64    (bytes: little-endian float64 values)
+ *   op 3 unpack f32  (bytes: msgpack)
+ *   op 4 unpack f64  (bytes: msgpack)
+ * Response: u32 code, count, index, offset, end, tag, length, then `length`
+ *   bytes (packed msgpack, or the decoded values little-endian); index is
+ *   0xffffffff for errors outside any element. All integers little-endian.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../fastmp.h"
+
+enum { OP_PACK_F32 = 1, OP_PACK_F64 = 2, OP_UNPACK_F32 = 3, OP_UNPACK_F64 = 4 };
+
+static void die(const char *what) {
+  fprintf(stderr, "fm-cli: %s\n", what);
+  exit(2);
+}
+
+static void *xmalloc(size_t size) {
+  void *p = malloc(size ? size : 1);
+  if (!p) die("out of memory");
+  return p;
+}
+
+static void put_u32(FILE *out, size_t v) {
+  uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+  if (fwrite(b, 1, 4, out) != 4) die("write failed");
+}
+
+static bool get_u32(FILE *in, uint32_t *v) {
+  uint8_t b[4];
+  if (fread(b, 1, 4, in) != 4) return false;
+  *v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+  return true;
+}
+
+static void put_response(FILE *out, const fm_result *r, const void *data, size_t size) {
+  put_u32(out, r->code);
+  put_u32(out, r->count);
+  put_u32(out, r->index == FM_NO_INDEX ? 0xffffffffu : r->index);
+  put_u32(out, r->offset);
+  put_u32(out, r->end);
+  put_u32(out, r->tag);
+  put_u32(out, size);
+  if (size && fwrite(data, 1, size, out) != size) die("write failed");
+}
+
+static void run_pack(FILE *out, int op, const uint8_t *data, size_t len) {
+  size_t elem = op == OP_PACK_F32 ? 4 : 8;
+  if (len % elem) die("pack input is not a whole number of elements");
+  size_t n = len / elem;
+  /* Copy into typed storage: the kernels take aligned float / double arrays. */
+  void *values = xmalloc(len);
+  memcpy(values, data, len);
+  uint8_t *packed = xmalloc(op == OP_PACK_F32 ? FM_PACK_F32_BOUND(n) : FM_PACK_F64_BOUND(n));
+  size_t size = op == OP_PACK_F32 ? fm_pack_f32(values, n, packed) : fm_pack_f64(values, n, packed);
+  fm_result r = {.code = FM_OK, .count = (uint32_t)n, .end = size};
+  put_response(out, &r, packed, size);
+  free(packed);
+  free(values);
+}
+
+static void run_unpack(FILE *out, int op, const uint8_t *data, size_t len) {
+  size_t elem = op == OP_UNPACK_F32 ? 4 : 8;
+  /* The header bounds the count by the input length, so len elements always fit. */
+  void *values = xmalloc(len * elem);
+  fm_result r;
+  fm_code code = op == OP_UNPACK_F32 ? fm_unpack_f32(data, len, values, len, &r)
+                                     : fm_unpack_f64(data, len, values, len, &r);
+  put_response(out, &r, values, code == FM_OK ? r.count * elem : 0);
+  free(values);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) die("usage: fm-cli IN OUT");
+  FILE *in = strcmp(argv[1], "-") ? fopen(argv[1], "rb") : stdin;
+  FILE *out = strcmp(argv[2], "-") ? fopen(argv[2], "wb") : stdout;
+  if (!in || !out) die("cannot open input or output");
+  int op;
+  while ((op = fgetc(in)) != EOF) {
+    uint32_t len;
+    if (!get_u32(in, &len)) die("truncated request");
+    uint8_t *data = xmalloc(len);
+    if (fread(data, 1, len, in) != len) die("truncated request");
+    if (op == OP_PACK_F32 || op == OP_PACK_F64) {
+      run_pack(out, op, data, len);
+    } else if (op == OP_UNPACK_F32 || op == OP_UNPACK_F64) {
+      run_unpack(out, op, data, len);
+    } else {
+      die("unknown op");
+    }
+    free(data);
+  }
+  if (fclose(out) != 0) die("write failed");
+  return 0;
+}

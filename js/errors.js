@@ -1,0 +1,63 @@
+// errors.js - FastmpError, the one error type for bad input, and the wire
+// codes it shares with the C kernels (c/fastmp.h).
+
+/** C fm_code number -> FastmpError code. */
+export const CODE_NAMES = ['OK', 'NOT_ARRAY', 'TRUNCATED', 'LENGTH', 'TYPE', 'CAPACITY'];
+
+/** `index` of an error that belongs to no element. */
+export const NO_INDEX = -1;
+
+export class FastmpError extends Error {
+  /**
+   * @param {string} code   machine-readable reason, e.g. 'TRUNCATED'
+   * @param {string} message
+   * @param {number} index  element index, or -1 when no element is at fault
+   * @param {number} offset byte offset of the fault in the input
+   */
+  constructor(code, message, index, offset) {
+    super(message);
+    this.name = 'FastmpError';
+    this.code = code;
+    this.index = index;
+    this.offset = offset;
+  }
+}
+
+const TAG_NAMES = [
+  [0x00, 0x7f, 'positive fixint'], [0x80, 0x8f, 'fixmap'], [0x90, 0x9f, 'fixarray'],
+  [0xa0, 0xbf, 'fixstr'], [0xc0, 0xc0, 'nil'], [0xc1, 0xc1, 'never used'],
+  [0xc2, 0xc3, 'bool'], [0xc4, 0xc6, 'bin'], [0xc7, 0xc9, 'ext'], [0xca, 0xca, 'float32'],
+  [0xcb, 0xcb, 'float64'], [0xcc, 0xcf, 'uint'], [0xd0, 0xd3, 'int'], [0xd4, 0xd8, 'fixext'],
+  [0xd9, 0xdb, 'str'], [0xdc, 0xdd, 'array'], [0xde, 0xdf, 'map'], [0xe0, 0xff, 'negative fixint'],
+];
+
+/** "0xc0 (nil)" - a byte as a reader of the msgpack spec would name it. */
+export function describeTag(tag) {
+  const entry = TAG_NAMES.find(([lo, hi]) => tag >= lo && tag <= hi);
+  return `0x${tag.toString(16).padStart(2, '0')} (${entry[2]})`;
+}
+
+/**
+ * The FastmpError for a failed decode, from the C result fields or the same
+ * facts found by the pure-JS path, so both paths word errors identically.
+ */
+export function decodeError(code, index, offset, bytes, count) {
+  const tag = offset < bytes.length ? bytes[offset] : undefined;
+  switch (code) {
+    case 'NOT_ARRAY':
+      return new FastmpError(code, `expected a msgpack array at byte ${offset}, found ${describeTag(tag)}`, index, offset);
+    case 'TRUNCATED':
+      return new FastmpError(code, index === NO_INDEX
+        ? `input ends inside the array header at byte ${offset}`
+        : offset >= bytes.length ? `input ends at byte ${offset}, before element ${index}`
+          : `input ends inside element ${index}, which starts at byte ${offset}`, index, offset);
+    case 'LENGTH':
+      return new FastmpError(code, `array header at byte ${offset} claims ${count} elements, more than the ${bytes.length - offset} bytes from there hold`, index, offset);
+    case 'TYPE':
+      return new FastmpError(code, `element ${index} at byte ${offset} is not a number: found ${describeTag(tag)}`, index, offset);
+    case 'TRAILING':
+      return new FastmpError(code, `${bytes.length - offset} bytes follow the array, from byte ${offset} (use unpackFrom to read a prefix)`, index, offset);
+    default:
+      return new FastmpError(code, `internal error ${code} at element ${index}, byte ${offset}`, index, offset);
+  }
+}

@@ -1,0 +1,70 @@
+// memory.js - the JS/wasm boundary. Every call copies its input once into one
+// reused scratch region of wasm memory, runs a kernel there, and copies the
+// output once into a fresh array the caller owns. The scratch region only
+// grows (to the next power of two), so once the largest input has been seen,
+// wasm memory stops growing. Views are rebuilt whenever memory grows, so no
+// view of a detached buffer is ever used.
+
+import { CODE_NAMES } from './errors.js';
+
+const MIN_SCRATCH = 1 << 16;
+const RESULT_WORDS = 6; // fm_result on wasm32: code, count, index, offset, end, tag
+
+const align16 = (n) => (n + 15) & ~15;
+
+export class Boundary {
+  /** @param {WebAssembly.Exports} exports an instance of a fastmp build */
+  constructor(exports) {
+    this.wasm = exports;
+    this.memory = exports.memory;
+    this.scratch = 0;
+    this.capacity = 0;
+    this.refreshViews();
+    this.result = exports.malloc(RESULT_WORDS * 4) >>> 0;
+    if (this.result === 0) throw new RangeError('fastmp: wasm memory exhausted');
+  }
+
+  /** Called by the module (emscripten_notify_memory_growth) and at start. */
+  refreshViews() {
+    const buffer = this.memory.buffer;
+    this.u8 = new Uint8Array(buffer);
+    this.u32 = new Uint32Array(buffer);
+    this.f32 = new Float32Array(buffer);
+    this.f64 = new Float64Array(buffer);
+  }
+
+  /**
+   * A 16-byte aligned scratch region of at least `bytes` bytes, valid until the
+   * next reserve(). Throws RangeError when wasm32 memory cannot hold it.
+   */
+  reserve(bytes) {
+    if (bytes > this.capacity) {
+      if (bytes > 0xffff0000) throw new RangeError(`fastmp: ${bytes} bytes do not fit in wasm32 memory`);
+      if (this.scratch) this.wasm.free(this.scratch);
+      this.scratch = 0;
+      this.capacity = 0;
+      // Next power of two: bounded growth, and one allocation serves a range of sizes.
+      const capacity = Math.max(MIN_SCRATCH, 2 ** Math.ceil(Math.log2(bytes + 16)));
+      const pointer = this.wasm.malloc(Math.min(capacity, 0xffff0000)) >>> 0;
+      if (pointer === 0) throw new RangeError(`fastmp: wasm memory cannot grow to hold ${bytes} bytes`);
+      this.scratch = pointer;
+      this.capacity = Math.min(capacity, 0xffff0000) - 16;
+    }
+    return align16(this.scratch);
+  }
+
+  /** The fm_result the kernels filled, with its code as a name. */
+  readResult() {
+    const w = this.result >>> 2;
+    const u32 = this.u32;
+    return {
+      code: CODE_NAMES[u32[w]] ?? `C${u32[w]}`,
+      count: u32[w + 1],
+      index: u32[w + 2] === 0xffffffff ? -1 : u32[w + 2],
+      offset: u32[w + 3],
+      end: u32[w + 4],
+    };
+  }
+}
+
+export { align16 };

@@ -1,0 +1,341 @@
+// helpers.js - test data and the drivers of the builds under test. Nothing
+// here reuses fastmp's own encoder: expected bytes and values are computed
+// independently, so a bug in fastmp cannot confirm itself.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The sizes every round trip and parity test covers (issue 2). */
+export const SIZES = [0, 1, 2, 3, 15, 16, 17, 31, 63, 64, 65, 65535, 65536, 1 << 20];
+
+// ---- deterministic randomness -------------------------------------------------
+
+/** xorshift32: a seeded generator, so that a failure reproduces. */
+export function rng(seed) {
+  let s = seed >>> 0 || 1;
+  const next = () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s;
+  };
+  next.float = () => next() / 4294967296;
+  next.int = (n) => Math.floor(next.float() * n);
+  return next;
+}
+
+// ---- special floats, as bit patterns ------------------------------------------
+
+export const F32_SPECIAL_BITS = [
+  0x7fc00000, // quiet NaN
+  0xffc00000, // negative quiet NaN
+  0x7f800001, // signalling NaN, smallest payload
+  0x7fa5a5a5, // signalling NaN, odd payload
+  0xffffffff, // negative NaN, all payload bits
+  0x7fc12345, // quiet NaN with payload
+  0x00000000, 0x80000000, // +0, -0
+  0x7f800000, 0xff800000, // +Inf, -Inf
+  0x00000001, 0x80000001, 0x007fffff, // subnormals: min, -min, max
+  0x00800000, // min normal
+  0x7f7fffff, 0xff7fffff, // max, -max
+  0x3f800000, 0xbf800000, // 1, -1
+];
+
+export const F64_SPECIAL_BITS = [
+  [0x7ff80000, 0], [0xfff80000, 0], [0x7ff00000, 1], [0x7ff4a5a5, 0xa5a5a5a5], [0xffffffff, 0xffffffff],
+  [0x7ff80000, 0x12345678], [0x7ff00000, 0x20000000], // a NaN whose payload lies only below f32 precision
+  [0, 0], [0x80000000, 0], [0x7ff00000, 0], [0xfff00000, 0],
+  [0, 1], [0x80000000, 1], [0x000fffff, 0xffffffff], [0x00100000, 0],
+  [0x7fefffff, 0xffffffff], [0xffefffff, 0xffffffff],
+  [0x36a00000, 0], // 2^-149: the smallest f32 subnormal, as a double
+  [0x36900000, 0], // 2^-150: halfway to zero, rounds to +0 in f32
+  [0x47efffff, 0xe0000000], // f32 max, as a double
+  [0x47efffff, 0xf0000000], // just past halfway above f32 max: rounds to Infinity
+  [0x3ff00000, 0x10000000], // 1 + 2^-24 - 2^-...: a rounding tie region
+];
+
+/** A Float32Array of n random values (random bit patterns of every class), specials sprinkled in. */
+export function randomF32(n, seed) {
+  const r = rng(seed);
+  const bits = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const pick = r.int(8);
+    bits[i] = pick === 0 ? F32_SPECIAL_BITS[r.int(F32_SPECIAL_BITS.length)] : r();
+  }
+  return new Float32Array(bits.buffer);
+}
+
+/** A Float64Array of n random values, specials sprinkled in. */
+export function randomF64(n, seed) {
+  const r = rng(seed);
+  const bits = new Uint32Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    const [hi, lo] = r.int(8) === 0 ? F64_SPECIAL_BITS[r.int(F64_SPECIAL_BITS.length)] : [r(), r()];
+    bits[2 * i] = lo;
+    bits[2 * i + 1] = hi;
+  }
+  return new Float64Array(bits.buffer);
+}
+
+/** Raw bytes of a typed array, for bit-exact comparison. */
+export const bytesOf = (t) => Buffer.from(t.buffer, t.byteOffset, t.byteLength);
+
+// ---- an independent msgpack writer, element by element ------------------------
+
+// Numeric element forms and the values each can hold.
+export const FORMS = {
+  posfix: { size: 1, min: 0n, max: 127n },
+  negfix: { size: 1, min: -32n, max: -1n },
+  u8: { size: 2, tag: 0xcc, min: 0n, max: 255n },
+  u16: { size: 3, tag: 0xcd, min: 0n, max: 65535n },
+  u32: { size: 5, tag: 0xce, min: 0n, max: 2n ** 32n - 1n },
+  u64: { size: 9, tag: 0xcf, min: 0n, max: 2n ** 64n - 1n },
+  i8: { size: 2, tag: 0xd0, min: -128n, max: 127n },
+  i16: { size: 3, tag: 0xd1, min: -32768n, max: 32767n },
+  i32: { size: 5, tag: 0xd2, min: -(2n ** 31n), max: 2n ** 31n - 1n },
+  i64: { size: 9, tag: 0xd3, min: -(2n ** 63n), max: 2n ** 63n - 1n },
+  f32: { size: 5, tag: 0xca },
+  f64: { size: 9, tag: 0xcb },
+};
+
+/**
+ * Encodes elements [{ form, value }] after an array header of `count`
+ * (default: the number of elements). Integer values are BigInt; float values
+ * are bit patterns: a u32 for f32, [hi, lo] for f64.
+ */
+export function encodeElements(elements, count = elements.length) {
+  const size = headerBytes(count) + elements.reduce((s, e) => s + FORMS[e.form].size, 0);
+  const out = Buffer.alloc(size);
+  let p = writeHeader(out, count);
+  for (const { form, value } of elements) {
+    const f = FORMS[form];
+    if (form === 'posfix' || form === 'negfix') {
+      out[p] = Number(BigInt.asUintN(8, value));
+    } else {
+      out[p] = f.tag;
+      if (form === 'f32') out.writeUInt32BE(value, p + 1);
+      else if (form === 'f64') {
+        out.writeUInt32BE(value[0], p + 1);
+        out.writeUInt32BE(value[1], p + 5);
+      } else {
+        const width = f.size - 1;
+        const v = BigInt.asUintN(width * 8, value);
+        for (let k = 0; k < width; k++) out[p + 1 + k] = Number((v >> BigInt(8 * (width - 1 - k))) & 0xffn);
+      }
+    }
+    p += f.size;
+  }
+  return new Uint8Array(out.buffer, out.byteOffset, out.length);
+}
+
+export const headerBytes = (n) => (n <= 15 ? 1 : n <= 0xffff ? 3 : 5);
+
+function writeHeader(out, n) {
+  if (n <= 15) {
+    out[0] = 0x90 | n;
+    return 1;
+  }
+  if (n <= 0xffff) {
+    out[0] = 0xdc;
+    out.writeUInt16BE(n, 1);
+    return 3;
+  }
+  out[0] = 0xdd;
+  out.writeUInt32BE(n, 1);
+  return 5;
+}
+
+const INT_FORMS = ['posfix', 'negfix', 'u8', 'u16', 'u32', 'u64', 'i8', 'i16', 'i32', 'i64'];
+
+/** A random value for an integer form, biased to its edges. */
+function randomInt(form, r) {
+  const { min, max } = FORMS[form];
+  const span = max - min + 1n;
+  const pick = r.int(6);
+  if (pick === 0) return min;
+  if (pick === 1) return max;
+  const raw = (BigInt(r()) << 32n) | BigInt(r());
+  return min + (raw % span);
+}
+
+/** One random element of the given form. */
+export function randomElement(form, r) {
+  if (form === 'f32') return { form, value: r.int(8) === 0 ? F32_SPECIAL_BITS[r.int(F32_SPECIAL_BITS.length)] : r() };
+  if (form === 'f64') return { form, value: r.int(8) === 0 ? F64_SPECIAL_BITS[r.int(F64_SPECIAL_BITS.length)] : [r(), r()] };
+  return { form, value: randomInt(form, r) };
+}
+
+/**
+ * n elements whose forms follow `mix`: 'mixed' (any form per element),
+ * 'f32' / 'f64' / 'fixint' (uniform, the SIMD fast paths), or 'runs' (uniform
+ * runs of random length with odd elements between them).
+ */
+export function randomElements(n, seed, mix) {
+  const r = rng(seed);
+  const all = [...INT_FORMS, 'f32', 'f64'];
+  const out = new Array(n);
+  let runForm = 'f32';
+  let runLeft = 0;
+  for (let i = 0; i < n; i++) {
+    let form;
+    if (mix === 'mixed') form = all[r.int(all.length)];
+    else if (mix === 'fixint') form = r.int(2) ? 'posfix' : 'negfix';
+    else if (mix === 'runs') {
+      if (runLeft === 0) {
+        runForm = ['f32', 'f64', 'posfix', 'negfix', all[r.int(all.length)]][r.int(5)];
+        runLeft = 1 + r.int(40);
+        form = all[r.int(all.length)]; // one odd element between runs
+      } else {
+        form = runForm;
+        runLeft--;
+      }
+    } else form = mix;
+    out[i] = randomElement(form, r);
+  }
+  return out;
+}
+
+// ---- the value fastmp must produce, computed independently ----------------------
+
+const f64FromBits = (hi, lo) => {
+  const b = Buffer.alloc(8);
+  b.writeUInt32BE(hi >>> 0, 0);
+  b.writeUInt32BE(lo >>> 0, 4);
+  return b.readDoubleBE(0);
+};
+const f32FromBits = (bits) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(bits >>> 0, 0);
+  return b.readFloatBE(0);
+};
+const f32Bits = (v) => {
+  const b = Buffer.alloc(4);
+  b.writeFloatBE(v, 0);
+  return b.readUInt32BE(0);
+};
+
+/** The exact rational value of a finite f32, as [BigInt numerator, power of two]. */
+function exactF32(bits) {
+  const exp = (bits >>> 23) & 0xff;
+  const mant = BigInt(bits & 0x7fffff);
+  const m = exp === 0 ? mant : mant | 0x800000n;
+  const e = (exp === 0 ? 1 : exp) - 150;
+  return [bits >>> 31 ? -m : m, e];
+}
+
+/**
+ * The nearest f32 to an integer, ties to even, by comparing the exact errors
+ * of the candidates around Math.fround(Number(v)) (no double rounding).
+ */
+function nearestF32ToBigInt(v) {
+  const guess = f32Bits(Math.fround(Number(v)));
+  let best = null;
+  for (const delta of [-2, -1, 0, 1, 2]) {
+    const bits = (guess + delta) >>> 0;
+    if ((bits & 0x7f800000) === 0x7f800000) continue; // Inf or NaN: never nearest to a 64-bit int
+    const [num, e] = exactF32(bits);
+    // |v - num * 2^e|, scaled by 2^149 so that every candidate's error is an integer
+    const err = (v << 149n) - (num << BigInt(e + 149));
+    const abs = err < 0n ? -err : err;
+    if (best === null || abs < best.abs || (abs === best.abs && (bits & 1) === 0)) best = { abs, bits };
+  }
+  return f32FromBits(best.bits);
+}
+
+const isNaN32 = (b) => (b & 0x7fffffff) >>> 0 > 0x7f800000;
+
+/**
+ * The bits fastmp must write for one element into a Float32Array (u32) or a
+ * Float64Array ([hi, lo]), following the documented rules.
+ */
+export function expectedBits({ form, value }, wide) {
+  if (form === 'f32') {
+    if (!wide) return value >>> 0;
+    if (isNaN32(value)) return [((value & 0x80000000) | 0x7ff00000 | ((value & 0x7fffff) >>> 3)) >>> 0, (value << 29) >>> 0];
+    return f64Split(f32FromBits(value));
+  }
+  if (form === 'f64') {
+    const [hi, lo] = value;
+    if (wide) return [hi >>> 0, lo >>> 0];
+    const nan = (hi & 0x7fffffff) >>> 0 > 0x7ff00000 || ((hi & 0x7fffffff) === 0x7ff00000 && lo !== 0);
+    if (nan) {
+      const payload = BigInt(((hi & 0xfffff) >>> 0)) * 2n ** 32n + BigInt(lo >>> 0);
+      return ((hi & 0x80000000) | 0x7fc00000 | Number((payload >> 29n) & 0x3fffffn)) >>> 0;
+    }
+    return f32Bits(Math.fround(f64FromBits(hi, lo)));
+  }
+  return wide ? f64Split(Number(value)) : f32Bits(nearestF32ToBigInt(value));
+}
+
+function f64Split(v) {
+  const b = Buffer.alloc(8);
+  b.writeDoubleBE(v, 0);
+  return [b.readUInt32BE(0), b.readUInt32BE(4)];
+}
+
+/** The little-endian bytes a Float32Array / Float64Array of these elements holds. */
+export function expectedArrayBytes(elements, wide) {
+  const out = Buffer.alloc(elements.length * (wide ? 8 : 4));
+  elements.forEach((e, i) => {
+    const bits = expectedBits(e, wide);
+    if (wide) {
+      out.writeUInt32LE(bits[1], 8 * i);
+      out.writeUInt32LE(bits[0], 8 * i + 4);
+    } else out.writeUInt32LE(bits, 4 * i);
+  });
+  return out;
+}
+
+// ---- the native builds ------------------------------------------------------------
+
+export const NATIVE_BUILDS = [
+  { name: 'x86_64-simd', run: [] },
+  { name: 'x86_64-scalar', run: [] },
+  { name: 'aarch64-simd', run: ['qemu-aarch64'] },
+  { name: 'aarch64-scalar', run: ['qemu-aarch64'] },
+];
+
+export const OPS = { packF32: 1, packF64: 2, unpackF32: 3, unpackF64: 4 };
+const CODES = ['OK', 'NOT_ARRAY', 'TRUNCATED', 'LENGTH', 'TYPE', 'CAPACITY'];
+
+/**
+ * Runs requests [{ op, bytes }] through one native build's fm-cli in one
+ * process; returns one outcome per request: { code, index, offset, end, data }.
+ */
+export function runNative(build, requests) {
+  const exe = join(ROOT, 'build', build.name, 'fm-cli');
+  if (!existsSync(exe)) throw new Error(`${exe} is missing: run ./build.sh first`);
+  const dir = mkdtempSync(join(tmpdir(), 'fastmp-parity-'));
+  try {
+    const parts = [];
+    for (const { op, bytes } of requests) {
+      const head = Buffer.alloc(5);
+      head[0] = OPS[op];
+      head.writeUInt32LE(bytes.length, 1);
+      parts.push(head, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+    }
+    writeFileSync(join(dir, 'in'), Buffer.concat(parts));
+    const [cmd, ...args] = [...build.run, exe, join(dir, 'in'), join(dir, 'out')];
+    execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    const out = readFileSync(join(dir, 'out'));
+    const outcomes = [];
+    let p = 0;
+    while (p < out.length) {
+      const w = (k) => out.readUInt32LE(p + 4 * k);
+      const index = w(2) === 0xffffffff ? -1 : w(2);
+      const outcome = { code: CODES[w(0)], index, offset: w(3), end: w(4), data: out.subarray(p + 28, p + 28 + w(6)) };
+      p += 28 + w(6);
+      outcomes.push(outcome);
+    }
+    return outcomes;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
