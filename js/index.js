@@ -53,6 +53,16 @@ export function backend() {
   return ready().backend;
 }
 
+/**
+ * Memory the wasm instance holds: `wasmMemory`, the size of its linear memory,
+ * and `scratch`, the reused region that inputs and outputs pass through. Both
+ * only grow, and only until the largest input so far fits.
+ */
+export function memoryStats() {
+  const b = ready().boundary;
+  return { wasmMemory: b.memory.buffer.byteLength, scratch: b.capacity };
+}
+
 export { simdSupported, FastmpError };
 
 function useJs(s, op, n) {
@@ -149,6 +159,6 @@ function asBytes(bytes, fn) {
 function describe(v) {
   if (v === null) return 'null';
   if (typeof v === 'function') return v.name ? `the function ${v.name}` : 'a function';
-  if (typeof v === 'object') return v.constructor?.name ? `a ${v.constructor.name}` : 'an object';
-  return `a ${typeof v}`;
+  const name = typeof v === 'object' ? v.constructor?.name ?? 'object' : typeof v;
+  return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
 }

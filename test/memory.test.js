@@ -1,0 +1,67 @@
+// The JS/wasm boundary: no leak over 100 000 calls of mixed sizes (wasm memory
+// stops growing once the largest size has been seen), results stay right
+// across memory growth (no stale views), outputs belong to the caller.
+import { beforeAll, expect, test } from 'vitest';
+import { init, memoryStats, pack, unpack } from '../js/index.js';
+import { bytesOf, randomF32, randomF64, rng } from './helpers.js';
+
+beforeAll(() => init({ pureJs: 'never' }));
+
+test('memory growth between calls never leaves a stale view', () => {
+  const small = randomF32(20, 1);
+  const before = memoryStats().wasmMemory;
+  expect(bytesOf(unpack(pack(small), Float32Array)).equals(bytesOf(small))).toBe(true);
+  const big = randomF64(3 << 20, 2); // 24 MB in, 27 MB out: memory must grow
+  const packedBig = pack(big);
+  expect(memoryStats().wasmMemory).toBeGreaterThan(before);
+  expect(bytesOf(unpack(packedBig, Float64Array)).equals(bytesOf(big))).toBe(true);
+  expect(bytesOf(unpack(pack(small), Float32Array)).equals(bytesOf(small))).toBe(true);
+});
+
+test('outputs are fresh arrays the caller owns, unaffected by later calls', () => {
+  const a = pack(new Float32Array([1, 2, 3]));
+  const b = unpack(pack(new Float64Array(100).fill(7)), Float64Array);
+  const aCopy = Uint8Array.from(a);
+  const bCopy = Float64Array.from(b);
+  for (let i = 0; i < 50; i++) unpack(pack(randomF64(1000, i)), Float64Array);
+  expect(a).toEqual(aCopy);
+  expect(b).toEqual(bCopy);
+  expect(a.buffer.byteLength).toBe(a.length); // not a window on a larger buffer
+  expect(b.buffer.byteLength).toBe(b.byteLength);
+});
+
+test('100 000 calls of mixed sizes: wasm memory stops growing once the largest size is seen', async () => {
+  await init({ pureJs: 'never' }); // a fresh instance: nothing seen yet
+  const fresh = memoryStats();
+  const r = rng(123);
+  const LARGEST = 200_000;
+  const inputs = [16, 100, 1000, 4096, 20_000, LARGEST].flatMap((n) => [randomF32(n, n), randomF64(n, n + 1)]);
+  const packed = inputs.map((x) => pack(x));
+  // Warm up: the largest inputs, both ways, once.
+  for (const [i, x] of inputs.entries()) unpack(packed[i], x instanceof Float32Array ? Float32Array : Float64Array);
+  const settled = memoryStats();
+  expect(settled.scratch).toBeGreaterThan(fresh.scratch);
+  expect(settled.wasmMemory).toBeGreaterThan(fresh.wasmMemory);
+  let checked = 0;
+  for (let call = 0; call < 100_000; call++) {
+    // Mostly small and medium sizes, the largest now and then.
+    const k = r.int(100) === 0 ? inputs.length - 1 - r.int(2) : r.int(inputs.length - 4);
+    const x = inputs[k];
+    if (call % 2) {
+      const out = pack(x);
+      if (call % 997 === 1) {
+        expect(Buffer.from(out).equals(Buffer.from(packed[k]))).toBe(true);
+        checked++;
+      }
+    } else {
+      const out = unpack(packed[k], x instanceof Float32Array ? Float32Array : Float64Array);
+      if (call % 997 === 0) {
+        expect(bytesOf(out).equals(bytesOf(x))).toBe(true);
+        checked++;
+      }
+    }
+    if (call % 10_000 === 0) expect(memoryStats()).toEqual(settled);
+  }
+  expect(memoryStats()).toEqual(settled);
+  expect(checked).toBeGreaterThan(100);
+});
