@@ -7,15 +7,14 @@ import { Boundary, align16 } from './memory.js';
 import * as wire from './wire.js';
 
 /**
- * Below these element counts the pure-JS path is faster than a wasm call
- * (the call, two copies and the fresh output cost more than the loop saves).
- * Measured with `node bench/crossover.js`; see README "Performance".
+ * Below these element counts the pure-JS path is faster than a wasm call: the
+ * call and the copy in cost more than the loop saves. Crossovers measured per
+ * build with `node bench/crossover.js` (Node 20, x86-64; README "Performance"):
+ * near them both paths are within noise of each other.
  */
 const JS_BELOW = {
-  packF32: 16,
-  packF64: 16,
-  unpackF32: 16,
-  unpackF64: 16,
+  simd: { packF32: 32, packF64: 32, unpackF32: 64, unpackF64: 8 },
+  scalar: { packF32: 48, packF64: 48, unpackF32: 128, unpackF64: 8 },
 };
 
 // The element kinds: the typed array, its kernels and its wire size.
@@ -66,7 +65,7 @@ export function memoryStats() {
 export { simdSupported, FastmpError };
 
 function useJs(s, op, n) {
-  return s.pureJs === 'always' || (s.pureJs === 'auto' && n < JS_BELOW[op]);
+  return s.pureJs === 'always' || (s.pureJs === 'auto' && n < JS_BELOW[s.backend][op]);
 }
 
 function floatKindOfArray(x) {
@@ -147,7 +146,7 @@ function unpackAt(input, Type, start, fn) {
   }
   const first = out / kind.bytes;
   const value = (kind.wide ? b.f64 : b.f32).slice(first, first + count);
-  return { value, end: start + b.readResult().end };
+  return { value, end: start + b.resultEnd() };
 }
 
 function asBytes(bytes, fn) {

@@ -53,6 +53,11 @@ export class Boundary {
     return align16(this.scratch);
   }
 
+  /** fm_result.end: where the array stopped, after a successful decode. */
+  resultEnd() {
+    return this.u32[(this.result >>> 2) + 4];
+  }
+
   /** The fm_result the kernels filled, with its code as a name. */
   readResult() {
     const w = this.result >>> 2;

@@ -8,11 +8,6 @@ import { FastmpError, NO_INDEX, decodeError } from './errors.js';
 /** Largest msgpack array: its length field is a u32. */
 export const MAX_ELEMENTS = 0xffffffff;
 
-// One scratch word pair, to move float bits through without an FP operation.
-const scratchU32 = new Uint32Array(2);
-const scratchF32 = new Float32Array(scratchU32.buffer, 0, 1);
-const scratchF64 = new Float64Array(scratchU32.buffer);
-
 export function arrayHeaderSize(n) {
   return n <= 15 ? 1 : n <= 0xffff ? 3 : 5;
 }
@@ -71,13 +66,30 @@ export function readArrayHeader(bytes, start) {
 
 // ---- pack -----------------------------------------------------------------
 
-/** Float32Array -> msgpack array of float32, from the raw bits (NaN payloads kept). */
+// One scratch word pair: a float written here can be read back as its bits
+// (and the reverse) without allocating a view of the caller's buffer, which
+// for a small on-heap typed array costs more than the whole loop.
+const scratchU32 = new Uint32Array(2);
+const scratchF32 = new Float32Array(scratchU32.buffer, 0, 1);
+const scratchF64 = new Float64Array(scratchU32.buffer);
+
+/**
+ * Float32Array -> msgpack array of float32. A NaN's bits come from the
+ * array's own bytes: the float -> double -> float trip through a JS number
+ * may quiet a signalling NaN, and every payload must be kept.
+ */
 export function packF32(x) {
   const n = x.length;
   const out = new Uint8Array(arrayHeaderSize(n) + 5 * n);
-  const bits = new Uint32Array(x.buffer, x.byteOffset, n);
   for (let i = 0, p = writeArrayHeader(out, n); i < n; i++, p += 5) {
-    const b = bits[i];
+    const v = x[i];
+    let b;
+    if (v === v) {
+      scratchF32[0] = v;
+      b = scratchU32[0];
+    } else {
+      b = new Uint32Array(x.buffer, x.byteOffset + 4 * i, 1)[0];
+    }
     out[p] = 0xca;
     out[p + 1] = b >>> 24;
     out[p + 2] = b >>> 16;
@@ -87,14 +99,23 @@ export function packF32(x) {
   return out;
 }
 
-/** Float64Array -> msgpack array of float64. */
+/** Float64Array -> msgpack array of float64 (NaN bits kept, as in packF32). */
 export function packF64(x) {
   const n = x.length;
   const out = new Uint8Array(arrayHeaderSize(n) + 9 * n);
-  const bits = new Uint32Array(x.buffer, x.byteOffset, 2 * n);
   for (let i = 0, p = writeArrayHeader(out, n); i < n; i++, p += 9) {
-    const lo = bits[2 * i];
-    const hi = bits[2 * i + 1];
+    const v = x[i];
+    let hi;
+    let lo;
+    if (v === v) {
+      scratchF64[0] = v;
+      lo = scratchU32[0];
+      hi = scratchU32[1];
+    } else {
+      const words = new Uint32Array(x.buffer, x.byteOffset + 8 * i, 2);
+      lo = words[0];
+      hi = words[1];
+    }
     out[p] = 0xcb;
     out[p + 1] = hi >>> 24;
     out[p + 2] = hi >>> 16;
@@ -136,81 +157,95 @@ function nearestF32OfInt64(hi, lo, view, p, signed) {
 
 /**
  * Decodes `count` numeric elements from bytes[body] into a new Float32Array
- * (wide = false) or Float64Array (wide = true). Returns { value, end }.
+ * (wide = false) or Float64Array (wide = true); returns { value, end }.
+ * Runs of the target's own float form take a tight loop (V8 optimizes it
+ * well only while it stays small); every other form goes through readElement.
  */
 export function unpackFloats(bytes, body, count, wide) {
   const out = wide ? new Float64Array(count) : new Float32Array(count);
-  const bits = new Uint32Array(out.buffer);
   const len = bytes.length;
-  let view;
+  const fastTag = wide ? 0xcb : 0xca;
+  const fastSize = wide ? 9 : 5;
+  let view = null; // made only for the other forms: see scratchU32
   let p = body;
   for (let i = 0; i < count; i++) {
-    if (p >= len) throw decodeError('TRUNCATED', i, p, bytes);
-    const tag = bytes[p];
-    let size;
-    if (tag < 0x80) {
-      out[i] = tag;
-      size = 1;
-    } else if (tag >= 0xe0) {
-      out[i] = tag - 0x100;
-      size = 1;
-    } else {
-      size = tag === 0xcc || tag === 0xd0 ? 2 : tag === 0xcd || tag === 0xd1 ? 3
-        : tag === 0xca || tag === 0xce || tag === 0xd2 ? 5 : tag === 0xcb || tag === 0xcf || tag === 0xd3 ? 9 : 0;
-      if (size === 0) throw decodeError('TYPE', i, p, bytes);
-      if (size > len - p) throw decodeError('TRUNCATED', i, p, bytes);
-      const q = p + 1;
-      switch (tag) {
-        case 0xcc: out[i] = bytes[q]; break;
-        case 0xcd: out[i] = (bytes[q] << 8) | bytes[q + 1]; break;
-        case 0xce: out[i] = be32(bytes, q); break;
-        case 0xd0: out[i] = (bytes[q] << 24) >> 24; break;
-        case 0xd1: out[i] = (((bytes[q] << 8) | bytes[q + 1]) << 16) >> 16; break;
-        case 0xd2: out[i] = be32(bytes, q) | 0; break;
-        case 0xcf:
-        case 0xd3: {
-          const hi = tag === 0xd3 ? be32(bytes, q) | 0 : be32(bytes, q);
-          const lo = be32(bytes, q + 4);
-          if (wide) {
-            out[i] = hi * 4294967296 + lo; // both terms exact: one rounding
-          } else {
-            view ??= new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-            out[i] = nearestF32OfInt64(hi, lo, view, q, tag === 0xd3);
-          }
-          break;
-        }
-        case 0xca: {
-          const b = be32(bytes, q);
-          if (!wide) {
-            bits[i] = b;
-          } else if (isNaN32(b)) {
-            bits[2 * i + 1] = (b & 0x80000000) | 0x7ff00000 | ((b & 0x7fffff) >>> 3);
-            bits[2 * i] = (b << 29) >>> 0;
-          } else {
-            scratchU32[0] = b;
-            out[i] = scratchF32[0];
-          }
-          break;
-        }
-        default: { // 0xcb
-          const hi = be32(bytes, q);
-          const lo = be32(bytes, q + 4);
-          if (wide) {
-            bits[2 * i] = lo;
-            bits[2 * i + 1] = hi;
-          } else if (isNaN64(hi, lo)) {
-            bits[i] = narrowNaN(hi, lo);
-          } else {
-            scratchU32[0] = lo;
-            scratchU32[1] = hi;
-            out[i] = scratchF64[0];
-          }
-        }
+    for (; i < count && bytes[p] === fastTag && len - p >= fastSize; i++, p += fastSize) {
+      let v;
+      if (wide) {
+        scratchU32[1] = be32(bytes, p + 1);
+        scratchU32[0] = be32(bytes, p + 5);
+        v = scratchF64[0];
+      } else {
+        scratchU32[0] = be32(bytes, p + 1);
+        v = scratchF32[0];
       }
+      if (v !== v) break; // NaN: readElement copies its bits exactly
+      out[i] = v;
     }
-    p += size;
+    if (i === count) break;
+    view ??= new DataView(bytes.buffer, bytes.byteOffset, len);
+    p += readElement(bytes, view, p, i, out, wide);
   }
   return { value: out, end: p };
+}
+
+/** Reads any numeric element at bytes[p] (element i) into out[i]; returns its size. */
+function readElement(bytes, view, p, i, out, wide) {
+  const len = bytes.length;
+  if (p >= len) throw decodeError('TRUNCATED', i, p, bytes);
+  const tag = bytes[p];
+  if (tag < 0x80 || tag >= 0xe0) {
+    out[i] = (tag << 24) >> 24;
+    return 1;
+  }
+  const size = tag === 0xcc || tag === 0xd0 ? 2 : tag === 0xcd || tag === 0xd1 ? 3
+    : tag === 0xca || tag === 0xce || tag === 0xd2 ? 5 : tag === 0xcb || tag === 0xcf || tag === 0xd3 ? 9 : 0;
+  if (size === 0) throw decodeError('TYPE', i, p, bytes);
+  if (size > len - p) throw decodeError('TRUNCATED', i, p, bytes);
+  const q = p + 1;
+  switch (tag) {
+    case 0xcc: out[i] = bytes[q]; break;
+    case 0xcd: out[i] = view.getUint16(q); break;
+    case 0xce: out[i] = view.getUint32(q); break;
+    case 0xd0: out[i] = view.getInt8(q); break;
+    case 0xd1: out[i] = view.getInt16(q); break;
+    case 0xd2: out[i] = view.getInt32(q); break;
+    case 0xcf:
+    case 0xd3: {
+      const hi = tag === 0xd3 ? view.getInt32(q) : view.getUint32(q);
+      const lo = view.getUint32(q + 4);
+      // hi * 2^32 + lo: both terms exact, so one rounding to double.
+      out[i] = wide ? hi * 4294967296 + lo : nearestF32OfInt64(hi, lo, view, q, tag === 0xd3);
+      break;
+    }
+    case 0xca: {
+      const b = view.getUint32(q);
+      if (!isNaN32(b)) {
+        out[i] = view.getFloat32(q);
+      } else if (wide) {
+        const words = new Uint32Array(out.buffer, 8 * i, 2);
+        words[1] = (b & 0x80000000) | 0x7ff00000 | ((b & 0x7fffff) >>> 3);
+        words[0] = b << 29;
+      } else {
+        new Uint32Array(out.buffer, 4 * i, 1)[0] = b;
+      }
+      break;
+    }
+    default: { // 0xcb
+      const hi = view.getUint32(q);
+      const lo = view.getUint32(q + 4);
+      if (!isNaN64(hi, lo)) {
+        out[i] = view.getFloat64(q);
+      } else if (wide) {
+        const words = new Uint32Array(out.buffer, 8 * i, 2);
+        words[1] = hi;
+        words[0] = lo;
+      } else {
+        new Uint32Array(out.buffer, 4 * i, 1)[0] = narrowNaN(hi, lo);
+      }
+    }
+  }
+  return size;
 }
 
 export { FastmpError };

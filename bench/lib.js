@@ -1,0 +1,48 @@
+// lib.js - shared by the benchmark scripts: independent fastmp instances (one
+// per path, so all are measured in the same run), a tinybench runner that
+// reports medians, and a plain-text table with ratios.
+import { Bench } from 'tinybench';
+
+/**
+ * One instance of the API per path: wasm-simd, wasm-scalar (wasm forced at
+ * every size) and pure-js; `auto` is what users get (SIMD + JS for small inputs).
+ * A query string gives each its own module state.
+ */
+export async function loadPaths() {
+  const paths = {};
+  for (const [name, options] of [
+    ['wasm-simd', { backend: 'simd', pureJs: 'never' }],
+    ['wasm-scalar', { backend: 'scalar', pureJs: 'never' }],
+    ['pure-js', { pureJs: 'always' }],
+    ['auto', {}],
+  ]) {
+    const api = await import(`../js/index.js?path=${name}`);
+    await api.init(options);
+    paths[name] = api;
+  }
+  return paths;
+}
+
+/** Median time in ns of each task { name, fn }, measured in one tinybench run. */
+export async function medians(tasks, { time = 300, warmupTime = 100 } = {}) {
+  const bench = new Bench({ time, warmupTime });
+  for (const { name, fn } of tasks) bench.add(name, fn);
+  await bench.run();
+  return new Map(bench.tasks.map((t) => [t.name, t.result.latency.p50 * 1e6]));
+}
+
+export function formatNs(ns) {
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;
+  return `${ns.toFixed(0)} ns`;
+}
+
+/** Prints rows as an aligned table; the header is the keys of the first row. */
+export function printTable(rows) {
+  const keys = Object.keys(rows[0]);
+  const widths = keys.map((k) => Math.max(k.length, ...rows.map((r) => String(r[k]).length)));
+  const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join('  ');
+  console.log(line(keys));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const r of rows) console.log(line(keys.map((k) => r[k])));
+}
