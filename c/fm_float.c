@@ -63,10 +63,20 @@
 #define UNPACK_VEC(S, P, j, w) \
   FM_SHUFFLE(w[UP_C(S, P, j)], w[UP_C(S, P, j) + 1], LANES16(UP_IDX, S, P, j))
 
-/* Nonzero bytes where wire vector k of a block of uniform tag T differs. */
-#define TAG_DIFF(S, T, k, w)                                             \
-  wasm_v128_and(wasm_v128_xor(w[k], FM_I8X16(LANES16(PK_TAG, S, k, T))), \
-                wasm_v128_not(FM_I8X16(LANES16(PK_KEEP, S, k))))
+/* Bit b of TAG_BITS(S, k) is set when byte b of wire vector k is a tag. The
+ * block test compares whole vectors with a splat of the tag and checks these
+ * bits of the byte masks: one constant per block, where masking the vectors
+ * takes two per wire vector (V8 rebuilds every v128 constant per iteration). */
+#define TAG_BIT(S, k, b) ((16 * (k) + (b)) % (S) == 0 ? 1u << (b) : 0u)
+#define TAG_BITS(S, k)                                                                  \
+  (TAG_BIT(S, k, 0) | TAG_BIT(S, k, 1) | TAG_BIT(S, k, 2) | TAG_BIT(S, k, 3) |           \
+   TAG_BIT(S, k, 4) | TAG_BIT(S, k, 5) | TAG_BIT(S, k, 6) | TAG_BIT(S, k, 7) |           \
+   TAG_BIT(S, k, 8) | TAG_BIT(S, k, 9) | TAG_BIT(S, k, 10) | TAG_BIT(S, k, 11) |         \
+   TAG_BIT(S, k, 12) | TAG_BIT(S, k, 13) | TAG_BIT(S, k, 14) | TAG_BIT(S, k, 15))
+
+/* The tag positions of wire vector k that do not hold the tag splat in `tag`. */
+#define TAG_MISSES(S, k, w, tag) \
+  (TAG_BITS(S, k) & ~(uint32_t)wasm_i8x16_bitmask(wasm_i8x16_eq(w[k], tag)))
 
 /* ---- pack ---------------------------------------------------------------- */
 
@@ -108,22 +118,21 @@ static size_t pack_f64_simd(const double *in, size_t n, uint8_t *out) {
  * (or holds a NaN that needs the exact scalar conversion): the caller then
  * decodes those elements one by one. `avail` is the bytes left in the input. */
 
-static bool block_is_f32(const v128_t w[5]) {
-  v128_t diff = wasm_v128_or(TAG_DIFF(5, 0xca, 0, w), TAG_DIFF(5, 0xca, 1, w));
-  diff = wasm_v128_or(diff, wasm_v128_or(TAG_DIFF(5, 0xca, 2, w), TAG_DIFF(5, 0xca, 3, w)));
-  return !wasm_v128_any_true(wasm_v128_or(diff, TAG_DIFF(5, 0xca, 4, w)));
+FM_INLINE bool block_is_f32(const v128_t w[5]) {
+  v128_t tag = wasm_i8x16_splat((int8_t)0xca);
+  return (TAG_MISSES(5, 0, w, tag) | TAG_MISSES(5, 1, w, tag) | TAG_MISSES(5, 2, w, tag) |
+          TAG_MISSES(5, 3, w, tag) | TAG_MISSES(5, 4, w, tag)) == 0;
 }
 
-static bool block_is_f64(const v128_t w[9]) {
-  v128_t diff = wasm_v128_or(TAG_DIFF(9, 0xcb, 0, w), TAG_DIFF(9, 0xcb, 1, w));
-  diff = wasm_v128_or(diff, wasm_v128_or(TAG_DIFF(9, 0xcb, 2, w), TAG_DIFF(9, 0xcb, 3, w)));
-  diff = wasm_v128_or(diff, wasm_v128_or(TAG_DIFF(9, 0xcb, 4, w), TAG_DIFF(9, 0xcb, 5, w)));
-  diff = wasm_v128_or(diff, wasm_v128_or(TAG_DIFF(9, 0xcb, 6, w), TAG_DIFF(9, 0xcb, 7, w)));
-  return !wasm_v128_any_true(wasm_v128_or(diff, TAG_DIFF(9, 0xcb, 8, w)));
+FM_INLINE bool block_is_f64(const v128_t w[9]) {
+  v128_t tag = wasm_i8x16_splat((int8_t)0xcb);
+  return (TAG_MISSES(9, 0, w, tag) | TAG_MISSES(9, 1, w, tag) | TAG_MISSES(9, 2, w, tag) |
+          TAG_MISSES(9, 3, w, tag) | TAG_MISSES(9, 4, w, tag) | TAG_MISSES(9, 5, w, tag) |
+          TAG_MISSES(9, 6, w, tag) | TAG_MISSES(9, 7, w, tag) | TAG_MISSES(9, 8, w, tag)) == 0;
 }
 
 /* Reads 16 float32 elements as 4 typed vectors, or returns false. */
-static bool load_block_f32(const uint8_t *in, size_t avail, v128_t f[4]) {
+FM_INLINE bool load_block_f32(const uint8_t *in, size_t avail, v128_t f[4]) {
   if (avail < 16 * F32_WIRE || in[0] != 0xca) return false;
   v128_t w[5];
   for (int k = 0; k < 5; k++) w[k] = wasm_v128_load(in + 16 * k);
@@ -136,7 +145,7 @@ static bool load_block_f32(const uint8_t *in, size_t avail, v128_t f[4]) {
 }
 
 /* Reads 16 float64 elements as 8 typed vectors, or returns false. */
-static bool load_block_f64(const uint8_t *in, size_t avail, v128_t d[8]) {
+FM_INLINE bool load_block_f64(const uint8_t *in, size_t avail, v128_t d[8]) {
   if (avail < 16 * F64_WIRE || in[0] != 0xcb) return false;
   v128_t w[9];
   for (int k = 0; k < 9; k++) w[k] = wasm_v128_load(in + 16 * k);
@@ -153,7 +162,7 @@ static bool load_block_f64(const uint8_t *in, size_t avail, v128_t d[8]) {
 }
 
 /* Reads 16 fixints (one byte each: 0..127 or -32..-1) as 4 vectors of i32. */
-static bool load_block_fixint(const uint8_t *in, size_t avail, v128_t q[4]) {
+FM_INLINE bool load_block_fixint(const uint8_t *in, size_t avail, v128_t q[4]) {
   if (avail < 16 || !fm_is_fixint(in[0])) return false;
   v128_t bytes = wasm_v128_load(in);
   /* As signed bytes, fixints are exactly the values >= -32. */
@@ -166,19 +175,19 @@ static bool load_block_fixint(const uint8_t *in, size_t avail, v128_t q[4]) {
   return true;
 }
 
-static bool any_nan_f32(const v128_t f[4]) {
+FM_INLINE bool any_nan_f32(const v128_t f[4]) {
   v128_t nan = wasm_v128_or(wasm_f32x4_ne(f[0], f[0]), wasm_f32x4_ne(f[1], f[1]));
   nan = wasm_v128_or(nan, wasm_v128_or(wasm_f32x4_ne(f[2], f[2]), wasm_f32x4_ne(f[3], f[3])));
   return wasm_v128_any_true(nan);
 }
 
-static bool any_nan_f64(const v128_t d[8]) {
+FM_INLINE bool any_nan_f64(const v128_t d[8]) {
   v128_t nan = wasm_f64x2_ne(d[0], d[0]);
   for (int k = 1; k < 8; k++) nan = wasm_v128_or(nan, wasm_f64x2_ne(d[k], d[k]));
   return wasm_v128_any_true(nan);
 }
 
-static size_t unpack_block_to_f32(const uint8_t *in, size_t avail, float *out) {
+FM_INLINE size_t unpack_block_to_f32(const uint8_t *in, size_t avail, float *out) {
   v128_t v[8];
   if (load_block_f32(in, avail, v)) {
     for (int k = 0; k < 4; k++) wasm_v128_store(out + 4 * k, v[k]);
@@ -199,7 +208,7 @@ static size_t unpack_block_to_f32(const uint8_t *in, size_t avail, float *out) {
   return 0;
 }
 
-static size_t unpack_block_to_f64(const uint8_t *in, size_t avail, double *out) {
+FM_INLINE size_t unpack_block_to_f64(const uint8_t *in, size_t avail, double *out) {
   v128_t v[8];
   if (load_block_f64(in, avail, v)) {
     for (int k = 0; k < 8; k++) wasm_v128_store(out + 2 * k, v[k]);

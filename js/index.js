@@ -151,8 +151,10 @@ function unpackAt(input, Type, start, fn) {
 
 function asBytes(bytes, fn) {
   if (bytes instanceof Uint8Array) return bytes;
-  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
-  throw new TypeError(`fastmp: ${fn}() takes a Uint8Array (or ArrayBuffer) of msgpack bytes, not ${describe(bytes)}`);
+  if (bytes instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && bytes instanceof SharedArrayBuffer)) {
+    return new Uint8Array(bytes);
+  }
+  throw new TypeError(`fastmp: ${fn}() takes a Uint8Array (or an ArrayBuffer) of msgpack bytes, not ${describe(bytes)}`);
 }
 
 function describe(v) {

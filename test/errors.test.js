@@ -102,8 +102,11 @@ for (const [name, options] of PATHS) {
       expect([atEnd.code, atEnd.offset]).toEqual(['TRUNCATED', bytes.length]);
     });
 
-    test('an ArrayBuffer is accepted as input', () => {
+    test('an ArrayBuffer or SharedArrayBuffer is accepted as input', () => {
       expect([...unpack(u8(0x92, 1, 0xff).buffer, Float32Array)]).toEqual([1, -1]);
+      const shared = new SharedArrayBuffer(3);
+      new Uint8Array(shared).set([0x92, 2, 0xfe]);
+      expect([...unpack(shared, Float64Array)]).toEqual([2, -2]);
     });
 
     test('a hostile length is refused before anything is allocated for it', () => {
