@@ -13,6 +13,7 @@ APT_PACKAGES=(
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross       # aarch64 builds
   qemu-user                                         # ... and running them
   python3-msgpack                                   # Python peer in the interop tests
+  chromium                                          # the browser test (driven by playwright-core)
 )
 
 missing=()
