@@ -9,7 +9,7 @@ WASM_EXPORTS := _fm_pack_f32,_fm_pack_f64,_fm_unpack_f32,_fm_unpack_f64,_fm_simd
 
 EMCC      ?= emcc
 WASM_FLAGS := -O3 $(CWARN) --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH -sMALLOC=emmalloc \
-              -sEXPORTED_FUNCTIONS=$(WASM_EXPORTS) -sFILESYSTEM=0 -sTOTAL_STACK=65536 -sINITIAL_MEMORY=2MB -sMAXIMUM_MEMORY=4GB
+              -sEXPORTED_FUNCTIONS=$(WASM_EXPORTS) -sFILESYSTEM=0 -sSUPPORT_ERRNO=0 -sTOTAL_STACK=65536 -sINITIAL_MEMORY=2MB -sMAXIMUM_MEMORY=4GB
 
 # x86-64-v2 (SSSE3, SSE4.2) is what SIMDe needs for byte shuffles; every x86-64
 # CI machine has it.
