@@ -23,12 +23,26 @@ export async function loadPaths() {
   return paths;
 }
 
-/** Median time in ns of each task { name, fn }, measured in one tinybench run. */
-export async function medians(tasks, { time = 300, warmupTime = 100 } = {}) {
-  const bench = new Bench({ time, warmupTime });
-  for (const { name, fn } of tasks) bench.add(name, fn);
-  await bench.run();
-  return new Map(bench.tasks.map((t) => [t.name, t.result.latency.p50 * 1e6]));
+/**
+ * Median time in ns of each task { name, fn }. Tasks run in `rounds` rounds,
+ * each in a rotated order, and each task's result is the median of its round
+ * medians: on a shared 2-core machine a task that happens to run while the GC
+ * settles the previous task's garbage would otherwise carry that cost alone.
+ * Run node with --expose-gc to also collect before every task.
+ */
+export async function medians(tasks, { time = 300, warmupTime = 100, rounds = 3 } = {}) {
+  const perTask = new Map(tasks.map((t) => [t.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    // A full collection before each task's phases, so that no task pays for another's garbage.
+    const bench = new Bench({ time: time / rounds, warmupTime, setup: () => globalThis.gc?.() });
+    for (let k = 0; k < tasks.length; k++) {
+      const { name, fn } = tasks[(k + round) % tasks.length];
+      bench.add(name, fn);
+    }
+    await bench.run();
+    for (const t of bench.tasks) perTask.get(t.name).push(t.result.latency.p50 * 1e6);
+  }
+  return new Map([...perTask].map(([name, values]) => [name, values.sort((a, b) => a - b)[values.length >> 1]]));
 }
 
 export function formatNs(ns) {
