@@ -8,7 +8,8 @@
  * bytes written into a buffer of at least the matching *_BOUND size.
  *
  * The same declarations serve the wasm builds (where size_t is 32 bits and the
- * JS boundary reads fm_result as six little-endian u32) and the native builds.
+ * JS boundary reads fm_result as six little-endian u32 and a u64) and the
+ * native builds.
  */
 #ifndef FASTMP_H
 #define FASTMP_H
@@ -16,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Codes 1-15 are msgpack decoding errors, 16-31 string (BMP / IA5 / Visible /
+ * DER) errors; js/errors.js names them by these numbers. */
 typedef enum fm_code {
   FM_OK = 0,
   FM_ERR_NOT_ARRAY = 1, /* the input does not start with an array header */
@@ -35,6 +38,7 @@ typedef struct fm_result {
   size_t offset;  /* byte offset of the error */
   size_t end;     /* on success: offset just past the array */
   uint32_t tag;   /* on error: the byte at `offset` (0 when past the end) */
+  uint64_t value; /* on a range error: the element's raw value (its tag tells the kind) */
 } fm_result;
 
 /* Largest msgpack array: its length field is a u32. */

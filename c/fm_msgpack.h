@@ -45,6 +45,7 @@ static inline fm_code fm_fail(fm_result *r, fm_code code, size_t index, size_t o
   r->index = index;
   r->offset = offset;
   r->tag = offset < len ? in[offset] : 0;
+  r->value = 0;
   return code;
 }
 
@@ -72,9 +73,7 @@ static inline size_t fm_write_array_header(uint8_t *out, uint32_t n) {
  * sizes an allocation by it. Sets r->count and *body (offset of element 0). */
 static inline fm_code fm_read_array_header(const uint8_t *in, size_t len, size_t *body,
                                            fm_result *r) {
-  r->code = FM_OK;
-  r->count = 0;
-  r->end = 0;
+  *r = (fm_result){.code = FM_OK, .index = FM_NO_INDEX};
   if (len == 0) return fm_fail(r, FM_ERR_TRUNCATED, FM_NO_INDEX, 0, in, len);
   uint8_t tag = in[0];
   size_t header;

@@ -1,8 +1,8 @@
 // errors.js - FastmpError, the one error type for bad input, and the wire
 // codes it shares with the C kernels (c/fastmp.h).
 
-/** C fm_code number -> FastmpError code. */
-export const CODE_NAMES = ['OK', 'NOT_ARRAY', 'TRUNCATED', 'LENGTH', 'TYPE', 'CAPACITY'];
+/** C fm_code number (c/fastmp.h) -> FastmpError code. */
+export const CODE_NAMES = { 0: 'OK', 1: 'NOT_ARRAY', 2: 'TRUNCATED', 3: 'LENGTH', 4: 'TYPE', 5: 'CAPACITY' };
 
 /** `index` of an error that belongs to no element. */
 export const NO_INDEX = -1;

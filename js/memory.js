@@ -8,7 +8,7 @@
 import { CODE_NAMES } from './errors.js';
 
 const MIN_SCRATCH = 1 << 16;
-const RESULT_WORDS = 6; // fm_result on wasm32: code, count, index, offset, end, tag
+const RESULT_WORDS = 8; // fm_result on wasm32: code, count, index, offset, end, tag, value (u64)
 
 const align16 = (n) => (n + 15) & ~15;
 
@@ -68,6 +68,8 @@ export class Boundary {
       index: u32[w + 2] === 0xffffffff ? -1 : u32[w + 2],
       offset: u32[w + 3],
       end: u32[w + 4],
+      tag: u32[w + 5],
+      value: (BigInt(u32[w + 7]) << 32n) | BigInt(u32[w + 6]),
     };
   }
 }

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CODE_NAMES } from '../js/errors.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -303,11 +304,10 @@ export const NATIVE_BUILDS = [
 ];
 
 export const OPS = { packF32: 1, packF64: 2, unpackF32: 3, unpackF64: 4 };
-const CODES = ['OK', 'NOT_ARRAY', 'TRUNCATED', 'LENGTH', 'TYPE', 'CAPACITY'];
 
 /**
  * Runs requests [{ op, bytes }] through one native build's fm-cli in one
- * process; returns one outcome per request: { code, index, offset, end, data }.
+ * process; returns one outcome per request: { code, index, offset, end, value, data }.
  */
 export function runNative(build, requests) {
   const exe = join(ROOT, 'build', build.name, 'fm-cli');
@@ -330,9 +330,10 @@ export function runNative(build, requests) {
     while (p < out.length) {
       const w = (k) => out.readUInt32LE(p + 4 * k);
       const index = w(2) === 0xffffffff ? -1 : w(2);
-      const outcome = { code: CODES[w(0)], index, offset: w(3), end: w(4), data: out.subarray(p + 28, p + 28 + w(6)) };
-      p += 28 + w(6);
-      outcomes.push(outcome);
+      const value = (BigInt(w(7)) << 32n) | BigInt(w(6));
+      const data = out.subarray(p + 36, p + 36 + w(8));
+      outcomes.push({ code: CODE_NAMES[w(0)], index, offset: w(3), end: w(4), value, data });
+      p += 36 + w(8);
     }
     return outcomes;
   } finally {

@@ -9,9 +9,10 @@
  *   op 2 pack f64    (bytes: little-endian float64 values)
  *   op 3 unpack f32  (bytes: msgpack)
  *   op 4 unpack f64  (bytes: msgpack)
- * Response: u32 code, count, index, offset, end, tag, length, then `length`
- *   bytes (packed msgpack, or the decoded values little-endian); index is
- *   0xffffffff for errors outside any element. All integers little-endian.
+ * Response: u32 code, count, index, offset, end, tag, value low, value high,
+ *   length, then `length` bytes (packed msgpack, or the decoded values
+ *   little-endian); index is 0xffffffff for errors outside any element. All
+ *   integers little-endian.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -52,6 +53,8 @@ static void put_response(FILE *out, const fm_result *r, const void *data, size_t
   put_u32(out, r->offset);
   put_u32(out, r->end);
   put_u32(out, r->tag);
+  put_u32(out, (uint32_t)r->value);
+  put_u32(out, (uint32_t)(r->value >> 32));
   put_u32(out, size);
   if (size && fwrite(data, 1, size, out) != size) die("write failed");
 }
@@ -65,7 +68,7 @@ static void run_pack(FILE *out, int op, const uint8_t *data, size_t len) {
   memcpy(values, data, len);
   uint8_t *packed = xmalloc(op == OP_PACK_F32 ? FM_PACK_F32_BOUND(n) : FM_PACK_F64_BOUND(n));
   size_t size = op == OP_PACK_F32 ? fm_pack_f32(values, n, packed) : fm_pack_f64(values, n, packed);
-  fm_result r = {.code = FM_OK, .count = (uint32_t)n, .end = size};
+  fm_result r = {.code = FM_OK, .count = (uint32_t)n, .end = size, .value = 0};
   put_response(out, &r, packed, size);
   free(packed);
   free(values);
