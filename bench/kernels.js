@@ -26,7 +26,7 @@ for (const n of [4096, 1 << 20]) {
     for (let i = 0; i < n; i++) values[i] = (Math.random() - 0.5) * 1e6;
     wireBytes = k.fm_pack_f32(input, n, packed);
     tasks.push({ name: `pack f32 ${build}`, fn: () => k.fm_pack_f32(input, n, packed) });
-    tasks.push({ name: `unpack f32 ${build}`, fn: () => k.fm_unpack_f32(packed, wireBytes, decoded, n, result) });
+    tasks.push({ name: `unpack f32 ${build}`, fn: () => k.fm_unpack_f32(packed, wireBytes, decoded, n, 0, result) });
   }
   const m = await medians(tasks, { time: n > 4096 ? 1000 : 300 });
   for (const [name, ns] of m) {

@@ -56,8 +56,10 @@ size_t fm_pack_f64(const double *in, size_t n, uint8_t *out);
 /* Unpack a msgpack array of numbers (any int or float form) into floats.
  * `capacity` is the number of elements `out` can hold. Trailing bytes after
  * the array are not an error here: `end` tells where the array stopped. */
-fm_code fm_unpack_f32(const uint8_t *in, size_t len, float *out, size_t capacity, fm_result *r);
-fm_code fm_unpack_f64(const uint8_t *in, size_t len, double *out, size_t capacity, fm_result *r);
+fm_code fm_unpack_f32(const uint8_t *in, size_t len, float *out, size_t capacity, uint32_t flags,
+                      fm_result *r);
+fm_code fm_unpack_f64(const uint8_t *in, size_t len, double *out, size_t capacity, uint32_t flags,
+                      fm_result *r);
 
 /* 1 when this build runs the SIMD128 paths, 0 for the scalar build. */
 int fm_simd_enabled(void);

@@ -13,7 +13,7 @@
  * two-input byte shuffle both gathers and byte-swaps it. The scalar path
  * finishes what the SIMD path leaves and is the whole of the scalar build.
  */
-#include "fm_msgpack.h"
+#include "fm_blocks.h"
 
 #define F32_WIRE 5 /* bytes per element on the wire: tag + payload */
 #define F64_WIRE 9
@@ -35,48 +35,14 @@
 #define PK_KEEP(S, k, b) (PK_J(S, k, b) == 0 ? 0 : -1) /* 0 where the tag goes */
 #define PK_TAG(S, k, T, b) (PK_J(S, k, b) == 0 ? (int8_t)(T) : 0)
 
-/* Unpack, typed vector j, byte b: element e = j*(16/P) + b/P, little-endian
- * byte q = b%P, found on the wire at S*e + 1 + (P-1-q). The vector's first
- * element starts in wire vector C = (S*j*(16/P))/16; the shuffle reads C, C+1. */
-#define UP_C(S, P, j) (((S) * (j) * (16 / (P))) / 16)
-#define UP_IDX(S, P, j, b) \
-  ((S) * ((j) * (16 / (P)) + (b) / (P)) + 1 + (P)-1 - (b) % (P) - 16 * UP_C(S, P, j))
-
-#define LANES16(M, ...)                                                                   \
-  M(__VA_ARGS__, 0), M(__VA_ARGS__, 1), M(__VA_ARGS__, 2), M(__VA_ARGS__, 3),             \
-      M(__VA_ARGS__, 4), M(__VA_ARGS__, 5), M(__VA_ARGS__, 6), M(__VA_ARGS__, 7),         \
-      M(__VA_ARGS__, 8), M(__VA_ARGS__, 9), M(__VA_ARGS__, 10), M(__VA_ARGS__, 11),       \
-      M(__VA_ARGS__, 12), M(__VA_ARGS__, 13), M(__VA_ARGS__, 14), M(__VA_ARGS__, 15)
-
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
-
 /* Wire vector k of a packed block: gather + byte-swap, then drop the tags in.
  * A block holds P typed vectors; the last wire vector reads only the last one,
  * so its unused second operand is clamped to stay inside the block. */
 #define PACK_VEC(S, P, TAG, k, v)                                                  \
-  wasm_v128_or(wasm_v128_and(FM_SHUFFLE(v[PK_A(S, P, k)], v[MIN(PK_A(S, P, k) + 1, (P)-1)], \
+  wasm_v128_or(wasm_v128_and(FM_SHUFFLE(v[PK_A(S, P, k)], v[FM_MIN(PK_A(S, P, k) + 1, (P)-1)], \
                                         LANES16(PK_IDX, S, P, k)),                 \
                              FM_I8X16(LANES16(PK_KEEP, S, k))),             \
                FM_I8X16(LANES16(PK_TAG, S, k, TAG)))
-
-/* Typed vector j of an unpacked block: gather + byte-swap the payloads. */
-#define UNPACK_VEC(S, P, j, w) \
-  FM_SHUFFLE(w[UP_C(S, P, j)], w[UP_C(S, P, j) + 1], LANES16(UP_IDX, S, P, j))
-
-/* Bit b of TAG_BITS(S, k) is set when byte b of wire vector k is a tag. The
- * block test compares whole vectors with a splat of the tag and checks these
- * bits of the byte masks: one constant per block, where masking the vectors
- * takes two per wire vector (V8 rebuilds every v128 constant per iteration). */
-#define TAG_BIT(S, k, b) ((16 * (k) + (b)) % (S) == 0 ? 1u << (b) : 0u)
-#define TAG_BITS(S, k)                                                                  \
-  (TAG_BIT(S, k, 0) | TAG_BIT(S, k, 1) | TAG_BIT(S, k, 2) | TAG_BIT(S, k, 3) |           \
-   TAG_BIT(S, k, 4) | TAG_BIT(S, k, 5) | TAG_BIT(S, k, 6) | TAG_BIT(S, k, 7) |           \
-   TAG_BIT(S, k, 8) | TAG_BIT(S, k, 9) | TAG_BIT(S, k, 10) | TAG_BIT(S, k, 11) |         \
-   TAG_BIT(S, k, 12) | TAG_BIT(S, k, 13) | TAG_BIT(S, k, 14) | TAG_BIT(S, k, 15))
-
-/* The tag positions of wire vector k that do not hold the tag splat in `tag`. */
-#define TAG_MISSES(S, k, w, tag) \
-  (TAG_BITS(S, k) & ~(uint32_t)wasm_i8x16_bitmask(wasm_i8x16_eq(w[k], tag)))
 
 /* ---- pack ---------------------------------------------------------------- */
 
@@ -187,7 +153,8 @@ FM_INLINE bool any_nan_f64(const v128_t d[8]) {
   return wasm_v128_any_true(nan);
 }
 
-FM_INLINE size_t unpack_block_to_f32(const uint8_t *in, size_t avail, float *out) {
+FM_INLINE size_t unpack_block_to_f32(const uint8_t *in, size_t avail, float *out, uint32_t flags) {
+  (void)flags;
   v128_t v[8];
   if (load_block_f32(in, avail, v)) {
     for (int k = 0; k < 4; k++) wasm_v128_store(out + 4 * k, v[k]);
@@ -208,7 +175,8 @@ FM_INLINE size_t unpack_block_to_f32(const uint8_t *in, size_t avail, float *out
   return 0;
 }
 
-FM_INLINE size_t unpack_block_to_f64(const uint8_t *in, size_t avail, double *out) {
+FM_INLINE size_t unpack_block_to_f64(const uint8_t *in, size_t avail, double *out, uint32_t flags) {
+  (void)flags;
   v128_t v[8];
   if (load_block_f64(in, avail, v)) {
     for (int k = 0; k < 8; k++) wasm_v128_store(out + 2 * k, v[k]);
@@ -284,7 +252,8 @@ FM_EXPORT size_t fm_pack_f64(const double *in, size_t n, uint8_t *out) {
  * what fastmp and most typed producers write, and the general reader's two
  * dispatches cost it about 3x. */
 static bool unpack_f32_scalar(const uint8_t *in, size_t len, size_t *pos, size_t i, size_t stop,
-                              float *out, fm_result *r) {
+                              float *out, uint32_t flags, fm_result *r) {
+  (void)flags;
   for (; i < stop; i++) {
     if (len - *pos >= F32_WIRE && in[*pos] == 0xca) {
       uint32_t bits = fm_load_be32(in + *pos + 1);
@@ -303,7 +272,8 @@ static bool unpack_f32_scalar(const uint8_t *in, size_t len, size_t *pos, size_t
 }
 
 static bool unpack_f64_scalar(const uint8_t *in, size_t len, size_t *pos, size_t i, size_t stop,
-                              double *out, fm_result *r) {
+                              double *out, uint32_t flags, fm_result *r) {
+  (void)flags;
   for (; i < stop; i++) {
     if (len - *pos >= F64_WIRE && in[*pos] == 0xcb) {
       uint64_t bits = fm_load_be64(in + *pos + 1);
@@ -321,44 +291,7 @@ static bool unpack_f64_scalar(const uint8_t *in, size_t len, size_t *pos, size_t
   return true;
 }
 
-/* The element loop: a uniform block of 16 goes through SIMD; otherwise those
- * 16 are decoded one by one and SIMD is tried again on the next 16, so a run
- * of mixed forms costs one failed test per block. */
-#if FM_SIMD
-#define UNPACK_LOOP(block_fn, scalar_fn)                                          \
-  for (size_t i = 0; i < count; i += 16) {                                        \
-    size_t used = count - i >= 16 ? block_fn(in + pos, len - pos, out + i) : 0; \
-    if (used) {                                                                   \
-      pos += used;                                                                \
-    } else if (!scalar_fn(in, len, &pos, i, MIN(count, i + 16), out, r)) {       \
-      return (fm_code)r->code;                                                    \
-    }                                                                             \
-  }
-#else
-#define UNPACK_LOOP(block_fn, scalar_fn) \
-  if (!scalar_fn(in, len, &pos, 0, count, out, r)) return (fm_code)r->code;
-#endif
-
-FM_EXPORT fm_code fm_unpack_f32(const uint8_t *in, size_t len, float *out, size_t capacity,
-                                fm_result *r) {
-  size_t pos;
-  if (fm_read_array_header(in, len, &pos, r) != FM_OK) return (fm_code)r->code;
-  size_t count = r->count;
-  if (count > capacity) return fm_fail(r, FM_ERR_CAPACITY, FM_NO_INDEX, 0, in, len);
-  UNPACK_LOOP(unpack_block_to_f32, unpack_f32_scalar)
-  r->end = pos;
-  return FM_OK;
-}
-
-FM_EXPORT fm_code fm_unpack_f64(const uint8_t *in, size_t len, double *out, size_t capacity,
-                                fm_result *r) {
-  size_t pos;
-  if (fm_read_array_header(in, len, &pos, r) != FM_OK) return (fm_code)r->code;
-  size_t count = r->count;
-  if (count > capacity) return fm_fail(r, FM_ERR_CAPACITY, FM_NO_INDEX, 0, in, len);
-  UNPACK_LOOP(unpack_block_to_f64, unpack_f64_scalar)
-  r->end = pos;
-  return FM_OK;
-}
+FM_DEFINE_UNPACK(fm_unpack_f32, float, unpack_block_to_f32, unpack_f32_scalar)
+FM_DEFINE_UNPACK(fm_unpack_f64, double, unpack_block_to_f64, unpack_f64_scalar)
 
 FM_EXPORT int fm_simd_enabled(void) { return FM_SIMD; }

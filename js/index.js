@@ -140,7 +140,7 @@ function unpackAt(input, Type, start, fn) {
   const base = b.reserve(inBytes + count * kind.bytes);
   b.u8.set(start === 0 ? input : input.subarray(start), base);
   const out = base + inBytes;
-  if (b.wasm[kind.unpack](base, len, out, count, b.result) !== 0) {
+  if (b.wasm[kind.unpack](base, len, out, count, 0, b.result) !== 0) {
     const r = b.readResult();
     throw decodeError(r.code, r.index, start + r.offset, input, r.count);
   }

@@ -79,8 +79,8 @@ static void run_unpack(FILE *out, int op, const uint8_t *data, size_t len) {
   /* The header bounds the count by the input length, so len elements always fit. */
   void *values = xmalloc(len * elem);
   fm_result r;
-  fm_code code = op == OP_UNPACK_F32 ? fm_unpack_f32(data, len, values, len, &r)
-                                     : fm_unpack_f64(data, len, values, len, &r);
+  fm_code code = op == OP_UNPACK_F32 ? fm_unpack_f32(data, len, values, len, 0, &r)
+                                     : fm_unpack_f64(data, len, values, len, 0, &r);
   put_response(out, &r, values, code == FM_OK ? r.count * elem : 0);
   free(values);
 }
