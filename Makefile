@@ -5,7 +5,13 @@ KERNELS   := $(wildcard c/fm_*.c)
 HEADERS   := $(wildcard c/*.h)
 HARNESS   := c/harness/fm_cli.c
 CWARN     := -std=c11 -Wall -Wextra -Werror
-WASM_EXPORTS := _fm_pack_f32,_fm_pack_f64,_fm_unpack_f32,_fm_unpack_f64,_fm_simd_enabled,_malloc,_free
+# Every element type has fm_pack_<type> and fm_unpack_<type>; the modules export
+# those and what the JS boundary needs, nothing else it can avoid.
+TYPES     := f32 f64 i8 u8 i16 u16 i32 u32 i64 u64 bool
+comma     := ,
+space     := $(subst ,, )
+WASM_EXPORTS := $(subst $(space),$(comma),$(strip \
+                  $(foreach t,$(TYPES),_fm_pack_$(t) _fm_unpack_$(t)) _fm_simd_enabled _malloc _free))
 
 EMCC      ?= emcc
 WASM_FLAGS := -O3 $(CWARN) --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH -sMALLOC=emmalloc \

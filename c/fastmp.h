@@ -25,7 +25,8 @@ typedef enum fm_code {
   FM_ERR_TRUNCATED = 2, /* the input ends inside a header or an element */
   FM_ERR_LENGTH = 3,    /* the header claims more elements than bytes remain */
   FM_ERR_TYPE = 4,      /* an element is not of a kind the target accepts */
-  FM_ERR_CAPACITY = 5   /* the caller's output holds fewer elements than the header claims */
+  FM_ERR_CAPACITY = 5,  /* the caller's output holds fewer elements than the header claims */
+  FM_ERR_RANGE = 6      /* a value does not fit the target type (r->value holds it) */
 } fm_code;
 
 /* `index` of an error that belongs to no element (the array header). */
@@ -44,14 +45,38 @@ typedef struct fm_result {
 /* Largest msgpack array: its length field is a u32. */
 #define FM_MAX_ELEMENTS 0xffffffffu
 
-/* Output bound of the packers: array32 header + tag and payload per element. */
-#define FM_PACK_F32_BOUND(n) (5u + 5u * (size_t)(n))
-#define FM_PACK_F64_BOUND(n) (5u + 9u * (size_t)(n))
+/* SIMD packers may store up to this many bytes past the end of their output
+ * (whole-vector stores of partly used vectors): every bound includes it. */
+#define FM_PACK_SLACK 16u
+
+/* Output bounds of the packers: array32 header, the largest element form, slack. */
+#define FM_PACK_BOUND(n, max_element) (5u + (size_t)(max_element) * (size_t)(n) + FM_PACK_SLACK)
+#define FM_PACK_F32_BOUND(n) FM_PACK_BOUND(n, 5)
+#define FM_PACK_F64_BOUND(n) FM_PACK_BOUND(n, 9)
 
 /* Pack n elements as a msgpack array of float32 (0xca) / float64 (0xcb).
  * Returns the bytes written, or 0 when n exceeds FM_MAX_ELEMENTS. */
 size_t fm_pack_f32(const float *in, size_t n, uint8_t *out);
 size_t fm_pack_f64(const double *in, size_t n, uint8_t *out);
+
+/* Pack n integers as a msgpack array, each in the smallest form that holds
+ * its value (bound: FM_PACK_BOUND(n, 1 + width in bytes)). Returns the bytes
+ * written, or 0 when n exceeds FM_MAX_ELEMENTS. */
+size_t fm_pack_i8(const int8_t *in, size_t n, uint8_t *out);
+size_t fm_pack_u8(const uint8_t *in, size_t n, uint8_t *out);
+size_t fm_pack_i16(const int16_t *in, size_t n, uint8_t *out);
+size_t fm_pack_u16(const uint16_t *in, size_t n, uint8_t *out);
+size_t fm_pack_i32(const int32_t *in, size_t n, uint8_t *out);
+size_t fm_pack_u32(const uint32_t *in, size_t n, uint8_t *out);
+size_t fm_pack_i64(const int64_t *in, size_t n, uint8_t *out);
+size_t fm_pack_u64(const uint64_t *in, size_t n, uint8_t *out);
+
+/* Pack n bytes as a msgpack array of booleans: 0 -> false (0xc2), anything
+ * else -> true (0xc3). Bound: FM_PACK_BOUND(n, 1). */
+size_t fm_pack_bool(const uint8_t *in, size_t n, uint8_t *out);
+
+/* Flags of the decoders. */
+#define FM_INTEGRAL_FLOATS 1u /* integer targets: accept floats that are exactly integral and in range */
 
 /* Unpack a msgpack array of numbers (any int or float form) into floats.
  * `capacity` is the number of elements `out` can hold. Trailing bytes after
@@ -60,6 +85,30 @@ fm_code fm_unpack_f32(const uint8_t *in, size_t len, float *out, size_t capacity
                       fm_result *r);
 fm_code fm_unpack_f64(const uint8_t *in, size_t len, double *out, size_t capacity, uint32_t flags,
                       fm_result *r);
+
+/* Unpack a msgpack array of integers into the target type: any int form whose
+ * value fits (else FM_ERR_RANGE with r->value); floats are FM_ERR_TYPE unless
+ * flags has FM_INTEGRAL_FLOATS. */
+fm_code fm_unpack_i8(const uint8_t *in, size_t len, int8_t *out, size_t capacity, uint32_t flags,
+                     fm_result *r);
+fm_code fm_unpack_u8(const uint8_t *in, size_t len, uint8_t *out, size_t capacity, uint32_t flags,
+                     fm_result *r);
+fm_code fm_unpack_i16(const uint8_t *in, size_t len, int16_t *out, size_t capacity, uint32_t flags,
+                      fm_result *r);
+fm_code fm_unpack_u16(const uint8_t *in, size_t len, uint16_t *out, size_t capacity,
+                      uint32_t flags, fm_result *r);
+fm_code fm_unpack_i32(const uint8_t *in, size_t len, int32_t *out, size_t capacity, uint32_t flags,
+                      fm_result *r);
+fm_code fm_unpack_u32(const uint8_t *in, size_t len, uint32_t *out, size_t capacity,
+                      uint32_t flags, fm_result *r);
+fm_code fm_unpack_i64(const uint8_t *in, size_t len, int64_t *out, size_t capacity, uint32_t flags,
+                      fm_result *r);
+fm_code fm_unpack_u64(const uint8_t *in, size_t len, uint64_t *out, size_t capacity,
+                      uint32_t flags, fm_result *r);
+
+/* Unpack a msgpack array of booleans (0xc2 / 0xc3 only) into bytes 0 / 1. */
+fm_code fm_unpack_bool(const uint8_t *in, size_t len, uint8_t *out, size_t capacity,
+                       uint32_t flags, fm_result *r);
 
 /* 1 when this build runs the SIMD128 paths, 0 for the scalar build. */
 int fm_simd_enabled(void);

@@ -159,6 +159,113 @@ static inline size_t fm_read_number(const uint8_t *in, size_t len, size_t pos, s
   return size;
 }
 
+/* ---- integer elements ------------------------------------------------------ */
+
+/* Writes v in its smallest msgpack form (the rule @msgpack/msgpack and
+ * MessagePack-CSharp follow: chosen by value, not by the array's type);
+ * returns the bytes written. */
+static inline size_t fm_write_uint(uint8_t *out, uint64_t v) {
+  if (v < 0x80) {
+    out[0] = (uint8_t)v;
+    return 1;
+  }
+  if (v <= 0xff) {
+    out[0] = 0xcc;
+    out[1] = (uint8_t)v;
+    return 2;
+  }
+  if (v <= 0xffff) {
+    out[0] = 0xcd;
+    out[1] = (uint8_t)(v >> 8);
+    out[2] = (uint8_t)v;
+    return 3;
+  }
+  if (v <= 0xffffffffu) {
+    out[0] = 0xce;
+    fm_store_be32(out + 1, (uint32_t)v);
+    return 5;
+  }
+  out[0] = 0xcf;
+  fm_store_be64(out + 1, v);
+  return 9;
+}
+
+static inline size_t fm_write_int(uint8_t *out, int64_t v) {
+  if (v >= 0) return fm_write_uint(out, (uint64_t)v);
+  if (v >= -32) {
+    out[0] = (uint8_t)v;
+    return 1;
+  }
+  if (v >= -128) {
+    out[0] = 0xd0;
+    out[1] = (uint8_t)v;
+    return 2;
+  }
+  if (v >= -32768) {
+    out[0] = 0xd1;
+    out[1] = (uint8_t)((uint16_t)v >> 8);
+    out[2] = (uint8_t)v;
+    return 3;
+  }
+  if (v >= INT32_MIN) {
+    out[0] = 0xd2;
+    fm_store_be32(out + 1, (uint32_t)v);
+    return 5;
+  }
+  out[0] = 0xd3;
+  fm_store_be64(out + 1, (uint64_t)v);
+  return 9;
+}
+
+/* A float element as an integer: FM_OK when it is exactly integral and in
+ * [min, max] (every double from 2^53 up is integral). */
+static inline fm_code fm_float_to_int(double d, int64_t min, uint64_t max, uint64_t *v) {
+  if (d != d) return FM_ERR_RANGE;
+  if (d > -9007199254740992.0 && d < 9007199254740992.0 && d != (double)(int64_t)d)
+    return FM_ERR_RANGE;
+  if (d < 0) {
+    if (d < (double)min) return FM_ERR_RANGE;
+    *v = (uint64_t)(int64_t)d;
+    return FM_OK;
+  }
+  /* max is 2^k - 1, so max/2 + 1 = 2^(k-1) and the exclusive bound 2^k are exact doubles. */
+  if (d >= (double)(max / 2 + 1) * 2.0) return FM_ERR_RANGE;
+  *v = (uint64_t)d;
+  return FM_OK;
+}
+
+/* A numeric element as an integer of the range [min, max] (min <= 0, max a
+ * power of two minus one): its two's-complement bits in *v, or FM_ERR_RANGE,
+ * or FM_ERR_TYPE for a float without FM_INTEGRAL_FLOATS. */
+static inline fm_code fm_number_to_int(fm_number num, int64_t min, uint64_t max, uint32_t flags,
+                                       uint64_t *v) {
+  switch (num.kind) {
+    case FM_NUM_UINT:
+      if (num.bits > max) return FM_ERR_RANGE;
+      *v = num.bits;
+      return FM_OK;
+    case FM_NUM_INT: {
+      int64_t s = (int64_t)num.bits;
+      if (s < min || (s > 0 && (uint64_t)s > max)) return FM_ERR_RANGE;
+      *v = num.bits;
+      return FM_OK;
+    }
+    default: {
+      if (!(flags & FM_INTEGRAL_FLOATS)) return FM_ERR_TYPE;
+      double d;
+      if (num.kind == FM_NUM_F64) {
+        memcpy(&d, &num.bits, 8);
+      } else {
+        uint32_t b = (uint32_t)num.bits;
+        float f;
+        memcpy(&f, &b, 4);
+        d = f;
+      }
+      return fm_float_to_int(d, min, max, v);
+    }
+  }
+}
+
 /* ---- float conversions ----------------------------------------------------- */
 /* Hardware and wasm leave NaN conversions loosely specified (wasm allows any
  * NaN result), so NaNs are converted in integer arithmetic, identically on

@@ -2,7 +2,7 @@
 // codes it shares with the C kernels (c/fastmp.h).
 
 /** C fm_code number (c/fastmp.h) -> FastmpError code. */
-export const CODE_NAMES = { 0: 'OK', 1: 'NOT_ARRAY', 2: 'TRUNCATED', 3: 'LENGTH', 4: 'TYPE', 5: 'CAPACITY' };
+export const CODE_NAMES = { 0: 'OK', 1: 'NOT_ARRAY', 2: 'TRUNCATED', 3: 'LENGTH', 4: 'TYPE', 5: 'CAPACITY', 6: 'RANGE' };
 
 /** `index` of an error that belongs to no element. */
 export const NO_INDEX = -1;
@@ -13,13 +13,15 @@ export class FastmpError extends Error {
    * @param {string} message
    * @param {number} index  element index, or -1 when no element is at fault
    * @param {number} offset byte offset of the fault in the input
+   * @param {number|bigint} [value] the offending value (RANGE, and TYPE for a float)
    */
-  constructor(code, message, index, offset) {
+  constructor(code, message, index, offset, value) {
     super(message);
     this.name = 'FastmpError';
     this.code = code;
     this.index = index;
     this.offset = offset;
+    if (value !== undefined) this.value = value;
   }
 }
 
@@ -40,24 +42,41 @@ export function describeTag(tag) {
 /**
  * The FastmpError for a failed decode, from the C result fields or the same
  * facts found by the pure-JS path, so both paths word errors identically.
+ * `extra` may name the `target` (typed array name, or 'boolean') and the
+ * offending `value`.
  */
-export function decodeError(code, index, offset, bytes, count) {
+export function decodeError(code, index, offset, bytes, count = 0, extra = {}) {
   const tag = offset < bytes.length ? bytes[offset] : undefined;
+  const { target, value } = extra;
+  const at = `element ${index} at byte ${offset}`;
   switch (code) {
     case 'NOT_ARRAY':
       return new FastmpError(code, `expected a msgpack array at byte ${offset}, found ${describeTag(tag)}`, index, offset);
     case 'TRUNCATED':
       return new FastmpError(code, index === NO_INDEX
-        ? `input ends inside the array header at byte ${offset}`
+        ? `input ends inside the ${tag >= 0xc4 && tag <= 0xc6 ? 'bin' : 'array'} header at byte ${offset}`
         : offset >= bytes.length ? `input ends at byte ${offset}, before element ${index}`
           : `input ends inside element ${index}, which starts at byte ${offset}`, index, offset);
     case 'LENGTH':
       return new FastmpError(code, `array header at byte ${offset} claims ${count} elements, more than the ${bytes.length - offset} bytes from there hold`, index, offset);
+    case 'BIN_LENGTH':
+      return new FastmpError('LENGTH', `bin header at byte ${offset} claims ${count} bytes, more than the ${bytes.length - offset} bytes from there hold`, index, offset);
     case 'TYPE':
-      return new FastmpError(code, `element ${index} at byte ${offset} is not a number: found ${describeTag(tag)}`, index, offset);
+      if (target === 'boolean') return new FastmpError(code, `${at} is not a boolean: found ${describeTag(tag)}`, index, offset);
+      if (target === undefined || target.startsWith('Float')) {
+        return new FastmpError(code, `${at} is not a number: found ${describeTag(tag)}`, index, offset);
+      }
+      if (tag === 0xca || tag === 0xcb) {
+        return new FastmpError(code, `${at} is a float (${value}); a ${target} takes floats only with { integralFloats: true }`, index, offset, value);
+      }
+      return new FastmpError(code, `${at} is not an integer: found ${describeTag(tag)}`, index, offset);
+    case 'RANGE':
+      return new FastmpError(code, `${at} is ${formatValue(value)} (${describeTag(tag)}), which a ${target} cannot hold exactly`, index, offset, value);
     case 'TRAILING':
       return new FastmpError(code, `${bytes.length - offset} bytes follow the array, from byte ${offset} (use unpackFrom to read a prefix)`, index, offset);
     default:
       return new FastmpError(code, `internal error ${code} at element ${index}, byte ${offset}`, index, offset);
   }
 }
+
+const formatValue = (v) => (typeof v === 'bigint' ? `${v}` : Object.is(v, -0) ? '-0' : String(v));

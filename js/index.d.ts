@@ -6,9 +6,28 @@ export type Backend = 'simd' | 'scalar';
 
 /** Typed arrays that pack() takes. */
 export type FloatArray = Float32Array | Float64Array;
+export type IntArray = Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array;
+export type BigIntArray = BigInt64Array | BigUint64Array;
+export type PackableArray = FloatArray | IntArray | BigIntArray;
 
 /** Constructors of the typed arrays that unpack() fills. */
-export type FloatArrayType = Float32ArrayConstructor | Float64ArrayConstructor;
+export type PackableArrayType =
+  | Float32ArrayConstructor | Float64ArrayConstructor | Int8ArrayConstructor | Uint8ArrayConstructor
+  | Uint8ClampedArrayConstructor | Int16ArrayConstructor | Uint16ArrayConstructor | Int32ArrayConstructor
+  | Uint32ArrayConstructor | BigInt64ArrayConstructor | BigUint64ArrayConstructor;
+
+/** Bytes of msgpack: a Uint8Array (a Buffer too) or a whole ArrayBuffer. */
+export type Bytes = Uint8Array | ArrayBufferLike;
+
+export interface PackOptions {
+  /** Uint8Array / Uint8ClampedArray only: true (default) writes msgpack bin, false an array of ints. */
+  bin?: boolean;
+}
+
+export interface UnpackOptions {
+  /** Integer targets only: accept floats that are exactly integral and in range (default false: TYPE error). */
+  integralFloats?: boolean;
+}
 
 export interface InitOptions {
   /** 'auto' (default): SIMD where the engine has it. 'scalar' forces the scalar build. */
@@ -33,27 +52,40 @@ export function backend(): Backend;
 export function simdSupported(): boolean;
 
 /**
- * Packs a Float32Array (as float32 elements, 0xca) or a Float64Array (as
- * float64 elements, 0xcb) into a standard msgpack array, bit for bit.
+ * Packs a typed array into a standard msgpack array: Float32Array as float32
+ * elements (0xca), Float64Array as float64 (0xcb), bit for bit; integer arrays
+ * with each value in its smallest int form; Uint8Array / Uint8ClampedArray as
+ * bin unless `{ bin: false }`.
  */
-export function pack(x: FloatArray): Uint8Array;
+export function pack(x: PackableArray, options?: PackOptions): Uint8Array;
+
+/** Packs booleans (or bytes: 0 = false, anything else = true) as msgpack false / true. */
+export function packBool(x: readonly boolean[] | Uint8Array): Uint8Array;
 
 /**
- * Unpacks a msgpack array of numbers (any int or float form) that fills the
- * whole input. Trailing bytes are a FastmpError with code 'TRAILING'.
+ * Unpacks a msgpack array that fills the whole input into a new typed array:
+ * floats from any numeric form; integers from any int form that fits (floats
+ * only with `integralFloats`); Uint8Array / Uint8ClampedArray also from bin.
+ * Trailing bytes are a FastmpError with code 'TRAILING'.
  */
-export function unpack(bytes: Uint8Array | ArrayBufferLike, type: Float32ArrayConstructor): Float32Array;
-export function unpack(bytes: Uint8Array | ArrayBufferLike, type: Float64ArrayConstructor): Float64Array;
+export function unpack<T extends PackableArrayType>(bytes: Bytes, type: T, options?: UnpackOptions): InstanceType<T>;
 
-/** Unpacks the array that starts at bytes[offset]; `end` is the offset just past it. */
-export function unpackFrom(bytes: Uint8Array | ArrayBufferLike, type: Float32ArrayConstructor, offset?: number): { value: Float32Array; end: number };
-export function unpackFrom(bytes: Uint8Array | ArrayBufferLike, type: Float64ArrayConstructor, offset?: number): { value: Float64Array; end: number };
+/** Unpacks the array (or bin) that starts at bytes[offset]; `end` is the offset just past it. */
+export function unpackFrom<T extends PackableArrayType>(
+  bytes: Bytes, type: T, offset?: number, options?: UnpackOptions,
+): { value: InstanceType<T>; end: number };
+
+/** Unpacks a msgpack array of booleans (0xc2 / 0xc3 only) into a Uint8Array of 0 / 1. */
+export function unpackBool(bytes: Bytes): Uint8Array;
+
+/** unpackBool for the array that starts at bytes[offset]. */
+export function unpackBoolFrom(bytes: Bytes, offset?: number): { value: Uint8Array; end: number };
 
 /** Bytes of wasm linear memory, and of the scratch region inputs and outputs pass through. */
 export function memoryStats(): { wasmMemory: number; scratch: number };
 
 /** What a FastmpError's `code` can be. */
-export type FastmpErrorCode = 'NOT_ARRAY' | 'TRUNCATED' | 'LENGTH' | 'TYPE' | 'TRAILING';
+export type FastmpErrorCode = 'NOT_ARRAY' | 'TRUNCATED' | 'LENGTH' | 'TYPE' | 'RANGE' | 'TRAILING';
 
 /** Bad input: what is wrong (`code`), where (`index`: element or -1, `offset`: byte). */
 export class FastmpError extends Error {
@@ -63,4 +95,6 @@ export class FastmpError extends Error {
   readonly index: number;
   /** Byte offset of the fault in the input. */
   readonly offset: number;
+  /** RANGE (and TYPE for a float into an integer array): the element's value. */
+  readonly value?: number | bigint;
 }

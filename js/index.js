@@ -7,19 +7,46 @@ import { Boundary, align16 } from './memory.js';
 import * as wire from './wire.js';
 
 /**
+ * The typed arrays fastmp packs and unpacks: the C kernels' type name, the
+ * element size, the largest msgpack form of an element, and the pure-JS
+ * codec. Order matters: a Buffer is an instance of Uint8Array.
+ */
+const KINDS = [
+  { Type: Float32Array, c: 'f32', bytes: 4, wire: 5, float: true },
+  { Type: Float64Array, c: 'f64', bytes: 8, wire: 9, float: true },
+  { Type: Int8Array, c: 'i8', bytes: 1, wire: 2 },
+  { Type: Uint8Array, c: 'u8', bytes: 1, wire: 2 },
+  { Type: Uint8ClampedArray, c: 'u8', bytes: 1, wire: 2 },
+  { Type: Int16Array, c: 'i16', bytes: 2, wire: 3 },
+  { Type: Uint16Array, c: 'u16', bytes: 2, wire: 3 },
+  { Type: Int32Array, c: 'i32', bytes: 4, wire: 5 },
+  { Type: Uint32Array, c: 'u32', bytes: 4, wire: 5 },
+  { Type: BigInt64Array, c: 'i64', bytes: 8, wire: 9 },
+  { Type: BigUint64Array, c: 'u64', bytes: 8, wire: 9 },
+];
+const BOOL = { Type: Uint8Array, c: 'bool', bytes: 1, wire: 1 };
+for (const kind of [...KINDS, BOOL]) {
+  kind.pack = `fm_pack_${kind.c}`;
+  kind.unpack = `fm_unpack_${kind.c}`;
+}
+const TYPE_NAMES = KINDS.map((k) => k.Type.name).join(', ');
+
+/**
  * Below these element counts the pure-JS path is faster than a wasm call: the
  * call and the copy in cost more than the loop saves. Crossovers measured per
  * build with `node bench/crossover.js` (Node 20, x86-64; README "Performance"):
  * near them both paths are within noise of each other.
  */
 const JS_BELOW = {
-  simd: { packF32: 32, packF64: 32, unpackF32: 64, unpackF64: 8 },
-  scalar: { packF32: 48, packF64: 48, unpackF32: 128, unpackF64: 8 },
+  simd: {
+    pack: { f32: 32, f64: 32, i8: 32, u8: 32, i16: 32, u16: 32, i32: 32, u32: 32, i64: 16, u64: 16, bool: 32 },
+    unpack: { f32: 64, f64: 8, i8: 32, u8: 32, i16: 32, u16: 32, i32: 32, u32: 32, i64: 8, u64: 8, bool: 32 },
+  },
+  scalar: {
+    pack: { f32: 48, f64: 48, i8: 32, u8: 32, i16: 32, u16: 32, i32: 32, u32: 32, i64: 16, u64: 16, bool: 32 },
+    unpack: { f32: 128, f64: 8, i8: 32, u8: 32, i16: 32, u16: 32, i32: 32, u32: 32, i64: 8, u64: 8, bool: 32 },
+  },
 };
-
-// The element kinds: the typed array, its kernels and its wire size.
-const FLOAT32 = { name: 'Float32Array', bytes: 4, wire: 5, wide: false, pack: 'fm_pack_f32', unpack: 'fm_unpack_f32' };
-const FLOAT64 = { name: 'Float64Array', bytes: 8, wire: 9, wide: true, pack: 'fm_pack_f64', unpack: 'fm_unpack_f64' };
 
 let state = null;
 
@@ -64,90 +91,143 @@ export function memoryStats() {
 
 export { simdSupported, FastmpError };
 
-function useJs(s, op, n) {
-  return s.pureJs === 'always' || (s.pureJs === 'auto' && n < JS_BELOW[s.backend][op]);
+function useJs(s, op, kind, n) {
+  return s.pureJs === 'always' || (s.pureJs === 'auto' && n < JS_BELOW[s.backend][op][kind.c]);
 }
 
-function floatKindOfArray(x) {
-  if (x instanceof Float32Array) return FLOAT32;
-  if (x instanceof Float64Array) return FLOAT64;
-  return null;
-}
+// ---- pack ---------------------------------------------------------------------
 
-function floatKindOfType(Type) {
-  if (Type === Float32Array) return FLOAT32;
-  if (Type === Float64Array) return FLOAT64;
-  return null;
+/**
+ * Packs a typed array as a standard msgpack array: floats as floats of the
+ * array's own width (bit for bit), integers each in its smallest form.
+ * Uint8Array and Uint8ClampedArray become msgpack `bin`, or with
+ * { bin: false } an array of ints. Returns a new Uint8Array.
+ */
+export function pack(x, options = {}) {
+  const s = ready();
+  const kind = KINDS.find((k) => x instanceof k.Type);
+  if (kind === undefined) throw new TypeError(`fastmp: pack() takes a ${TYPE_NAMES}, not ${describe(x)}`);
+  const { bin = true } = checkOptions(options, 'pack', ['bin']);
+  if (kind.c === 'u8' && bin) return wire.packBin(x);
+  if (x.length > wire.MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${x.length}`);
+  if (useJs(s, 'pack', kind, x.length)) {
+    return kind.c === 'f32' ? wire.packF32(x) : kind.c === 'f64' ? wire.packF64(x) : wire.packInts(x);
+  }
+  return packWasm(s.boundary, kind, x);
 }
 
 /**
- * Packs a typed array as a standard msgpack array. Float32Array elements are
- * written as float32 (0xca), Float64Array elements as float64 (0xcb), always,
- * bit for bit. Returns a new Uint8Array.
+ * Packs booleans as a msgpack array of false (0xc2) / true (0xc3): an array
+ * of booleans, or a Uint8Array read as 0 = false, anything else = true.
  */
-export function pack(x) {
+export function packBool(x) {
   const s = ready();
-  const kind = floatKindOfArray(x);
-  if (kind === null) {
-    throw new TypeError(`fastmp: pack() takes a Float32Array or Float64Array, not ${describe(x)}`);
+  let bytes = x;
+  if (Array.isArray(x)) {
+    bytes = new Uint8Array(x.length);
+    for (let i = 0; i < x.length; i++) {
+      if (typeof x[i] !== 'boolean') throw new TypeError(`fastmp: packBool() element ${i} is ${describe(x[i])}, not a boolean`);
+      bytes[i] = x[i] ? 1 : 0;
+    }
+  } else if (!(x instanceof Uint8Array)) {
+    throw new TypeError(`fastmp: packBool() takes an array of booleans or a Uint8Array, not ${describe(x)}`);
   }
-  const n = x.length;
-  if (n > wire.MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${n}`);
-  if (useJs(s, kind.wide ? 'packF64' : 'packF32', n)) return kind.wide ? wire.packF64(x) : wire.packF32(x);
+  if (bytes.length > wire.MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${bytes.length}`);
+  if (useJs(s, 'pack', BOOL, bytes.length)) return wire.packBools(bytes);
+  return packWasm(s.boundary, BOOL, bytes);
+}
 
-  const b = s.boundary;
+/** Copy in once, pack in wasm, copy out once into a fresh Uint8Array. */
+function packWasm(b, kind, x) {
+  const n = x.length;
   const inBytes = align16(n * kind.bytes);
-  const base = b.reserve(inBytes + 5 + n * kind.wire);
-  (kind.wide ? b.f64 : b.f32).set(x, base / kind.bytes);
+  const base = b.reserve(inBytes + 5 + n * kind.wire + 16); // 16: FM_PACK_SLACK
+  b.view(kind === BOOL ? Uint8Array : kind.Type).set(x, base / kind.bytes);
   const out = base + inBytes;
   const size = b.wasm[kind.pack](base, n, out) >>> 0;
   return b.u8.slice(out, out + size);
 }
 
+// ---- unpack -------------------------------------------------------------------
+
 /**
- * Unpacks a msgpack array of numbers (every int and float form) filling the
- * whole input. Type is Float32Array or Float64Array. Bytes after the array
- * are an error (code TRAILING); use unpackFrom to read an array that others follow.
+ * Unpacks a msgpack array that fills the whole input into a new Type:
+ * - Float32Array / Float64Array: any int or float form, as the nearest float;
+ * - integer arrays: any int form whose value fits (else FastmpError RANGE);
+ *   floats are a TYPE error unless options.integralFloats, which accepts
+ *   floats that are exactly integral and in range;
+ * - Uint8Array / Uint8ClampedArray: also a msgpack bin.
+ * Bytes after the array are an error (TRAILING); see unpackFrom.
  */
-export function unpack(bytes, Type) {
+export function unpack(bytes, Type, options) {
   const input = asBytes(bytes, 'unpack');
-  const { value, end } = unpackAt(input, Type, 0, 'unpack');
+  const { value, end } = unpackAt(input, Type, 0, options, 'unpack');
   if (end !== input.length) throw decodeError('TRAILING', NO_INDEX, end, input);
   return value;
 }
 
-/** Unpacks the array that starts at bytes[offset]; returns { value, end }. */
-export function unpackFrom(bytes, Type, offset = 0) {
+/** Unpacks the array (or bin) that starts at bytes[offset]; returns { value, end }. */
+export function unpackFrom(bytes, Type, offset = 0, options) {
   const input = asBytes(bytes, 'unpackFrom');
-  if (!Number.isSafeInteger(offset) || offset < 0 || offset > input.length) {
-    throw new RangeError(`fastmp: unpackFrom() offset must be an integer from 0 to ${input.length}, not ${String(offset)}`);
-  }
-  return unpackAt(input, Type, offset, 'unpackFrom');
+  checkOffset(input, offset, 'unpackFrom');
+  return unpackAt(input, Type, offset, options, 'unpackFrom');
 }
 
-function unpackAt(input, Type, start, fn) {
-  const s = ready();
-  const kind = floatKindOfType(Type);
-  if (kind === null) {
-    throw new TypeError(`fastmp: ${fn}() decodes into Float32Array or Float64Array; the second argument was ${describe(Type)}`);
-  }
-  const { count, body } = wire.readArrayHeader(input, start);
-  if (useJs(s, kind.wide ? 'unpackF64' : 'unpackF32', count)) return wire.unpackFloats(input, body, count, kind.wide);
+/** Unpacks a msgpack array of booleans (0xc2 / 0xc3 only) into a Uint8Array of 0 / 1. */
+export function unpackBool(bytes) {
+  const input = asBytes(bytes, 'unpackBool');
+  const { value, end } = unpackBoolAt(input, 0);
+  if (end !== input.length) throw decodeError('TRAILING', NO_INDEX, end, input);
+  return value;
+}
 
-  const b = s.boundary;
+/** unpackBool for the array that starts at bytes[offset]; returns { value, end }. */
+export function unpackBoolFrom(bytes, offset = 0) {
+  const input = asBytes(bytes, 'unpackBoolFrom');
+  checkOffset(input, offset, 'unpackBoolFrom');
+  return unpackBoolAt(input, offset);
+}
+
+function unpackAt(input, Type, start, options = {}, fn) {
+  const s = ready();
+  const kind = KINDS.find((k) => k.Type === Type);
+  if (kind === undefined) throw new TypeError(`fastmp: ${fn}() decodes into a ${TYPE_NAMES}; the second argument was ${describe(Type)}`);
+  const { integralFloats = false } = checkOptions(options, fn, ['integralFloats']);
+  if (kind.c === 'u8' && wire.isBinAt(input, start)) return wire.readBin(input, start, Type);
+  const { count, body } = wire.readArrayHeader(input, start);
+  if (useJs(s, 'unpack', kind, count)) {
+    return kind.float ? wire.unpackFloats(input, body, count, kind.c === 'f64')
+      : wire.unpackInts(input, body, count, Type, integralFloats);
+  }
+  return unpackWasm(s.boundary, kind, input, start, count, integralFloats ? 1 : 0);
+}
+
+function unpackBoolAt(input, start) {
+  const s = ready();
+  const { count, body } = wire.readArrayHeader(input, start);
+  if (useJs(s, 'unpack', BOOL, count)) return wire.unpackBools(input, body, count);
+  return unpackWasm(s.boundary, BOOL, input, start, count, 0);
+}
+
+/** Copy in once, decode in wasm, copy out once into a fresh typed array. */
+function unpackWasm(b, kind, input, start, count, flags) {
   const len = input.length - start;
   const inBytes = align16(len);
   const base = b.reserve(inBytes + count * kind.bytes);
   b.u8.set(start === 0 ? input : input.subarray(start), base);
   const out = base + inBytes;
-  if (b.wasm[kind.unpack](base, len, out, count, 0, b.result) !== 0) {
+  if (b.wasm[kind.unpack](base, len, out, count, flags, b.result) !== 0) {
     const r = b.readResult();
-    throw decodeError(r.code, r.index, start + r.offset, input, r.count);
+    const target = kind === BOOL ? 'boolean' : kind.Type.name;
+    const value = r.code === 'RANGE' || r.code === 'TYPE' ? wire.reportedValue(r.tag, r.value) : undefined;
+    throw decodeError(r.code, r.index, start + r.offset, input, r.count, { target, value });
   }
   const first = out / kind.bytes;
-  const value = (kind.wide ? b.f64 : b.f32).slice(first, first + count);
+  const value = b.view(kind.Type).slice(first, first + count);
   return { value, end: start + b.resultEnd() };
 }
+
+// ---- arguments ------------------------------------------------------------------
 
 function asBytes(bytes, fn) {
   if (bytes instanceof Uint8Array) return bytes;
@@ -155,6 +235,22 @@ function asBytes(bytes, fn) {
     return new Uint8Array(bytes);
   }
   throw new TypeError(`fastmp: ${fn}() takes a Uint8Array (or an ArrayBuffer) of msgpack bytes, not ${describe(bytes)}`);
+}
+
+function checkOffset(input, offset, fn) {
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset > input.length) {
+    throw new RangeError(`fastmp: ${fn}() offset must be an integer from 0 to ${input.length}, not ${String(offset)}`);
+  }
+}
+
+/** The options object, checked: an object whose keys are all known. */
+function checkOptions(options, fn, known) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object') throw new TypeError(`fastmp: ${fn}() options must be an object, not ${describe(options)}`);
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) throw new TypeError(`fastmp: ${fn}() has no option '${key}' (it knows: ${known.join(', ')})`);
+  }
+  return options;
 }
 
 function describe(v) {

@@ -19,6 +19,7 @@ export class Boundary {
     this.memory = exports.memory;
     this.scratch = 0;
     this.capacity = 0;
+    this.views = new Map();
     this.refreshViews();
     this.result = exports.malloc(RESULT_WORDS * 4) >>> 0;
     if (this.result === 0) throw new RangeError('fastmp: wasm memory exhausted');
@@ -29,8 +30,17 @@ export class Boundary {
     const buffer = this.memory.buffer;
     this.u8 = new Uint8Array(buffer);
     this.u32 = new Uint32Array(buffer);
-    this.f32 = new Float32Array(buffer);
-    this.f64 = new Float64Array(buffer);
+    this.views.clear();
+  }
+
+  /** A view of all of wasm memory as `Type` (cached until memory grows). */
+  view(Type) {
+    let v = this.views.get(Type);
+    if (v === undefined) {
+      v = new Type(this.memory.buffer);
+      this.views.set(Type, v);
+    }
+    return v;
   }
 
   /**

@@ -248,4 +248,239 @@ function readElement(bytes, view, p, i, out, wide) {
   return size;
 }
 
-export { FastmpError };
+
+// ---- integers ---------------------------------------------------------------
+
+/** Bytes of the smallest msgpack form of an integer (a safe-integer number). */
+function intSize(v) {
+  if (v >= 0) return v < 0x80 ? 1 : v <= 0xff ? 2 : v <= 0xffff ? 3 : v <= 0xffffffff ? 5 : 9;
+  return v >= -32 ? 1 : v >= -128 ? 2 : v >= -32768 ? 3 : v >= -2147483648 ? 5 : 9;
+}
+
+/** Writes a safe-integer number in its smallest form at out[p]; returns the next p. */
+function writeInt(out, view, p, v) {
+  if (v >= 0 ? v < 0x80 : v >= -32) {
+    out[p] = v & 0xff;
+    return p + 1;
+  }
+  if (v >= 0) {
+    if (v <= 0xff) {
+      out[p] = 0xcc;
+      out[p + 1] = v;
+      return p + 2;
+    }
+    if (v <= 0xffff) {
+      out[p] = 0xcd;
+      view.setUint16(p + 1, v);
+      return p + 3;
+    }
+    if (v <= 0xffffffff) {
+      out[p] = 0xce;
+      view.setUint32(p + 1, v);
+      return p + 5;
+    }
+    out[p] = 0xcf;
+    view.setBigUint64(p + 1, BigInt(v));
+    return p + 9;
+  }
+  if (v >= -128) {
+    out[p] = 0xd0;
+    out[p + 1] = v & 0xff;
+    return p + 2;
+  }
+  if (v >= -32768) {
+    out[p] = 0xd1;
+    view.setInt16(p + 1, v);
+    return p + 3;
+  }
+  if (v >= -2147483648) {
+    out[p] = 0xd2;
+    view.setInt32(p + 1, v);
+    return p + 5;
+  }
+  out[p] = 0xd3;
+  view.setBigInt64(p + 1, BigInt(v));
+  return p + 9;
+}
+
+const SAFE = 2n ** 53n;
+/** A BigInt as a number when that is exact (then the number writers apply). */
+const asSafe = (v) => (v < SAFE && v > -SAFE ? Number(v) : v);
+
+/** Any integer typed array (BigInt64Array and BigUint64Array too) -> msgpack array of ints. */
+export function packInts(x) {
+  const n = x.length;
+  const head = arrayHeaderSize(n);
+  let size = head;
+  for (let i = 0; i < n; i++) {
+    const v = asSafe(x[i]);
+    size += typeof v === 'bigint' ? 9 : intSize(v);
+  }
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  writeArrayHeader(out, n);
+  for (let i = 0, p = head; i < n; i++) {
+    const v = asSafe(x[i]);
+    if (typeof v === 'number') {
+      p = writeInt(out, view, p, v);
+    } else if (v >= 0n) {
+      out[p] = 0xcf;
+      view.setBigUint64(p + 1, v);
+      p += 9;
+    } else {
+      out[p] = 0xd3;
+      view.setBigInt64(p + 1, v);
+      p += 9;
+    }
+  }
+  return out;
+}
+
+/** Bytes (0 = false, else true) -> msgpack array of booleans. */
+export function packBools(x) {
+  const n = x.length;
+  const head = arrayHeaderSize(n);
+  const out = new Uint8Array(head + n);
+  writeArrayHeader(out, n);
+  for (let i = 0; i < n; i++) out[head + i] = x[i] ? 0xc3 : 0xc2;
+  return out;
+}
+
+/** Uint8Array / Uint8ClampedArray -> msgpack bin (what the ecosystem writes for bytes). */
+export function packBin(x) {
+  const n = x.length;
+  const head = n <= 0xff ? 2 : n <= 0xffff ? 3 : 5;
+  const out = new Uint8Array(head + n);
+  if (head === 2) {
+    out[0] = 0xc4;
+    out[1] = n;
+  } else if (head === 3) {
+    out[0] = 0xc5;
+    out[1] = n >>> 8;
+    out[2] = n & 0xff;
+  } else {
+    out[0] = 0xc6;
+    new DataView(out.buffer).setUint32(1, n);
+  }
+  out.set(x, head);
+  return out;
+}
+
+/** Whether bytes[start] starts a bin (0xc4 / 0xc5 / 0xc6). */
+export const isBinAt = (bytes, start) => start < bytes.length && bytes[start] >= 0xc4 && bytes[start] <= 0xc6;
+
+/** Reads the bin at bytes[start] into a new Type (Uint8Array or Uint8ClampedArray). */
+export function readBin(bytes, start, Type) {
+  const tag = bytes[start];
+  const head = tag === 0xc4 ? 2 : tag === 0xc5 ? 3 : 5;
+  if (bytes.length - start < head) throw decodeError('TRUNCATED', NO_INDEX, start, bytes);
+  const n = head === 2 ? bytes[start + 1] : head === 3 ? (bytes[start + 1] << 8) | bytes[start + 2] : be32(bytes, start + 1);
+  const body = start + head;
+  if (n > bytes.length - body) throw decodeError('BIN_LENGTH', NO_INDEX, start, bytes, n);
+  const value = new Type(n);
+  value.set(bytes.subarray(body, body + n));
+  return { value, end: body + n };
+}
+
+// The range of each integer target, and whether its elements are BigInts.
+export const INT_TARGETS = {
+  Int8Array: { min: -128, max: 127 },
+  Uint8Array: { min: 0, max: 255 },
+  Uint8ClampedArray: { min: 0, max: 255 },
+  Int16Array: { min: -32768, max: 32767 },
+  Uint16Array: { min: 0, max: 65535 },
+  Int32Array: { min: -2147483648, max: 2147483647 },
+  Uint32Array: { min: 0, max: 4294967295 },
+  BigInt64Array: { min: -(2n ** 63n), max: 2n ** 63n - 1n, big: true },
+  BigUint64Array: { min: 0n, max: 2n ** 64n - 1n, big: true },
+};
+
+/**
+ * Decodes `count` integer elements from bytes[body] into a new Type (an
+ * integer typed array). Every int form whose value fits is taken; a float is
+ * a TYPE error, or with integralFloats taken when exactly integral and in
+ * range; what does not fit is a RANGE error. Returns { value, end }.
+ */
+export function unpackInts(bytes, body, count, Type, integralFloats) {
+  const { min, max, big } = INT_TARGETS[Type.name];
+  const out = new Type(count);
+  const len = bytes.length;
+  let view = null;
+  let p = body;
+  for (let i = 0; i < count; i++) {
+    if (p >= len) throw decodeError('TRUNCATED', i, p, bytes);
+    const tag = bytes[p];
+    if (tag < 0x80 || tag >= 0xe0) { // fixint: the common case, no view needed
+      const v = (tag << 24) >> 24;
+      if (v < min || v > max) throw rangeError(bytes, i, p, v, Type);
+      out[i] = big ? BigInt(v) : v;
+      p += 1;
+      continue;
+    }
+    view ??= new DataView(bytes.buffer, bytes.byteOffset, len);
+    const size = elementSize(tag);
+    if (size === 0) throw decodeError('TYPE', i, p, bytes, 0, { target: Type.name });
+    if (size > len - p) throw decodeError('TRUNCATED', i, p, bytes);
+    const v = elementValue(view, tag, p + 1);
+    if ((tag === 0xca || tag === 0xcb) && !integralFloats) {
+      throw decodeError('TYPE', i, p, bytes, 0, { target: Type.name, value: v });
+    }
+    // Number and BigInt compare exactly with each other; NaN and fractions fail isInteger.
+    if (v < min || v > max || (typeof v === 'number' && !Number.isInteger(v))) throw rangeError(bytes, i, p, v, Type);
+    out[i] = big ? BigInt(v) : Number(v);
+    p += size;
+  }
+  return { value: out, end: p };
+}
+
+/** Decodes `count` booleans (0xc2 / 0xc3 only) from bytes[body] into a Uint8Array of 0 / 1. */
+export function unpackBools(bytes, body, count) {
+  const out = new Uint8Array(count);
+  for (let i = 0, p = body; i < count; i++, p++) {
+    if (p >= bytes.length) throw decodeError('TRUNCATED', i, p, bytes);
+    const tag = bytes[p];
+    if (tag !== 0xc2 && tag !== 0xc3) throw decodeError('TYPE', i, p, bytes, 0, { target: 'boolean' });
+    out[i] = tag - 0xc2;
+  }
+  return { value: out, end: body + count };
+}
+
+/** Wire size of a numeric element from its tag (not fixints); 0 when the tag is not a number. */
+function elementSize(tag) {
+  switch (tag) {
+    case 0xcc: case 0xd0: return 2;
+    case 0xcd: case 0xd1: return 3;
+    case 0xca: case 0xce: case 0xd2: return 5;
+    case 0xcb: case 0xcf: case 0xd3: return 9;
+    default: return 0;
+  }
+}
+
+/** The value of a (non-fixint) numeric element: a number, or a BigInt for 64-bit ints. */
+function elementValue(view, tag, q) {
+  switch (tag) {
+    case 0xcc: return view.getUint8(q);
+    case 0xcd: return view.getUint16(q);
+    case 0xce: return view.getUint32(q);
+    case 0xcf: return view.getBigUint64(q);
+    case 0xd0: return view.getInt8(q);
+    case 0xd1: return view.getInt16(q);
+    case 0xd2: return view.getInt32(q);
+    case 0xd3: return view.getBigInt64(q);
+    case 0xca: return view.getFloat32(q);
+    default: return view.getFloat64(q);
+  }
+}
+
+const rangeError = (bytes, i, p, v, Type) => decodeError('RANGE', i, p, bytes, 0, { target: Type.name, value: asSafe(v) });
+
+/**
+ * The value a C decoder reported with a RANGE or TYPE error: its raw 64 bits
+ * (fm_result.value), read by the element's tag. Numbers where exact, else BigInt.
+ */
+export function reportedValue(tag, raw) {
+  if (tag === 0xca) return new Float32Array(new Uint32Array([Number(raw & 0xffffffffn)]).buffer)[0];
+  if (tag === 0xcb) return new Float64Array(new BigUint64Array([raw]).buffer)[0];
+  const unsigned = tag < 0x80 || (tag >= 0xcc && tag <= 0xcf);
+  return asSafe(unsigned ? raw : BigInt.asIntN(64, raw));
+}

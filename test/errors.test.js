@@ -120,11 +120,11 @@ for (const [name, options] of PATHS) {
       for (const bad of [[1, 2], null, undefined, 'abc', 3, new DataView(new ArrayBuffer(4)), {}]) {
         expect(() => pack(bad)).toThrow(TypeError);
       }
-      expect(() => pack([1.5])).toThrow(/Float32Array or Float64Array, not an Array/);
+      expect(() => pack([1.5])).toThrow(/pack\(\) takes a Float32Array, Float64Array, Int8Array, .*, not an Array/);
       for (const bad of [[0x90], 'x', null, undefined, new Uint16Array(2), 7]) {
         expect(() => unpack(bad, Float32Array)).toThrow(TypeError);
       }
-      for (const bad of [undefined, Array, Uint8Array, 'Float32Array', Float32Array.prototype, null]) {
+      for (const bad of [undefined, Array, DataView, 'Float32Array', Float32Array.prototype, null, Boolean]) {
         expect(() => unpack(u8(0x90), bad)).toThrow(TypeError);
       }
       for (const bad of [-1, 1.5, 3, NaN, '1']) {

@@ -303,10 +303,19 @@ export const NATIVE_BUILDS = [
   { name: 'aarch64-scalar', run: ['qemu-aarch64'] },
 ];
 
-export const OPS = { packF32: 1, packF64: 2, unpackF32: 3, unpackF64: 4 };
+/** The element types, in the harness's order (c/harness/fm_cli.c). */
+export const TYPE_NAMES = ['f32', 'f64', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'bool'];
+
+/** The harness op of a request: { op: 'pack' | 'unpack', type, integralFloats? }. */
+function opCode({ op, type, integralFloats }) {
+  const t = TYPE_NAMES.indexOf(type);
+  if (t < 0) throw new Error(`unknown type ${type}`);
+  if (integralFloats) return 23 + t - 2;
+  return op === 'pack' ? 1 + 2 * t : 2 + 2 * t;
+}
 
 /**
- * Runs requests [{ op, bytes }] through one native build's fm-cli in one
+ * Runs requests [{ op, type, integralFloats?, bytes }] through one native build's fm-cli in one
  * process; returns one outcome per request: { code, index, offset, end, value, data }.
  */
 export function runNative(build, requests) {
@@ -315,9 +324,10 @@ export function runNative(build, requests) {
   const dir = mkdtempSync(join(tmpdir(), 'fastmp-parity-'));
   try {
     const parts = [];
-    for (const { op, bytes } of requests) {
+    for (const request of requests) {
+      const { bytes } = request;
       const head = Buffer.alloc(5);
-      head[0] = OPS[op];
+      head[0] = opCode(request);
       head.writeUInt32LE(bytes.length, 1);
       parts.push(head, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
     }
@@ -339,4 +349,63 @@ export function runNative(build, requests) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+// ---- integers ---------------------------------------------------------------------
+
+/** The integer element types: typed array, range, and the harness's type name. */
+export const INT_TYPES = [
+  { name: 'i8', Type: Int8Array, min: -128n, max: 127n },
+  { name: 'u8', Type: Uint8Array, min: 0n, max: 255n },
+  { name: 'i16', Type: Int16Array, min: -32768n, max: 32767n },
+  { name: 'u16', Type: Uint16Array, min: 0n, max: 65535n },
+  { name: 'i32', Type: Int32Array, min: -(2n ** 31n), max: 2n ** 31n - 1n },
+  { name: 'u32', Type: Uint32Array, min: 0n, max: 2n ** 32n - 1n },
+  { name: 'i64', Type: BigInt64Array, min: -(2n ** 63n), max: 2n ** 63n - 1n },
+  { name: 'u64', Type: BigUint64Array, min: 0n, max: 2n ** 64n - 1n },
+];
+
+/** The issue's edge values, for the types that hold them. */
+export const INT_EDGES = [
+  -(2n ** 63n), -(2n ** 31n) - 1n, -(2n ** 31n), -32769n, -32768n, -129n, -128n, -33n, -32n, -1n, 0n,
+  127n, 128n, 255n, 256n, 65535n, 65536n, 2n ** 32n - 1n, 2n ** 32n, 2n ** 63n - 1n, 2n ** 64n - 1n,
+];
+
+/** The smallest msgpack form of an integer, by value (the rule fastmp and @msgpack/msgpack follow). */
+export function smallestForm(v) {
+  if (v >= 0n) return v < 128n ? 'posfix' : v < 256n ? 'u8' : v < 65536n ? 'u16' : v < 2n ** 32n ? 'u32' : 'u64';
+  return v >= -32n ? 'negfix' : v >= -128n ? 'i8' : v >= -32768n ? 'i16' : v >= -(2n ** 31n) ? 'i32' : 'i64';
+}
+
+/**
+ * n BigInt values of an integer type: 'fixint' (small values), 'random' (the
+ * type's whole range), 'edges' (the edge values it holds, cycled), 'mixed'
+ * (each element from a random size class, so SIMD vectors mix forms).
+ */
+export function randomInts(type, n, seed, content) {
+  const r = rng(seed);
+  const { min, max } = type;
+  const span = max - min + 1n;
+  const edges = INT_EDGES.filter((v) => v >= min && v <= max);
+  const big = () => (BigInt(r()) << 32n) | BigInt(r());
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) {
+    if (content === 'fixint') out[i] = BigInt(r.int(min < 0n ? 160 : 128) - (min < 0n ? 32 : 0));
+    else if (content === 'edges') out[i] = edges[i % edges.length];
+    else if (content === 'mixed') {
+      const bits = [4, 7, 8, 12, 16, 24, 32, 48, 64][r.int(9)];
+      const v = (big() & ((1n << BigInt(bits)) - 1n)) * (min < 0n && r.int(2) ? -1n : 1n);
+      out[i] = v < min ? min : v > max ? max : v;
+    } else out[i] = min + (big() % span);
+  }
+  return out;
+}
+
+/** A typed array of BigInt values. */
+export const typedOf = (type, values) =>
+  type.Type === BigInt64Array || type.Type === BigUint64Array ? type.Type.from(values) : type.Type.from(values, Number);
+
+/** The forms that can hold v, for building inputs in every form a sender might choose. */
+export function formsHolding(v) {
+  return Object.entries(FORMS).filter(([, f]) => f.min !== undefined && v >= f.min && v <= f.max).map(([name]) => name);
 }

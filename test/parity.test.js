@@ -4,19 +4,20 @@
 // values or identical errors for unpack; valid inputs also match values
 // computed independently in helpers.js.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { FastmpError, init, pack, unpackFrom } from '../js/index.js';
+import { FastmpError, init, pack, packBool, unpackBoolFrom, unpackFrom } from '../js/index.js';
 import {
-  NATIVE_BUILDS, SIZES, bytesOf, encodeElements, expectedArrayBytes, randomElements, randomF32, randomF64, rng, runNative,
+  FORMS, INT_TYPES, NATIVE_BUILDS, SIZES, bytesOf, encodeElements, expectedArrayBytes, formsHolding, randomElements,
+  randomF32, randomF64, randomInts, rng, runNative, smallestForm, typedOf,
 } from './helpers.js';
 
 const MIXES = ['f32', 'f64', 'fixint', 'mixed', 'runs'];
 
-/** Every request of the parity batch, with what the valid ones must decode to. */
-function buildCases() {
+/** Float requests, with what the valid ones must decode to. */
+function floatCases() {
   const cases = [];
   for (const n of SIZES) {
-    cases.push({ name: `pack f32 ${n}`, op: 'packF32', bytes: new Uint8Array(randomF32(n, 10 + n).buffer) });
-    cases.push({ name: `pack f64 ${n}`, op: 'packF64', bytes: new Uint8Array(randomF64(n, 20 + n).buffer) });
+    cases.push({ name: `pack f32 ${n}`, op: 'pack', type: 'f32', bytes: new Uint8Array(randomF32(n, 10 + n).buffer) });
+    cases.push({ name: `pack f64 ${n}`, op: 'pack', type: 'f64', bytes: new Uint8Array(randomF64(n, 20 + n).buffer) });
     for (const mix of MIXES) {
       if (n === 1 << 20 && mix === 'mixed') continue; // 64 K mixed already crosses every block shape
       const elements = randomElements(n, 30 + n + mix.length, mix);
@@ -24,7 +25,7 @@ function buildCases() {
       for (const wide of [false, true]) {
         cases.push({
           name: `unpack ${mix} ${n} into ${wide ? 'f64' : 'f32'}`,
-          op: wide ? 'unpackF64' : 'unpackF32',
+          op: 'unpack', type: wide ? 'f64' : 'f32',
           bytes,
           expected: expectedArrayBytes(elements, wide),
         });
@@ -42,15 +43,15 @@ function buildCases() {
         const at = r.int(n);
         let p = good.length - elements.slice(at).reduce((s, e) => s + (e.form.endsWith('fix') ? 1 : e.form.match(/8$/) ? 2 : e.form.match(/16$/) ? 3 : e.form.match(/32$/) ? 5 : 9), 0);
         bad[p] = [0xc0, 0xc2, 0xa1, 0x91, 0xc4, 0xc1][k]; // nil, false, fixstr, fixarray, bin8, never-used
-        cases.push({ name: `type error at ${at} of ${mix} ${n}`, op: k % 2 ? 'unpackF64' : 'unpackF32', bytes: bad });
+        cases.push({ name: `type error at ${at} of ${mix} ${n}`, op: 'unpack', type: k % 2 ? 'f64' : 'f32', bytes: bad });
         const cut = 1 + r.int(good.length - 1);
-        cases.push({ name: `truncated at ${cut} of ${mix} ${n}`, op: k % 2 ? 'unpackF32' : 'unpackF64', bytes: good.subarray(0, cut) });
+        cases.push({ name: `truncated at ${cut} of ${mix} ${n}`, op: 'unpack', type: k % 2 ? 'f32' : 'f64', bytes: good.subarray(0, cut) });
       }
       // A header claiming one element more than there are (within the bytes: truncation or junk).
       const more = encodeElements(elements, n + 1);
-      cases.push({ name: `count + 1 of ${mix} ${n}`, op: 'unpackF32', bytes: Uint8Array.from([...more, 0xcb, 0, 0]) });
+      cases.push({ name: `count + 1 of ${mix} ${n}`, op: 'unpack', type: 'f32', bytes: Uint8Array.from([...more, 0xcb, 0, 0]) });
       // Trailing bytes after a valid array: not an error at this level; `end` says where it stopped.
-      cases.push({ name: `trailing after ${mix} ${n}`, op: 'unpackF64', bytes: Uint8Array.from([...good, 0x01, 0xc0]) });
+      cases.push({ name: `trailing after ${mix} ${n}`, op: 'unpack', type: 'f64', bytes: Uint8Array.from([...good, 0x01, 0xc0]) });
     }
   }
   // Every element of a uniform SIMD block replaced by its tag's neighbours: the
@@ -65,39 +66,151 @@ function buildCases() {
       for (const tag of tags) {
         const bytes = Uint8Array.from(good);
         bytes[3 + at * width] = tag; // 3: the array16 header
-        cases.push({ name: `${mix} block, element ${at} tagged 0x${tag.toString(16)}`, op: at % 2 ? 'unpackF32' : 'unpackF64', bytes });
+        cases.push({ name: `${mix} block, element ${at} tagged 0x${tag.toString(16)}`, op: 'unpack', type: at % 2 ? 'f32' : 'f64', bytes });
       }
     }
   }
   for (const bytes of [[], [0xdc, 0], [0xdd, 0, 0, 0], [0xdd, 0xff, 0xff, 0xff, 0xff, 1, 2, 3, 4, 5], [0x9f, 1, 2], [0xc0], [0x80], [0xa3, 0x61, 0x62, 0x63]]) {
-    for (const op of ['unpackF32', 'unpackF64']) cases.push({ name: `header ${bytes}`, op, bytes: Uint8Array.from(bytes) });
+    for (const type of ['f32', 'f64', 'i8', 'u64', 'bool']) cases.push({ name: `header ${bytes} into ${type}`, op: 'unpack', type, bytes: Uint8Array.from(bytes) });
   }
   return cases;
 }
 
+/** Integer requests: pack at every size and content; unpack of every form a sender may choose. */
+function intCases() {
+  const cases = [];
+  for (const type of INT_TYPES) {
+    for (const n of SIZES) {
+      for (const content of n > 65536 ? ['random'] : ['random', 'fixint', 'mixed', 'edges']) {
+        const values = randomInts(type, n, 60 + n + content.length, content);
+        const x = typedOf(type, values);
+        const name = `${type.name} ${content} ${n}`;
+        cases.push({ name: `pack ${name}`, op: 'pack', type: type.name, bytes: new Uint8Array(x.buffer) });
+        if (n > 65536) continue;
+        // The smallest forms (what fastmp writes), any form that holds each value, and
+        // the target's own width only (the SIMD fast path), each decoded back.
+        const r = rng(n + 7);
+        const mixes = {
+          smallest: values.map((value) => ({ form: smallestForm(value), value })),
+          anyForm: values.map((value) => {
+            const forms = formsHolding(value);
+            return { form: forms[r.int(forms.length)], value };
+          }),
+        };
+        const own = ownWidthForms(type);
+        if (values.every((v) => own.some((f) => formsHolding(v).includes(f)))) {
+          mixes.ownWidth = values.map((value) => ({ form: own.find((f) => formsHolding(value).includes(f)), value }));
+        }
+        for (const [mix, elements] of Object.entries(mixes)) {
+          cases.push({ name: `unpack ${name} (${mix})`, op: 'unpack', type: type.name, bytes: encodeElements(elements), expected: Buffer.from(x.buffer) });
+        }
+      }
+    }
+    // Bad elements at positions around SIMD blocks, in own-width and fixint runs.
+    for (const n of [16, 17, 33, 64]) {
+      for (const content of ['random', 'fixint']) {
+        const values = randomInts(type, n, 90 + n, content);
+        const own = ownWidthForms(type);
+        const base = values.map((value) => ({ form: content === 'fixint' ? smallestForm(value) : own.find((f) => formsHolding(value).includes(f)) ?? smallestForm(value), value }));
+        for (const at of [0, 7, 15, 16, n - 1]) {
+          const bads = [
+            ['above max', { form: 'u64', value: type.max + 1n > 2n ** 64n - 1n ? 2n ** 64n - 1n : type.max + 1n }],
+            ['below min', { form: 'i64', value: type.min - 1n < -(2n ** 63n) ? -(2n ** 63n) : type.min - 1n }],
+            ['own width, top bit', { form: own[0], value: FORMS[own[0]].max }],
+            ['float 2.0', { form: 'f64', value: [0x40000000, 0] }],
+            ['float 2.5', { form: 'f32', value: 0x40200000 }],
+            ['negfix', { form: 'negfix', value: -1n }],
+          ];
+          for (const [what, element] of bads) {
+            const elements = base.slice();
+            elements[at] = element;
+            const bytes = encodeElements(elements);
+            for (const integralFloats of [false, true]) {
+              cases.push({ name: `${type.name} ${content} ${n}: ${what} at ${at}${integralFloats ? ' (integral floats)' : ''}`, op: 'unpack', type: type.name, integralFloats, bytes });
+            }
+          }
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+/** The unsigned and signed forms of a type's own width ('u8'/'i8' for bytes, ...). */
+const ownWidthForms = (type) => {
+  const bits = type.name.slice(1);
+  return [`u${bits}`, `i${bits}`];
+};
+
+/** Boolean requests. */
+function boolCases() {
+  const cases = [];
+  for (const n of SIZES) {
+    const r = rng(n + 3);
+    const flags = Uint8Array.from({ length: n }, () => (r.int(2) ? r.int(256) : 0));
+    cases.push({ name: `pack bool ${n}`, op: 'pack', type: 'bool', bytes: flags });
+    const tags = Uint8Array.from(flags, (f) => (f ? 0xc3 : 0xc2));
+    const packed = Uint8Array.from([...encodeElements([], n), ...tags]);
+    cases.push({ name: `unpack bool ${n}`, op: 'unpack', type: 'bool', bytes: packed, expected: Buffer.from(flags.map((f) => (f ? 1 : 0))) });
+    if (n >= 16 && n <= 65536) {
+      for (const at of [0, 15, 16, n - 1]) {
+        for (const tag of [0xc0, 0xc1, 0xc4, 0x01, 0xff]) {
+          const bad = Uint8Array.from(packed);
+          bad[packed.length - n + at] = tag;
+          cases.push({ name: `bool ${n}: 0x${tag.toString(16)} at ${at}`, op: 'unpack', type: 'bool', bytes: bad });
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+const TYPED = {
+  f32: Float32Array, f64: Float64Array, i8: Int8Array, u8: Uint8Array, i16: Int16Array, u16: Uint16Array,
+  i32: Int32Array, u32: Uint32Array, i64: BigInt64Array, u64: BigUint64Array,
+};
+
 /** One outcome in the shape runNative gives, from the public JS API. */
-function apiOutcome({ op, bytes }) {
-  if (op === 'packF32' || op === 'packF64') {
+function apiOutcome({ op, type, integralFloats, bytes }) {
+  if (op === 'pack') {
     const copy = Uint8Array.from(bytes).buffer;
-    return { code: 'OK', data: Buffer.from(pack(op === 'packF32' ? new Float32Array(copy) : new Float64Array(copy))) };
+    const packed = type === 'bool' ? packBool(new Uint8Array(copy)) : pack(new TYPED[type](copy), { bin: false });
+    return { code: 'OK', data: Buffer.from(packed) };
   }
   try {
-    const { value, end } = unpackFrom(bytes, op === 'unpackF32' ? Float32Array : Float64Array);
+    const { value, end } = type === 'bool' ? unpackBoolFrom(bytes) : unpackFrom(bytes, TYPED[type], 0, { integralFloats });
     return { code: 'OK', end, data: bytesOf(value) };
   } catch (e) {
     if (!(e instanceof FastmpError)) throw e;
-    return { code: e.code, index: e.index, offset: e.offset };
+    return { code: e.code, index: e.index, offset: e.offset, value: e.value };
   }
 }
 
-/** What must agree between builds. */
-function comparable(outcome, op) {
-  if (outcome.code !== 'OK') return { code: outcome.code, index: outcome.index, offset: outcome.offset };
-  const data = Buffer.from(outcome.data).toString('base64');
-  return op.startsWith('pack') ? { code: 'OK', data } : { code: 'OK', end: outcome.end, data };
+/** The value a native build reported with a RANGE error: raw 64 bits read by the element's tag. */
+function nativeValue(bytes, outcome) {
+  const tag = bytes[outcome.offset];
+  const raw = outcome.value;
+  const b = Buffer.alloc(8);
+  b.writeBigUint64BE(raw);
+  if (tag === 0xca) return b.readFloatBE(4);
+  if (tag === 0xcb) return b.readDoubleBE(0);
+  const unsigned = tag < 0x80 || (tag >= 0xcc && tag <= 0xcf);
+  const v = unsigned ? raw : BigInt.asIntN(64, raw);
+  return v <= 2n ** 53n && v >= -(2n ** 53n) ? Number(v) : v;
 }
 
-const cases = buildCases();
+/** What must agree between builds. */
+function comparable(outcome, { op, bytes }, native) {
+  if (outcome.code !== 'OK') {
+    const error = { code: outcome.code, index: outcome.index, offset: outcome.offset };
+    if (outcome.code === 'RANGE') error.value = native ? nativeValue(bytes, outcome) : outcome.value;
+    return error;
+  }
+  const data = Buffer.from(outcome.data).toString('base64');
+  return op === 'pack' ? { code: 'OK', data } : { code: 'OK', end: outcome.end, data };
+}
+
+const cases = [...floatCases(), ...intCases(), ...boolCases()];
 const outcomes = {};
 
 const JS_PATHS = [
@@ -122,14 +235,15 @@ describe('six builds and the pure-JS path agree', () => {
     for (const list of Object.values(outcomes)) expect(list.length).toBe(cases.length);
     // The batch must exercise both outcomes, and errors of every kind.
     const codes = new Set(outcomes['wasm-simd'].map((o) => o.code));
-    expect([...codes].sort()).toEqual(['LENGTH', 'NOT_ARRAY', 'OK', 'TRUNCATED', 'TYPE']);
+    expect([...codes].sort()).toEqual(['LENGTH', 'NOT_ARRAY', 'OK', 'RANGE', 'TRUNCATED', 'TYPE']);
   });
 
   test.each(cases.map((c, i) => [c.name, i]))('%s', (_, i) => {
-    const { op, expected } = cases[i];
-    const reference = comparable(outcomes['wasm-simd'][i], op);
+    const { expected } = cases[i];
+    const reference = comparable(outcomes['wasm-simd'][i], cases[i], false);
     for (const [name, list] of Object.entries(outcomes)) {
-      expect({ build: name, ...comparable(list[i], op) }).toEqual({ build: name, ...reference });
+      const native = !JS_PATHS.some(([path]) => path === name);
+      expect({ build: name, ...comparable(list[i], cases[i], native) }).toEqual({ build: name, ...reference });
     }
     if (expected) {
       expect(reference.code).toBe('OK');

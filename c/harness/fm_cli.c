@@ -4,11 +4,11 @@
  *
  *   fm-cli IN OUT      (a path of "-" means stdin / stdout)
  *
- * Request:  u8 op, u32 length, `length` bytes
- *   op 1 pack f32    (bytes: little-endian float32 values)
- *   op 2 pack f64    (bytes: little-endian float64 values)
- *   op 3 unpack f32  (bytes: msgpack)
- *   op 4 unpack f64  (bytes: msgpack)
+ * Request:  u8 op, u32 length, `length` bytes. For element type t (0 f32,
+ *   1 f64, 2 i8, 3 u8, 4 i16, 5 u16, 6 i32, 7 u32, 8 i64, 9 u64, 10 bool):
+ *   op 1 + 2t      pack   (bytes: the typed array, little-endian; bool: bytes)
+ *   op 2 + 2t      unpack (bytes: msgpack)
+ *   op 23 + t - 2  unpack with FM_INTEGRAL_FLOATS, for the integer types
  * Response: u32 code, count, index, offset, end, tag, value low, value high,
  *   length, then `length` bytes (packed msgpack, or the decoded values
  *   little-endian); index is 0xffffffff for errors outside any element. All
@@ -21,7 +21,44 @@
 
 #include "../fastmp.h"
 
-enum { OP_PACK_F32 = 1, OP_PACK_F64 = 2, OP_UNPACK_F32 = 3, OP_UNPACK_F64 = 4 };
+/* Uniform faces of the typed kernels, so that one table drives them all. */
+typedef size_t (*pack_fn)(const void *in, size_t n, uint8_t *out);
+typedef fm_code (*unpack_fn)(const uint8_t *in, size_t len, void *out, size_t capacity,
+                             uint32_t flags, fm_result *r);
+
+#define FACES(t, T)                                                                     \
+  static size_t pack_##t(const void *in, size_t n, uint8_t *out) {                      \
+    return fm_pack_##t((const T *)in, n, out);                                          \
+  }                                                                                     \
+  static fm_code unpack_##t(const uint8_t *in, size_t len, void *out, size_t capacity,  \
+                            uint32_t flags, fm_result *r) {                             \
+    return fm_unpack_##t(in, len, (T *)out, capacity, flags, r);                        \
+  }
+
+FACES(f32, float)
+FACES(f64, double)
+FACES(i8, int8_t)
+FACES(u8, uint8_t)
+FACES(i16, int16_t)
+FACES(u16, uint16_t)
+FACES(i32, int32_t)
+FACES(u32, uint32_t)
+FACES(i64, int64_t)
+FACES(u64, uint64_t)
+FACES(bool, uint8_t)
+
+static const struct {
+  size_t size;     /* bytes per element in the typed array */
+  size_t max_wire; /* bytes of its largest msgpack form */
+  pack_fn pack;
+  unpack_fn unpack;
+} TYPES[] = {
+    {4, 5, pack_f32, unpack_f32}, {8, 9, pack_f64, unpack_f64}, {1, 2, pack_i8, unpack_i8},
+    {1, 2, pack_u8, unpack_u8},   {2, 3, pack_i16, unpack_i16}, {2, 3, pack_u16, unpack_u16},
+    {4, 5, pack_i32, unpack_i32}, {4, 5, pack_u32, unpack_u32}, {8, 9, pack_i64, unpack_i64},
+    {8, 9, pack_u64, unpack_u64}, {1, 1, pack_bool, unpack_bool},
+};
+enum { TYPE_COUNT = sizeof TYPES / sizeof TYPES[0], OP_INTEGRAL_FLOATS = 23 };
 
 static void die(const char *what) {
   fprintf(stderr, "fm-cli: %s\n", what);
@@ -59,28 +96,27 @@ static void put_response(FILE *out, const fm_result *r, const void *data, size_t
   if (size && fwrite(data, 1, size, out) != size) die("write failed");
 }
 
-static void run_pack(FILE *out, int op, const uint8_t *data, size_t len) {
-  size_t elem = op == OP_PACK_F32 ? 4 : 8;
+static void run_pack(FILE *out, size_t t, const uint8_t *data, size_t len) {
+  size_t elem = TYPES[t].size;
   if (len % elem) die("pack input is not a whole number of elements");
   size_t n = len / elem;
-  /* Copy into typed storage: the kernels take aligned float / double arrays. */
+  /* Copy into typed storage: the kernels take aligned typed arrays. */
   void *values = xmalloc(len);
   memcpy(values, data, len);
-  uint8_t *packed = xmalloc(op == OP_PACK_F32 ? FM_PACK_F32_BOUND(n) : FM_PACK_F64_BOUND(n));
-  size_t size = op == OP_PACK_F32 ? fm_pack_f32(values, n, packed) : fm_pack_f64(values, n, packed);
+  uint8_t *packed = xmalloc(FM_PACK_BOUND(n, TYPES[t].max_wire));
+  size_t size = TYPES[t].pack(values, n, packed);
   fm_result r = {.code = FM_OK, .count = (uint32_t)n, .end = size, .value = 0};
   put_response(out, &r, packed, size);
   free(packed);
   free(values);
 }
 
-static void run_unpack(FILE *out, int op, const uint8_t *data, size_t len) {
-  size_t elem = op == OP_UNPACK_F32 ? 4 : 8;
+static void run_unpack(FILE *out, size_t t, uint32_t flags, const uint8_t *data, size_t len) {
+  size_t elem = TYPES[t].size;
   /* The header bounds the count by the input length, so len elements always fit. */
   void *values = xmalloc(len * elem);
   fm_result r;
-  fm_code code = op == OP_UNPACK_F32 ? fm_unpack_f32(data, len, values, len, 0, &r)
-                                     : fm_unpack_f64(data, len, values, len, 0, &r);
+  fm_code code = TYPES[t].unpack(data, len, values, len, flags, &r);
   put_response(out, &r, values, code == FM_OK ? r.count * elem : 0);
   free(values);
 }
@@ -96,10 +132,15 @@ int main(int argc, char **argv) {
     if (!get_u32(in, &len)) die("truncated request");
     uint8_t *data = xmalloc(len);
     if (fread(data, 1, len, in) != len) die("truncated request");
-    if (op == OP_PACK_F32 || op == OP_PACK_F64) {
-      run_pack(out, op, data, len);
-    } else if (op == OP_UNPACK_F32 || op == OP_UNPACK_F64) {
-      run_unpack(out, op, data, len);
+    if (op >= 1 && op <= 2 * TYPE_COUNT) {
+      size_t t = (size_t)(op - 1) / 2;
+      if (op % 2) {
+        run_pack(out, t, data, len);
+      } else {
+        run_unpack(out, t, 0, data, len);
+      }
+    } else if (op >= OP_INTEGRAL_FLOATS && op < OP_INTEGRAL_FLOATS + 8) {
+      run_unpack(out, (size_t)(op - OP_INTEGRAL_FLOATS) + 2, FM_INTEGRAL_FLOATS, data, len);
     } else {
       die("unknown op");
     }

@@ -1,0 +1,55 @@
+/* fm_bool.c - booleans <-> msgpack arrays of 0xc2 (false) / 0xc3 (true).
+ *
+ * Pack reads bytes (0 = false, anything else = true): 16 lanes become 16 tags
+ * with one compare and one subtract (0xc2 - (-1) = 0xc3). Unpack subtracts
+ * 0xc2 from 16 bytes and accepts the block when every lane is 0 or 1 (one
+ * unsigned compare and one any_true); otherwise the scalar path finds the
+ * element that is not a boolean.
+ */
+#include "fm_blocks.h"
+
+FM_EXPORT size_t fm_pack_bool(const uint8_t *in, size_t n, uint8_t *out) {
+  if (n > FM_MAX_ELEMENTS) return 0;
+  uint8_t *p = out + fm_write_array_header(out, (uint32_t)n);
+  size_t i = 0;
+#if FM_SIMD
+  v128_t zero = wasm_i8x16_splat(0), false_tag = wasm_i8x16_splat((int8_t)0xc2);
+  for (; i + 16 <= n; i += 16, p += 16) {
+    v128_t truth = wasm_i8x16_ne(wasm_v128_load(in + i), zero); /* -1 where true */
+    wasm_v128_store(p, wasm_i8x16_sub(false_tag, truth));
+  }
+#endif
+  for (; i < n; i++) *p++ = in[i] ? 0xc3 : 0xc2;
+  return (size_t)(p - out);
+}
+
+static bool unpack_bool_scalar(const uint8_t *in, size_t len, size_t *pos, size_t i, size_t stop,
+                               uint8_t *out, uint32_t flags, fm_result *r) {
+  (void)flags;
+  for (; i < stop; i++, (*pos)++) {
+    if (*pos >= len) {
+      fm_fail(r, FM_ERR_TRUNCATED, i, *pos, in, len);
+      return false;
+    }
+    uint8_t tag = in[*pos];
+    if (tag != 0xc2 && tag != 0xc3) {
+      fm_fail(r, FM_ERR_TYPE, i, *pos, in, len);
+      return false;
+    }
+    out[i] = tag - 0xc2;
+  }
+  return true;
+}
+
+#if FM_SIMD
+FM_INLINE size_t unpack_bool_block(const uint8_t *in, size_t avail, uint8_t *out, uint32_t flags) {
+  (void)flags;
+  if (avail < 16) return 0;
+  v128_t bits = wasm_i8x16_sub(wasm_v128_load(in), wasm_i8x16_splat((int8_t)0xc2));
+  if (wasm_v128_any_true(wasm_u8x16_gt(bits, wasm_i8x16_splat(1)))) return 0;
+  wasm_v128_store(out, bits);
+  return 16;
+}
+#endif
+
+FM_DEFINE_UNPACK(fm_unpack_bool, uint8_t, unpack_bool_block, unpack_bool_scalar)

@@ -1,0 +1,368 @@
+/* fm_int.c - integer typed arrays <-> msgpack arrays of ints.
+ *
+ * Pack writes each value in the smallest form that holds it, chosen by value
+ * (fm_write_int): what @msgpack/msgpack and MessagePack-CSharp write. Unpack
+ * takes every int form whose value fits the target, and floats that are
+ * exactly integral only when asked (FM_INTEGRAL_FLOATS).
+ *
+ * SIMD pack follows MessagePack-CSharp's technique: compare every lane of a
+ * vector against the size boundaries at once; if every lane is a fixint,
+ * narrow the vector and store it in one write; if every lane needs the
+ * widest form of its width (tag + all payload bytes), compute the tags lane
+ * by lane (unsigned form, or signed form for negatives) and let one byte
+ * shuffle interleave tags and big-endian payloads; otherwise emit that
+ * vector's lanes one by one. Bytes (8-bit lanes) have only two sizes, so any
+ * mix of them goes through a 256-entry table of shuffle controls instead.
+ *
+ * SIMD unpack takes blocks of 16 fixints, and blocks of 16 elements of the
+ * target's own width (e.g. int32 / uint32 forms into an Int32Array), where
+ * the values need no range test beyond the sign of the unsigned forms.
+ */
+#include "fm_blocks.h"
+
+/* ---- pack: scalar ---------------------------------------------------------- */
+
+#define DEFINE_PACK_SCALAR(name, T, write)                   \
+  static uint8_t *name(const T *in, size_t n, uint8_t *out) { \
+    for (size_t i = 0; i < n; i++) out += write(out, in[i]);  \
+    return out;                                               \
+  }
+
+DEFINE_PACK_SCALAR(pack_i8_scalar, int8_t, fm_write_int)
+DEFINE_PACK_SCALAR(pack_u8_scalar, uint8_t, fm_write_uint)
+DEFINE_PACK_SCALAR(pack_i16_scalar, int16_t, fm_write_int)
+DEFINE_PACK_SCALAR(pack_u16_scalar, uint16_t, fm_write_uint)
+DEFINE_PACK_SCALAR(pack_i32_scalar, int32_t, fm_write_int)
+DEFINE_PACK_SCALAR(pack_u32_scalar, uint32_t, fm_write_uint)
+DEFINE_PACK_SCALAR(pack_i64_scalar, int64_t, fm_write_int)
+DEFINE_PACK_SCALAR(pack_u64_scalar, uint64_t, fm_write_uint)
+
+#if FM_SIMD
+
+/* ---- pack: 8-bit lanes ------------------------------------------------------
+ * A byte is a fixint or takes a tag (0xd0 for int8 below -32, 0xcc for uint8
+ * from 128). For each 8-lane mask of "needs a tag", EXPAND8[mask] is the
+ * swizzle control that spreads source bytes 0-7 to their places with the tag
+ * (source byte 8) before each flagged one; lanes past the end read 0x80, 0. */
+static uint8_t EXPAND8[256][16];
+
+__attribute__((constructor)) static void init_expand8(void) {
+  for (unsigned mask = 0; mask < 256; mask++) {
+    unsigned p = 0;
+    for (unsigned j = 0; j < 8; j++) {
+      if (mask >> j & 1) EXPAND8[mask][p++] = 8;
+      EXPAND8[mask][p++] = (uint8_t)j;
+    }
+    while (p < 16) EXPAND8[mask][p++] = 0x80;
+  }
+}
+
+/* Writes the 8 bytes of one half of v (with `tag` before the flagged ones). */
+FM_INLINE uint8_t *expand_half(v128_t half_and_tag, unsigned mask, uint8_t *out) {
+  wasm_v128_store(out, wasm_i8x16_swizzle(half_and_tag, wasm_v128_load(EXPAND8[mask])));
+  return out + 8 + (unsigned)__builtin_popcount(mask);
+}
+
+/* Packs whole vectors of 16 bytes; `needs_tag` gives a lane mask per vector. */
+#define PACK_BYTES_SIMD(in, n, out, needs_tag, TAG)                                   \
+  do {                                                                                 \
+    v128_t tag_ = wasm_i8x16_splat((int8_t)(TAG));                                     \
+    for (; done + 16 <= (n); done += 16) {                                             \
+      v128_t v = wasm_v128_load((in) + done);                                          \
+      unsigned mask = (unsigned)wasm_i8x16_bitmask(needs_tag);                         \
+      if (mask == 0) { /* all fixints: the bytes are the msgpack */                    \
+        wasm_v128_store(out, v);                                                       \
+        out += 16;                                                                     \
+        continue;                                                                      \
+      }                                                                                \
+      out = expand_half(FM_SHUFFLE(v, tag_, 0, 1, 2, 3, 4, 5, 6, 7, 16, 16, 16, 16, 16, \
+                                   16, 16, 16),                                        \
+                        mask & 0xff, out);                                             \
+      out = expand_half(FM_SHUFFLE(v, tag_, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16,   \
+                                   16, 16, 16, 16, 16),                                \
+                        mask >> 8, out);                                               \
+    }                                                                                  \
+  } while (0)
+
+/* ---- pack: 16-, 32- and 64-bit lanes -----------------------------------------
+ * Per vector: all fixints -> narrow and store; all in the widest form ->
+ * tags (0xcd/0xd1, 0xce/0xd2, 0xcf/0xd3: the signed tag is the unsigned one
+ * plus 4, taken where the sign bit is set) and one or two shuffles; else
+ * lane by lane. Stores are whole vectors: up to FM_PACK_SLACK bytes past the
+ * output are written and later overwritten. */
+
+FM_INLINE uint8_t *pack_vec16(v128_t v, const void *lanes, bool is_signed, uint8_t *out) {
+  bool fix = is_signed ? wasm_i16x8_all_true(wasm_v128_and(wasm_i16x8_ge(v, wasm_i16x8_splat(-32)),
+                                                           wasm_i16x8_le(v, wasm_i16x8_splat(127))))
+                       : wasm_i16x8_all_true(wasm_u16x8_le(v, wasm_i16x8_splat(127)));
+  if (fix) {
+    wasm_v128_store(out, wasm_i8x16_narrow_i16x8(v, v));
+    return out + 8;
+  }
+  bool wide = is_signed ? wasm_i16x8_all_true(wasm_v128_or(wasm_i16x8_gt(v, wasm_i16x8_splat(255)),
+                                                           wasm_i16x8_lt(v, wasm_i16x8_splat(-128))))
+                        : wasm_i16x8_all_true(wasm_u16x8_gt(v, wasm_i16x8_splat(255)));
+  if (wide) {
+    v128_t t = wasm_i16x8_splat(0xcd);
+    if (is_signed) t = wasm_i16x8_sub(t, wasm_i16x8_shl(wasm_i16x8_shr(v, 15), 2));
+    wasm_v128_store(out, FM_SHUFFLE(v, t, 16, 1, 0, 18, 3, 2, 20, 5, 4, 22, 7, 6, 24, 9, 8, 26));
+    wasm_v128_store(out + 16, FM_SHUFFLE(v, t, 11, 10, 28, 13, 12, 30, 15, 14, 0, 0, 0, 0, 0, 0, 0, 0));
+    return out + 24;
+  }
+  return is_signed ? pack_i16_scalar(lanes, 8, out) : pack_u16_scalar(lanes, 8, out);
+}
+
+FM_INLINE uint8_t *pack_vec32(v128_t v, const void *lanes, bool is_signed, uint8_t *out) {
+  bool fix = is_signed ? wasm_i32x4_all_true(wasm_v128_and(wasm_i32x4_ge(v, wasm_i32x4_splat(-32)),
+                                                           wasm_i32x4_le(v, wasm_i32x4_splat(127))))
+                       : wasm_i32x4_all_true(wasm_u32x4_le(v, wasm_i32x4_splat(127)));
+  if (fix) {
+    v128_t halves = wasm_i16x8_narrow_i32x4(v, v);
+    wasm_v128_store(out, wasm_i8x16_narrow_i16x8(halves, halves));
+    return out + 4;
+  }
+  bool wide = is_signed
+                  ? wasm_i32x4_all_true(wasm_v128_or(wasm_i32x4_gt(v, wasm_i32x4_splat(65535)),
+                                                     wasm_i32x4_lt(v, wasm_i32x4_splat(-32768))))
+                  : wasm_i32x4_all_true(wasm_u32x4_gt(v, wasm_i32x4_splat(65535)));
+  if (wide) {
+    v128_t t = wasm_i32x4_splat(0xce);
+    if (is_signed) t = wasm_i32x4_sub(t, wasm_i32x4_shl(wasm_i32x4_shr(v, 31), 2));
+    wasm_v128_store(out, FM_SHUFFLE(v, t, 16, 3, 2, 1, 0, 20, 7, 6, 5, 4, 24, 11, 10, 9, 8, 28));
+    wasm_v128_store(out + 16, FM_SHUFFLE(v, t, 15, 14, 13, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    return out + 20;
+  }
+  return is_signed ? pack_i32_scalar(lanes, 4, out) : pack_u32_scalar(lanes, 4, out);
+}
+
+FM_INLINE uint8_t *pack_vec64(v128_t v, const void *lanes, bool is_signed, uint8_t *out) {
+  bool fix = is_signed ? wasm_i64x2_all_true(wasm_v128_and(wasm_i64x2_ge(v, wasm_i64x2_splat(-32)),
+                                                           wasm_i64x2_le(v, wasm_i64x2_splat(127))))
+                       : wasm_i64x2_all_true(wasm_i64x2_eq(wasm_u64x2_shr(v, 7), wasm_i64x2_splat(0)));
+  if (fix) {
+    wasm_v128_store(out, FM_SHUFFLE(v, v, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    return out + 2;
+  }
+  bool wide =
+      is_signed
+          ? wasm_i64x2_all_true(wasm_v128_or(wasm_i64x2_gt(v, wasm_i64x2_splat(0xffffffffll)),
+                                             wasm_i64x2_lt(v, wasm_i64x2_splat(INT32_MIN))))
+          : wasm_i64x2_all_true(wasm_i64x2_ne(wasm_u64x2_shr(v, 32), wasm_i64x2_splat(0)));
+  if (wide) {
+    v128_t t = wasm_i64x2_splat(0xcf);
+    if (is_signed) t = wasm_i64x2_sub(t, wasm_i64x2_shl(wasm_i64x2_shr(v, 63), 2));
+    wasm_v128_store(out, FM_SHUFFLE(v, t, 16, 7, 6, 5, 4, 3, 2, 1, 0, 24, 15, 14, 13, 12, 11, 10));
+    wasm_v128_store(out + 16, FM_SHUFFLE(v, t, 9, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    return out + 18;
+  }
+  return is_signed ? pack_i64_scalar(lanes, 2, out) : pack_u64_scalar(lanes, 2, out);
+}
+
+#define PACK_WIDE_SIMD(in, n, out, LANES, vec_fn, is_signed)             \
+  for (; done + (LANES) <= (n); done += (LANES))                           \
+  out = vec_fn(wasm_v128_load((in) + done), (in) + done, is_signed, out)
+
+#endif /* FM_SIMD */
+
+/* ---- pack: entry points -------------------------------------------------------
+ * SIMD takes whole vectors, the scalar loop the rest (and all of it in the
+ * scalar build). */
+#if FM_SIMD
+#define SIMD_PART(stmt) stmt
+#else
+#define SIMD_PART(stmt)
+#endif
+
+#define DEFINE_PACK(name, T, simd, scalar_fn)                                          \
+  FM_EXPORT size_t name(const T *in, size_t n, uint8_t *out) {                         \
+    if (n > FM_MAX_ELEMENTS) return 0;                                                 \
+    uint8_t *p = out + fm_write_array_header(out, (uint32_t)n);                        \
+    size_t done = 0;                                                                   \
+    SIMD_PART(simd);                                                                   \
+    p = scalar_fn(in + done, n - done, p);                                             \
+    return (size_t)(p - out);                                                          \
+  }
+
+DEFINE_PACK(fm_pack_i8, int8_t,
+            PACK_BYTES_SIMD(in, n, p, wasm_i8x16_lt(v, wasm_i8x16_splat(-32)), 0xd0),
+            pack_i8_scalar)
+DEFINE_PACK(fm_pack_u8, uint8_t, PACK_BYTES_SIMD(in, n, p, v, 0xcc), pack_u8_scalar)
+DEFINE_PACK(fm_pack_i16, int16_t, PACK_WIDE_SIMD(in, n, p, 8, pack_vec16, true), pack_i16_scalar)
+DEFINE_PACK(fm_pack_u16, uint16_t, PACK_WIDE_SIMD(in, n, p, 8, pack_vec16, false), pack_u16_scalar)
+DEFINE_PACK(fm_pack_i32, int32_t, PACK_WIDE_SIMD(in, n, p, 4, pack_vec32, true), pack_i32_scalar)
+DEFINE_PACK(fm_pack_u32, uint32_t, PACK_WIDE_SIMD(in, n, p, 4, pack_vec32, false), pack_u32_scalar)
+DEFINE_PACK(fm_pack_i64, int64_t, PACK_WIDE_SIMD(in, n, p, 2, pack_vec64, true), pack_i64_scalar)
+DEFINE_PACK(fm_pack_u64, uint64_t, PACK_WIDE_SIMD(in, n, p, 2, pack_vec64, false), pack_u64_scalar)
+
+/* ---- unpack: scalar ---------------------------------------------------------- */
+
+#define DEFINE_UNPACK_SCALAR(name, T, MIN, MAX)                                              \
+  static bool name(const uint8_t *in, size_t len, size_t *pos, size_t i, size_t stop, T *out, \
+                   uint32_t flags, fm_result *r) {                                            \
+    for (; i < stop; i++) {                                                                   \
+      fm_number num;                                                                          \
+      size_t size = fm_read_number(in, len, *pos, i, &num, r);                                \
+      if (size == 0) return false;                                                            \
+      uint64_t v;                                                                             \
+      fm_code code = fm_number_to_int(num, MIN, MAX, flags, &v);                              \
+      if (code != FM_OK) {                                                                    \
+        fm_fail(r, code, i, *pos, in, len);                                                   \
+        r->value = num.bits;                                                                  \
+        return false;                                                                         \
+      }                                                                                       \
+      out[i] = (T)v;                                                                          \
+      *pos += size;                                                                           \
+    }                                                                                         \
+    return true;                                                                              \
+  }
+
+DEFINE_UNPACK_SCALAR(unpack_i8_scalar, int8_t, INT8_MIN, INT8_MAX)
+DEFINE_UNPACK_SCALAR(unpack_u8_scalar, uint8_t, 0, UINT8_MAX)
+DEFINE_UNPACK_SCALAR(unpack_i16_scalar, int16_t, INT16_MIN, INT16_MAX)
+DEFINE_UNPACK_SCALAR(unpack_u16_scalar, uint16_t, 0, UINT16_MAX)
+DEFINE_UNPACK_SCALAR(unpack_i32_scalar, int32_t, INT32_MIN, INT32_MAX)
+DEFINE_UNPACK_SCALAR(unpack_u32_scalar, uint32_t, 0, UINT32_MAX)
+DEFINE_UNPACK_SCALAR(unpack_i64_scalar, int64_t, INT64_MIN, INT64_MAX)
+DEFINE_UNPACK_SCALAR(unpack_u64_scalar, uint64_t, 0, UINT64_MAX)
+
+/* ---- unpack: SIMD blocks --------------------------------------------------------- */
+#if FM_SIMD
+
+/* 16 fixints as bytes: any fixint for a signed target; for an unsigned one
+ * only the non-negative (bytes below 0x80), so the block needs no range test. */
+FM_INLINE bool load_fixints(const uint8_t *in, size_t avail, bool is_signed, v128_t *bytes) {
+  if (avail < 16 || !fm_is_fixint(in[0])) return false;
+  v128_t b = wasm_v128_load(in);
+  if (is_signed ? wasm_v128_any_true(wasm_i8x16_lt(b, wasm_i8x16_splat(-32)))
+                : wasm_i8x16_bitmask(b) != 0)
+    return false;
+  *bytes = b;
+  return true;
+}
+
+/* Whether the S wire vectors of a block hold 16 elements of the target's own
+ * width: every tag the unsigned form `utag` or the signed form `stag`. A
+ * signed target takes a `utag` element only with its top payload bit clear
+ * (the payload's first byte follows the tag: bit b+1 of the top-bit masks);
+ * an unsigned target takes no `stag` element here (the scalar path accepts
+ * the non-negative ones and reports the others). */
+FM_INLINE bool own_width_block(const v128_t *w, int S, uint8_t utag, uint8_t stag,
+                               bool is_signed) {
+  v128_t u = wasm_i8x16_splat((int8_t)utag), s = wasm_i8x16_splat((int8_t)stag);
+  uint32_t bad = 0, carry = 0;
+  for (int k = 0; k < S; k++) {
+    uint32_t tags = 0;
+    for (int b = 0; b < 16; b++) tags |= (16 * k + b) % S == 0 ? 1u << b : 0;
+    uint32_t is_u = EQ_BITS(w[k], u) & tags;
+    if (is_signed) {
+      uint32_t top = (uint32_t)wasm_i8x16_bitmask(w[k]);
+      bad |= (tags & ~(is_u | (EQ_BITS(w[k], s) & tags))) | (((is_u << 1) | carry) & top);
+      carry = is_u >> 15;
+    } else {
+      bad |= tags & ~is_u;
+    }
+  }
+  return (bad & 0xffff) == 0;
+}
+
+/* Each block_fn returns the wire bytes of 16 elements it decoded, or 0. */
+FM_INLINE size_t unpack_block_8(const uint8_t *in, size_t avail, uint8_t *out, bool is_signed) {
+  v128_t b, w[2];
+  if (load_fixints(in, avail, is_signed, &b)) {
+    wasm_v128_store(out, b);
+    return 16;
+  }
+  if (avail < 32) return 0;
+  LOAD_WIRE(w, 2, in);
+  if (!own_width_block(w, 2, 0xcc, 0xd0, is_signed)) return 0;
+  wasm_v128_store(out, UNPACK_VEC(2, 1, 0, w));
+  return 32;
+}
+
+FM_INLINE size_t unpack_block_16(const uint8_t *in, size_t avail, uint16_t *out, bool is_signed) {
+  v128_t b, w[3];
+  if (load_fixints(in, avail, is_signed, &b)) {
+    wasm_v128_store(out, wasm_i16x8_extend_low_i8x16(b));
+    wasm_v128_store(out + 8, wasm_i16x8_extend_high_i8x16(b));
+    return 16;
+  }
+  if (avail < 48) return 0;
+  LOAD_WIRE(w, 3, in);
+  if (!own_width_block(w, 3, 0xcd, 0xd1, is_signed)) return 0;
+  wasm_v128_store(out, UNPACK_VEC(3, 2, 0, w));
+  wasm_v128_store(out + 8, UNPACK_VEC(3, 2, 1, w));
+  return 48;
+}
+
+FM_INLINE size_t unpack_block_32(const uint8_t *in, size_t avail, uint32_t *out, bool is_signed) {
+  v128_t b, w[5];
+  if (load_fixints(in, avail, is_signed, &b)) {
+    v128_t lo = wasm_i16x8_extend_low_i8x16(b), hi = wasm_i16x8_extend_high_i8x16(b);
+    wasm_v128_store(out, wasm_i32x4_extend_low_i16x8(lo));
+    wasm_v128_store(out + 4, wasm_i32x4_extend_high_i16x8(lo));
+    wasm_v128_store(out + 8, wasm_i32x4_extend_low_i16x8(hi));
+    wasm_v128_store(out + 12, wasm_i32x4_extend_high_i16x8(hi));
+    return 16;
+  }
+  if (avail < 80) return 0;
+  LOAD_WIRE(w, 5, in);
+  if (!own_width_block(w, 5, 0xce, 0xd2, is_signed)) return 0;
+  wasm_v128_store(out, UNPACK_VEC(5, 4, 0, w));
+  wasm_v128_store(out + 4, UNPACK_VEC(5, 4, 1, w));
+  wasm_v128_store(out + 8, UNPACK_VEC(5, 4, 2, w));
+  wasm_v128_store(out + 12, UNPACK_VEC(5, 4, 3, w));
+  return 80;
+}
+
+FM_INLINE size_t unpack_block_64(const uint8_t *in, size_t avail, uint64_t *out, bool is_signed) {
+  v128_t b, w[9];
+  if (load_fixints(in, avail, is_signed, &b)) {
+    v128_t lo = wasm_i16x8_extend_low_i8x16(b), hi = wasm_i16x8_extend_high_i8x16(b);
+    v128_t q[4] = {wasm_i32x4_extend_low_i16x8(lo), wasm_i32x4_extend_high_i16x8(lo),
+                   wasm_i32x4_extend_low_i16x8(hi), wasm_i32x4_extend_high_i16x8(hi)};
+    for (int k = 0; k < 4; k++) {
+      wasm_v128_store(out + 4 * k, wasm_i64x2_extend_low_i32x4(q[k]));
+      wasm_v128_store(out + 4 * k + 2, wasm_i64x2_extend_high_i32x4(q[k]));
+    }
+    return 16;
+  }
+  if (avail < 144) return 0;
+  LOAD_WIRE(w, 9, in);
+  if (!own_width_block(w, 9, 0xcf, 0xd3, is_signed)) return 0;
+  wasm_v128_store(out, UNPACK_VEC(9, 8, 0, w));
+  wasm_v128_store(out + 2, UNPACK_VEC(9, 8, 1, w));
+  wasm_v128_store(out + 4, UNPACK_VEC(9, 8, 2, w));
+  wasm_v128_store(out + 6, UNPACK_VEC(9, 8, 3, w));
+  wasm_v128_store(out + 8, UNPACK_VEC(9, 8, 4, w));
+  wasm_v128_store(out + 10, UNPACK_VEC(9, 8, 5, w));
+  wasm_v128_store(out + 12, UNPACK_VEC(9, 8, 6, w));
+  wasm_v128_store(out + 14, UNPACK_VEC(9, 8, 7, w));
+  return 144;
+}
+
+/* The typed faces of the block decoders, for FM_DEFINE_UNPACK. */
+#define DEFINE_BLOCK(name, T, U, width_fn, is_signed)                                  \
+  FM_INLINE size_t name(const uint8_t *in, size_t avail, T *out, uint32_t flags) {     \
+    (void)flags;                                                                       \
+    return width_fn(in, avail, (U *)out, is_signed);                                   \
+  }
+
+DEFINE_BLOCK(unpack_i8_block, int8_t, uint8_t, unpack_block_8, true)
+DEFINE_BLOCK(unpack_u8_block, uint8_t, uint8_t, unpack_block_8, false)
+DEFINE_BLOCK(unpack_i16_block, int16_t, uint16_t, unpack_block_16, true)
+DEFINE_BLOCK(unpack_u16_block, uint16_t, uint16_t, unpack_block_16, false)
+DEFINE_BLOCK(unpack_i32_block, int32_t, uint32_t, unpack_block_32, true)
+DEFINE_BLOCK(unpack_u32_block, uint32_t, uint32_t, unpack_block_32, false)
+DEFINE_BLOCK(unpack_i64_block, int64_t, uint64_t, unpack_block_64, true)
+DEFINE_BLOCK(unpack_u64_block, uint64_t, uint64_t, unpack_block_64, false)
+
+#endif /* FM_SIMD */
+
+FM_DEFINE_UNPACK(fm_unpack_i8, int8_t, unpack_i8_block, unpack_i8_scalar)
+FM_DEFINE_UNPACK(fm_unpack_u8, uint8_t, unpack_u8_block, unpack_u8_scalar)
+FM_DEFINE_UNPACK(fm_unpack_i16, int16_t, unpack_i16_block, unpack_i16_scalar)
+FM_DEFINE_UNPACK(fm_unpack_u16, uint16_t, unpack_u16_block, unpack_u16_scalar)
+FM_DEFINE_UNPACK(fm_unpack_i32, int32_t, unpack_i32_block, unpack_i32_scalar)
+FM_DEFINE_UNPACK(fm_unpack_u32, uint32_t, unpack_u32_block, unpack_u32_scalar)
+FM_DEFINE_UNPACK(fm_unpack_i64, int64_t, unpack_i64_block, unpack_i64_scalar)
+FM_DEFINE_UNPACK(fm_unpack_u64, uint64_t, unpack_u64_block, unpack_u64_scalar)
