@@ -1,9 +1,19 @@
 // kernels.js - the wasm kernels alone, without the JS/wasm boundary: input
 // already in wasm memory, output left there. Shows how much of a call is the
-// kernel and how much the copies and the output allocation.
-//   node bench/kernels.js
+// kernel and how much the copies and the output allocation, and the SIMD /
+// scalar ratio of the kernels themselves.
+//   node --expose-gc bench/kernels.js [--n=4096] [--types=f32,i32]
 import { readFile } from 'node:fs/promises';
 import { formatNs, medians, printTable } from './lib.js';
+
+const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const SIZES = arg('n') ? arg('n').split(',').map(Number) : [4096, 1 << 20];
+const TYPES = {
+  f32: [Float32Array, 5], f64: [Float64Array, 9], i8: [Int8Array, 2], u8: [Uint8Array, 2], i16: [Int16Array, 3],
+  u16: [Uint16Array, 3], i32: [Int32Array, 5], u32: [Uint32Array, 5], i64: [BigInt64Array, 9], u64: [BigUint64Array, 9],
+  bool: [Uint8Array, 1],
+};
+const only = arg('types')?.split(',') ?? Object.keys(TYPES);
 
 async function instance(build) {
   const bytes = await readFile(new URL(`../dist/fastmp-${build}.wasm`, import.meta.url));
@@ -11,26 +21,45 @@ async function instance(build) {
   inst.exports._initialize();
   return inst.exports;
 }
+const builds = { simd: await instance('simd'), scalar: await instance('scalar') };
+
+/** Fills the input: random bytes (floats: random values), or the small fixed value 7. */
+function fill(k, type, Type, input, n, content) {
+  const view = new Type(k.memory.buffer, input, n);
+  const bytes = new Uint8Array(k.memory.buffer, input, n * Type.BYTES_PER_ELEMENT);
+  if (type === 'bool') for (let i = 0; i < n; i++) view[i] = content === 'fixed' ? 1 : Math.random() < 0.5 ? 1 : 0;
+  else if (type === 'f32' || type === 'f64') for (let i = 0; i < n; i++) view[i] = content === 'fixed' ? 7 : (Math.random() - 0.5) * 1e6;
+  else if (content === 'fixed') view.fill(Type === BigInt64Array || Type === BigUint64Array ? 7n : 7);
+  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.random() * 256;
+}
 
 const rows = [];
-for (const n of [4096, 1 << 20]) {
-  const tasks = [];
-  let wireBytes = 0;
-  for (const build of ['simd', 'scalar']) {
-    const k = await instance(build);
-    const input = k.malloc(4 * n);
-    const packed = k.malloc(5 * n + 5);
-    const decoded = k.malloc(4 * n);
-    const result = k.malloc(32);
-    const values = new Float32Array(k.memory.buffer, input, n);
-    for (let i = 0; i < n; i++) values[i] = (Math.random() - 0.5) * 1e6;
-    wireBytes = k.fm_pack_f32(input, n, packed);
-    tasks.push({ name: `pack f32 ${build}`, fn: () => k.fm_pack_f32(input, n, packed) });
-    tasks.push({ name: `unpack f32 ${build}`, fn: () => k.fm_unpack_f32(packed, wireBytes, decoded, n, 0, result) });
-  }
-  const m = await medians(tasks, { time: n > 4096 ? 1000 : 300 });
-  for (const [name, ns] of m) {
-    rows.push({ kernel: name, n, median: formatNs(ns), 'GB/s of msgpack': (wireBytes / ns).toFixed(1) });
+for (const n of SIZES) {
+  for (const type of only) {
+    const [Type, wire] = TYPES[type];
+    for (const content of ['fixed', 'random']) {
+      const tasks = [];
+      let packedSize = 0;
+      for (const [build, k] of Object.entries(builds)) {
+        const input = k.malloc(n * Type.BYTES_PER_ELEMENT);
+        const packed = k.malloc(n * wire + 32);
+        const decoded = k.malloc(n * Type.BYTES_PER_ELEMENT);
+        const result = k.malloc(32);
+        fill(k, type, Type, input, n, content);
+        packedSize = k[`fm_pack_${type}`](input, n, packed);
+        tasks.push({ name: `pack ${build}`, fn: () => k[`fm_pack_${type}`](input, n, packed) });
+        tasks.push({ name: `unpack ${build}`, fn: () => k[`fm_unpack_${type}`](packed, packedSize, decoded, n, 0, result) });
+      }
+      const m = await medians(tasks, n > 65536 ? { time: 600, iterations: 5, warmupIterations: 2 } : { time: 200 });
+      for (const op of ['pack', 'unpack']) {
+        const simd = m.get(`${op} simd`);
+        const scalar = m.get(`${op} scalar`);
+        rows.push({
+          type, op, n, content, simd: formatNs(simd), scalar: formatNs(scalar),
+          'simd/scalar': `${(scalar / simd).toFixed(2)}x`, 'simd GB/s': (packedSize / simd).toFixed(1),
+        });
+      }
+    }
   }
 }
 printTable(rows);

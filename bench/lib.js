@@ -28,13 +28,14 @@ export async function loadPaths() {
  * each in a rotated order, and each task's result is the median of its round
  * medians: on a shared 2-core machine a task that happens to run while the GC
  * settles the previous task's garbage would otherwise carry that cost alone.
- * Run node with --expose-gc to also collect before every task.
+ * Run node with --expose-gc to also collect before every task. `iterations`
+ * is tinybench's minimum per task: lower it for inputs that take long.
  */
-export async function medians(tasks, { time = 300, warmupTime = 100, rounds = 3 } = {}) {
+export async function medians(tasks, { time = 300, warmupTime = 100, rounds = 3, iterations = 64, warmupIterations = 16 } = {}) {
   const perTask = new Map(tasks.map((t) => [t.name, []]));
   for (let round = 0; round < rounds; round++) {
     // A full collection before each task's phases, so that no task pays for another's garbage.
-    const bench = new Bench({ time: time / rounds, warmupTime, setup: () => globalThis.gc?.() });
+    const bench = new Bench({ time: time / rounds, warmupTime, iterations, warmupIterations, setup: () => globalThis.gc?.() });
     for (let k = 0; k < tasks.length; k++) {
       const { name, fn } = tasks[(k + round) % tasks.length];
       bench.add(name, fn);

@@ -85,17 +85,69 @@ FM_INLINE uint8_t *expand_half(v128_t half_and_tag, unsigned mask, uint8_t *out)
   } while (0)
 
 /* ---- pack: 16-, 32- and 64-bit lanes -----------------------------------------
- * Per vector: all fixints -> narrow and store; all in the widest form ->
- * tags (0xcd/0xd1, 0xce/0xd2, 0xcf/0xd3: the signed tag is the unsigned one
- * plus 4, taken where the sign bit is set) and one or two shuffles; else
- * lane by lane. Stores are whole vectors: up to FM_PACK_SLACK bytes past the
- * output are written and later overwritten. */
+ * A block of 16 lanes that are all fixints narrows to one vector of 16 bytes.
+ * Otherwise each vector on its own: all fixints -> narrow and store; all in
+ * the widest form -> tags (0xcd/0xd1, 0xce/0xd2, 0xcf/0xd3: the signed tag is
+ * the unsigned one plus 4, taken where the sign bit is set) and two
+ * shuffles; else lane by lane. Stores are whole vectors: up to FM_PACK_SLACK
+ * bytes past the output are written and later overwritten. */
+
+/* Lanes that are fixints: -32..127 signed, 0..127 unsigned. */
+FM_INLINE v128_t fixints16(v128_t v, bool is_signed) {
+  return is_signed ? wasm_v128_and(wasm_i16x8_ge(v, wasm_i16x8_splat(-32)), wasm_i16x8_le(v, wasm_i16x8_splat(127)))
+                   : wasm_u16x8_le(v, wasm_i16x8_splat(127));
+}
+FM_INLINE v128_t fixints32(v128_t v, bool is_signed) {
+  return is_signed ? wasm_v128_and(wasm_i32x4_ge(v, wasm_i32x4_splat(-32)), wasm_i32x4_le(v, wasm_i32x4_splat(127)))
+                   : wasm_u32x4_le(v, wasm_i32x4_splat(127));
+}
+FM_INLINE v128_t fixints64(v128_t v, bool is_signed) {
+  return is_signed ? wasm_v128_and(wasm_i64x2_ge(v, wasm_i64x2_splat(-32)), wasm_i64x2_le(v, wasm_i64x2_splat(127)))
+                   : wasm_i64x2_eq(wasm_u64x2_shr(v, 7), wasm_i64x2_splat(0));
+}
+
+/* Four vectors of i32 fixints as 16 bytes (saturating narrows are exact here). */
+FM_INLINE v128_t narrow_32x4_to_bytes(const v128_t q[4]) {
+  return wasm_i8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(q[0], q[1]), wasm_i16x8_narrow_i32x4(q[2], q[3]));
+}
+
+/* Whether the 16 lanes at `in` are all fixints; if so, their 16 bytes. */
+FM_INLINE bool fixint_block16(const void *in, bool is_signed, v128_t *bytes) {
+  const uint8_t *p = in;
+  v128_t v0 = wasm_v128_load(p), v1 = wasm_v128_load(p + 16);
+  if (!wasm_i16x8_all_true(wasm_v128_and(fixints16(v0, is_signed), fixints16(v1, is_signed)))) return false;
+  *bytes = wasm_i8x16_narrow_i16x8(v0, v1);
+  return true;
+}
+
+FM_INLINE bool fixint_block32(const void *in, bool is_signed, v128_t *bytes) {
+  const uint8_t *p = in;
+  v128_t q[4], all = wasm_i32x4_splat(-1);
+  for (int k = 0; k < 4; k++) {
+    q[k] = wasm_v128_load(p + 16 * k);
+    all = wasm_v128_and(all, fixints32(q[k], is_signed));
+  }
+  if (!wasm_i32x4_all_true(all)) return false;
+  *bytes = narrow_32x4_to_bytes(q);
+  return true;
+}
+
+FM_INLINE bool fixint_block64(const void *in, bool is_signed, v128_t *bytes) {
+  const uint8_t *p = in;
+  v128_t v[8], all = wasm_i32x4_splat(-1);
+  for (int k = 0; k < 8; k++) {
+    v[k] = wasm_v128_load(p + 16 * k);
+    all = wasm_v128_and(all, fixints64(v[k], is_signed));
+  }
+  if (!wasm_i64x2_all_true(all)) return false;
+  v128_t q[4]; /* the low 32 bits of each lane: the whole value of a fixint */
+  for (int k = 0; k < 4; k++) q[k] = wasm_i32x4_shuffle(v[2 * k], v[2 * k + 1], 0, 2, 4, 6);
+  *bytes = narrow_32x4_to_bytes(q);
+  return true;
+}
 
 FM_INLINE uint8_t *pack_vec16(v128_t v, const void *lanes, bool is_signed, uint8_t *out) {
-  bool fix = is_signed ? wasm_i16x8_all_true(wasm_v128_and(wasm_i16x8_ge(v, wasm_i16x8_splat(-32)),
-                                                           wasm_i16x8_le(v, wasm_i16x8_splat(127))))
-                       : wasm_i16x8_all_true(wasm_u16x8_le(v, wasm_i16x8_splat(127)));
-  if (fix) {
+  if (wasm_i16x8_all_true(fixints16(v, is_signed))) {
     wasm_v128_store(out, wasm_i8x16_narrow_i16x8(v, v));
     return out + 8;
   }
@@ -113,10 +165,7 @@ FM_INLINE uint8_t *pack_vec16(v128_t v, const void *lanes, bool is_signed, uint8
 }
 
 FM_INLINE uint8_t *pack_vec32(v128_t v, const void *lanes, bool is_signed, uint8_t *out) {
-  bool fix = is_signed ? wasm_i32x4_all_true(wasm_v128_and(wasm_i32x4_ge(v, wasm_i32x4_splat(-32)),
-                                                           wasm_i32x4_le(v, wasm_i32x4_splat(127))))
-                       : wasm_i32x4_all_true(wasm_u32x4_le(v, wasm_i32x4_splat(127)));
-  if (fix) {
+  if (wasm_i32x4_all_true(fixints32(v, is_signed))) {
     v128_t halves = wasm_i16x8_narrow_i32x4(v, v);
     wasm_v128_store(out, wasm_i8x16_narrow_i16x8(halves, halves));
     return out + 4;
@@ -136,10 +185,7 @@ FM_INLINE uint8_t *pack_vec32(v128_t v, const void *lanes, bool is_signed, uint8
 }
 
 FM_INLINE uint8_t *pack_vec64(v128_t v, const void *lanes, bool is_signed, uint8_t *out) {
-  bool fix = is_signed ? wasm_i64x2_all_true(wasm_v128_and(wasm_i64x2_ge(v, wasm_i64x2_splat(-32)),
-                                                           wasm_i64x2_le(v, wasm_i64x2_splat(127))))
-                       : wasm_i64x2_all_true(wasm_i64x2_eq(wasm_u64x2_shr(v, 7), wasm_i64x2_splat(0)));
-  if (fix) {
+  if (wasm_i64x2_all_true(fixints64(v, is_signed))) {
     wasm_v128_store(out, FM_SHUFFLE(v, v, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     return out + 2;
   }
@@ -158,9 +204,18 @@ FM_INLINE uint8_t *pack_vec64(v128_t v, const void *lanes, bool is_signed, uint8
   return is_signed ? pack_i64_scalar(lanes, 2, out) : pack_u64_scalar(lanes, 2, out);
 }
 
-#define PACK_WIDE_SIMD(in, n, out, LANES, vec_fn, is_signed)             \
-  for (; done + (LANES) <= (n); done += (LANES))                           \
-  out = vec_fn(wasm_v128_load((in) + done), (in) + done, is_signed, out)
+/* Blocks of 16 lanes: all fixints in one store, else vector by vector. */
+#define PACK_WIDE_SIMD(in, n, out, LANES, block_fn, vec_fn, is_signed)          \
+  for (; done + 16 <= (n); done += 16) {                                         \
+    v128_t bytes_;                                                               \
+    if (block_fn((in) + done, is_signed, &bytes_)) {                             \
+      wasm_v128_store(out, bytes_);                                              \
+      out += 16;                                                                 \
+      continue;                                                                  \
+    }                                                                            \
+    for (size_t k_ = done; k_ < done + 16; k_ += (LANES))                        \
+      out = vec_fn(wasm_v128_load((in) + k_), (in) + k_, is_signed, out);        \
+  }
 
 #endif /* FM_SIMD */
 
@@ -187,12 +242,18 @@ DEFINE_PACK(fm_pack_i8, int8_t,
             PACK_BYTES_SIMD(in, n, p, wasm_i8x16_lt(v, wasm_i8x16_splat(-32)), 0xd0),
             pack_i8_scalar)
 DEFINE_PACK(fm_pack_u8, uint8_t, PACK_BYTES_SIMD(in, n, p, v, 0xcc), pack_u8_scalar)
-DEFINE_PACK(fm_pack_i16, int16_t, PACK_WIDE_SIMD(in, n, p, 8, pack_vec16, true), pack_i16_scalar)
-DEFINE_PACK(fm_pack_u16, uint16_t, PACK_WIDE_SIMD(in, n, p, 8, pack_vec16, false), pack_u16_scalar)
-DEFINE_PACK(fm_pack_i32, int32_t, PACK_WIDE_SIMD(in, n, p, 4, pack_vec32, true), pack_i32_scalar)
-DEFINE_PACK(fm_pack_u32, uint32_t, PACK_WIDE_SIMD(in, n, p, 4, pack_vec32, false), pack_u32_scalar)
-DEFINE_PACK(fm_pack_i64, int64_t, PACK_WIDE_SIMD(in, n, p, 2, pack_vec64, true), pack_i64_scalar)
-DEFINE_PACK(fm_pack_u64, uint64_t, PACK_WIDE_SIMD(in, n, p, 2, pack_vec64, false), pack_u64_scalar)
+DEFINE_PACK(fm_pack_i16, int16_t, PACK_WIDE_SIMD(in, n, p, 8, fixint_block16, pack_vec16, true),
+            pack_i16_scalar)
+DEFINE_PACK(fm_pack_u16, uint16_t, PACK_WIDE_SIMD(in, n, p, 8, fixint_block16, pack_vec16, false),
+            pack_u16_scalar)
+DEFINE_PACK(fm_pack_i32, int32_t, PACK_WIDE_SIMD(in, n, p, 4, fixint_block32, pack_vec32, true),
+            pack_i32_scalar)
+DEFINE_PACK(fm_pack_u32, uint32_t, PACK_WIDE_SIMD(in, n, p, 4, fixint_block32, pack_vec32, false),
+            pack_u32_scalar)
+DEFINE_PACK(fm_pack_i64, int64_t, PACK_WIDE_SIMD(in, n, p, 2, fixint_block64, pack_vec64, true),
+            pack_i64_scalar)
+DEFINE_PACK(fm_pack_u64, uint64_t, PACK_WIDE_SIMD(in, n, p, 2, fixint_block64, pack_vec64, false),
+            pack_u64_scalar)
 
 /* ---- unpack: scalar ---------------------------------------------------------- */
 
@@ -200,6 +261,12 @@ DEFINE_PACK(fm_pack_u64, uint64_t, PACK_WIDE_SIMD(in, n, p, 2, pack_vec64, false
   static bool name(const uint8_t *in, size_t len, size_t *pos, size_t i, size_t stop, T *out, \
                    uint32_t flags, fm_result *r) {                                            \
     for (; i < stop; i++) {                                                                   \
+      /* Fixints first: the most common form, and one byte with no range test          \
+       * beyond the sign for unsigned targets. */                                             \
+      if (*pos < len && (in[*pos] < 0x80 || ((MIN) < 0 && in[*pos] >= 0xe0))) {               \
+        out[i] = (T)(int8_t)in[(*pos)++];                                                     \
+        continue;                                                                             \
+      }                                                                                       \
       fm_number num;                                                                          \
       size_t size = fm_read_number(in, len, *pos, i, &num, r);                                \
       if (size == 0) return false;                                                            \

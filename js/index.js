@@ -111,7 +111,8 @@ export function pack(x, options = {}) {
   if (kind.c === 'u8' && bin) return wire.packBin(x);
   if (x.length > wire.MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${x.length}`);
   if (useJs(s, 'pack', kind, x.length)) {
-    return kind.c === 'f32' ? wire.packF32(x) : kind.c === 'f64' ? wire.packF64(x) : wire.packInts(x);
+    return kind.c === 'f32' ? wire.packF32(x) : kind.c === 'f64' ? wire.packF64(x)
+      : kind.bytes === 8 ? wire.packBigInts(x) : wire.packInts(x);
   }
   return packWasm(s.boundary, kind, x);
 }

@@ -307,8 +307,21 @@ const SAFE = 2n ** 53n;
 /** A BigInt as a number when that is exact (then the number writers apply). */
 const asSafe = (v) => (v < SAFE && v > -SAFE ? Number(v) : v);
 
-/** Any integer typed array (BigInt64Array and BigUint64Array too) -> msgpack array of ints. */
+/** An integer typed array of numbers (not BigInts) -> msgpack array of ints. */
 export function packInts(x) {
+  const n = x.length;
+  const head = arrayHeaderSize(n);
+  let size = head;
+  for (let i = 0; i < n; i++) size += intSize(x[i]);
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  writeArrayHeader(out, n);
+  for (let i = 0, p = head; i < n; i++) p = writeInt(out, view, p, x[i]);
+  return out;
+}
+
+/** BigInt64Array / BigUint64Array -> msgpack array of ints. */
+export function packBigInts(x) {
   const n = x.length;
   const head = arrayHeaderSize(n);
   let size = head;
@@ -323,13 +336,10 @@ export function packInts(x) {
     const v = asSafe(x[i]);
     if (typeof v === 'number') {
       p = writeInt(out, view, p, v);
-    } else if (v >= 0n) {
-      out[p] = 0xcf;
-      view.setBigUint64(p + 1, v);
-      p += 9;
     } else {
-      out[p] = 0xd3;
-      view.setBigInt64(p + 1, v);
+      out[p] = v >= 0n ? 0xcf : 0xd3;
+      if (v >= 0n) view.setBigUint64(p + 1, v);
+      else view.setBigInt64(p + 1, v);
       p += 9;
     }
   }
@@ -402,35 +412,54 @@ export const INT_TARGETS = {
  * range; what does not fit is a RANGE error. Returns { value, end }.
  */
 export function unpackInts(bytes, body, count, Type, integralFloats) {
-  const { min, max, big } = INT_TARGETS[Type.name];
-  const out = new Type(count);
-  const len = bytes.length;
-  let view = null;
-  let p = body;
-  for (let i = 0; i < count; i++) {
-    if (p >= len) throw decodeError('TRUNCATED', i, p, bytes);
-    const tag = bytes[p];
-    if (tag < 0x80 || tag >= 0xe0) { // fixint: the common case, no view needed
-      const v = (tag << 24) >> 24;
-      if (v < min || v > max) throw rangeError(bytes, i, p, v, Type);
-      out[i] = big ? BigInt(v) : v;
-      p += 1;
-      continue;
-    }
-    view ??= new DataView(bytes.buffer, bytes.byteOffset, len);
-    const size = elementSize(tag);
-    if (size === 0) throw decodeError('TYPE', i, p, bytes, 0, { target: Type.name });
-    if (size > len - p) throw decodeError('TRUNCATED', i, p, bytes);
-    const v = elementValue(view, tag, p + 1);
-    if ((tag === 0xca || tag === 0xcb) && !integralFloats) {
-      throw decodeError('TYPE', i, p, bytes, 0, { target: Type.name, value: v });
-    }
-    // Number and BigInt compare exactly with each other; NaN and fractions fail isInteger.
-    if (v < min || v > max || (typeof v === 'number' && !Number.isInteger(v))) throw rangeError(bytes, i, p, v, Type);
-    out[i] = big ? BigInt(v) : Number(v);
-    p += size;
+  let decode = intUnpackers.get(Type);
+  if (decode === undefined) {
+    decode = intUnpacker(Type);
+    intUnpackers.set(Type, decode);
   }
-  return { value: out, end: p };
+  return decode(bytes, body, count, integralFloats);
+}
+
+const intUnpackers = new Map();
+
+/**
+ * The decoder for one integer Type. One closure per type, so that V8 keeps
+ * type feedback per closure: a decoder shared by every typed array (BigInt
+ * ones included) runs an order of magnitude slower (measured: Int32Array of
+ * 4096 fixints, 118 µs shared vs. ~9 µs).
+ */
+function intUnpacker(Type) {
+  const { min, max, big } = INT_TARGETS[Type.name];
+  return (bytes, body, count, integralFloats) => {
+    const out = new Type(count);
+    const len = bytes.length;
+    let view = null;
+    let p = body;
+    for (let i = 0; i < count; i++) {
+      if (p >= len) throw decodeError('TRUNCATED', i, p, bytes);
+      const tag = bytes[p];
+      if (tag < 0x80 || tag >= 0xe0) { // fixint: the common case, no view needed
+        const v = (tag << 24) >> 24;
+        if (v < min) throw rangeError(bytes, i, p, v, Type);
+        out[i] = big ? BigInt(v) : v;
+        p += 1;
+        continue;
+      }
+      view ??= new DataView(bytes.buffer, bytes.byteOffset, len);
+      const size = elementSize(tag);
+      if (size === 0) throw decodeError('TYPE', i, p, bytes, 0, { target: Type.name });
+      if (size > len - p) throw decodeError('TRUNCATED', i, p, bytes);
+      const v = elementValue(view, tag, p + 1);
+      if ((tag === 0xca || tag === 0xcb) && !integralFloats) {
+        throw decodeError('TYPE', i, p, bytes, 0, { target: Type.name, value: v });
+      }
+      // Number and BigInt compare exactly with each other; NaN and fractions fail isInteger.
+      if (v < min || v > max || (typeof v === 'number' && !Number.isInteger(v))) throw rangeError(bytes, i, p, v, Type);
+      out[i] = big ? BigInt(v) : Number(v);
+      p += size;
+    }
+    return { value: out, end: p };
+  };
 }
 
 /** Decodes `count` booleans (0xc2 / 0xc3 only) from bytes[body] into a Uint8Array of 0 / 1. */
