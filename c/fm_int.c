@@ -92,18 +92,59 @@ FM_INLINE uint8_t *expand_half(v128_t half_and_tag, unsigned mask, uint8_t *out)
  * shuffles; else lane by lane. Stores are whole vectors: up to FM_PACK_SLACK
  * bytes past the output are written and later overwritten. */
 
-/* Lanes that are fixints: -32..127 signed, 0..127 unsigned. */
+/* Lanes that are fixints: -32..127 signed, 0..127 unsigned. Strict compares
+ * only: V8 has no native i64x2 >= / <= on x64 and emulates them. */
 FM_INLINE v128_t fixints16(v128_t v, bool is_signed) {
-  return is_signed ? wasm_v128_and(wasm_i16x8_ge(v, wasm_i16x8_splat(-32)), wasm_i16x8_le(v, wasm_i16x8_splat(127)))
-                   : wasm_u16x8_le(v, wasm_i16x8_splat(127));
+  return is_signed ? wasm_v128_and(wasm_i16x8_gt(v, wasm_i16x8_splat(-33)), wasm_i16x8_lt(v, wasm_i16x8_splat(128)))
+                   : wasm_u16x8_lt(v, wasm_i16x8_splat(128));
 }
 FM_INLINE v128_t fixints32(v128_t v, bool is_signed) {
-  return is_signed ? wasm_v128_and(wasm_i32x4_ge(v, wasm_i32x4_splat(-32)), wasm_i32x4_le(v, wasm_i32x4_splat(127)))
-                   : wasm_u32x4_le(v, wasm_i32x4_splat(127));
+  return is_signed ? wasm_v128_and(wasm_i32x4_gt(v, wasm_i32x4_splat(-33)), wasm_i32x4_lt(v, wasm_i32x4_splat(128)))
+                   : wasm_u32x4_lt(v, wasm_i32x4_splat(128));
+}
+/* 64-bit lanes are classified with 32-bit operations, which V8 compiles to
+ * single SSE instructions (its i64x2 compares and shifts are sequences):
+ * a signed lane fits 32 bits exactly when its high word is the sign of its
+ * low word. The result is a mask in the high word of each lane. */
+FM_INLINE v128_t high_is_sign_of_low(v128_t v) {
+  v128_t sign = wasm_i32x4_shr(v, 31);
+  return wasm_i32x4_eq(v, wasm_i32x4_shuffle(sign, sign, 0, 0, 2, 2));
 }
 FM_INLINE v128_t fixints64(v128_t v, bool is_signed) {
-  return is_signed ? wasm_v128_and(wasm_i64x2_ge(v, wasm_i64x2_splat(-32)), wasm_i64x2_le(v, wasm_i64x2_splat(127)))
-                   : wasm_i64x2_eq(wasm_u64x2_shr(v, 7), wasm_i64x2_splat(0));
+  if (!is_signed) return wasm_i64x2_eq(wasm_u64x2_shr(v, 7), wasm_i64x2_splat(0));
+  v128_t low_fix = wasm_v128_and(wasm_i32x4_gt(v, wasm_i32x4_splat(-33)), wasm_i32x4_lt(v, wasm_i32x4_splat(128)));
+  /* both words of each lane: the low word's test, and the high word's sign test */
+  v128_t both = wasm_v128_and(high_is_sign_of_low(v), wasm_i32x4_shuffle(low_fix, low_fix, 0, 0, 2, 2));
+  return wasm_i32x4_shuffle(both, both, 1, 1, 3, 3);
+}
+
+/* Lanes that need the widest form of their width (tag + every payload byte). */
+FM_INLINE v128_t widest16(v128_t v, bool is_signed) {
+  return is_signed ? wasm_v128_or(wasm_i16x8_gt(v, wasm_i16x8_splat(255)), wasm_i16x8_lt(v, wasm_i16x8_splat(-128)))
+                   : wasm_u16x8_gt(v, wasm_i16x8_splat(255));
+}
+FM_INLINE v128_t widest32(v128_t v, bool is_signed) {
+  return is_signed ? wasm_v128_or(wasm_i32x4_gt(v, wasm_i32x4_splat(65535)), wasm_i32x4_lt(v, wasm_i32x4_splat(-32768)))
+                   : wasm_u32x4_gt(v, wasm_i32x4_splat(65535));
+}
+FM_INLINE v128_t widest64(v128_t v, bool is_signed) {
+  /* Not widest: an unsigned lane below 2^32 (high word 0); a signed lane in
+   * [-2^31, 2^32): high word 0, or -1 with the low word negative. */
+  v128_t high_zero = wasm_i32x4_eq(v, wasm_i32x4_splat(0));
+  v128_t narrow = high_zero;
+  if (is_signed) narrow = wasm_v128_or(high_zero, high_is_sign_of_low(v));
+  return wasm_v128_not(wasm_i32x4_shuffle(narrow, narrow, 1, 1, 3, 3));
+}
+
+/* Tags of the widest forms, byte by byte: `unsigned_tag`, plus 4 (the signed
+ * form) where the byte is negative. The shuffles take each lane's tag from
+ * its most significant byte, whose sign is the lane's: byte-wide ops only,
+ * as V8 emulates 64-bit arithmetic shifts on x64. */
+FM_INLINE v128_t widest_tags(v128_t v, uint8_t unsigned_tag, bool is_signed) {
+  v128_t tags = wasm_i8x16_splat((int8_t)unsigned_tag);
+  if (!is_signed) return tags;
+  v128_t negative = wasm_i8x16_lt(v, wasm_i8x16_splat(0));
+  return wasm_i8x16_add(tags, wasm_v128_and(negative, wasm_i8x16_splat(4)));
 }
 
 /* Four vectors of i32 fixints as 16 bytes (saturating narrows are exact here). */
@@ -111,54 +152,17 @@ FM_INLINE v128_t narrow_32x4_to_bytes(const v128_t q[4]) {
   return wasm_i8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(q[0], q[1]), wasm_i16x8_narrow_i32x4(q[2], q[3]));
 }
 
-/* Whether the 16 lanes at `in` are all fixints; if so, their 16 bytes. */
-FM_INLINE bool fixint_block16(const void *in, bool is_signed, v128_t *bytes) {
-  const uint8_t *p = in;
-  v128_t v0 = wasm_v128_load(p), v1 = wasm_v128_load(p + 16);
-  if (!wasm_i16x8_all_true(wasm_v128_and(fixints16(v0, is_signed), fixints16(v1, is_signed)))) return false;
-  *bytes = wasm_i8x16_narrow_i16x8(v0, v1);
-  return true;
-}
-
-FM_INLINE bool fixint_block32(const void *in, bool is_signed, v128_t *bytes) {
-  const uint8_t *p = in;
-  v128_t q[4], all = wasm_i32x4_splat(-1);
-  for (int k = 0; k < 4; k++) {
-    q[k] = wasm_v128_load(p + 16 * k);
-    all = wasm_v128_and(all, fixints32(q[k], is_signed));
-  }
-  if (!wasm_i32x4_all_true(all)) return false;
-  *bytes = narrow_32x4_to_bytes(q);
-  return true;
-}
-
-FM_INLINE bool fixint_block64(const void *in, bool is_signed, v128_t *bytes) {
-  const uint8_t *p = in;
-  v128_t v[8], all = wasm_i32x4_splat(-1);
-  for (int k = 0; k < 8; k++) {
-    v[k] = wasm_v128_load(p + 16 * k);
-    all = wasm_v128_and(all, fixints64(v[k], is_signed));
-  }
-  if (!wasm_i64x2_all_true(all)) return false;
-  v128_t q[4]; /* the low 32 bits of each lane: the whole value of a fixint */
-  for (int k = 0; k < 4; k++) q[k] = wasm_i32x4_shuffle(v[2 * k], v[2 * k + 1], 0, 2, 4, 6);
-  *bytes = narrow_32x4_to_bytes(q);
-  return true;
-}
-
+/* One vector, when its 16-lane block is not all fixints: all fixints ->
+ * narrow; all widest -> tags and two shuffles; else lane by lane. */
 FM_INLINE uint8_t *pack_vec16(v128_t v, const void *lanes, bool is_signed, uint8_t *out) {
   if (wasm_i16x8_all_true(fixints16(v, is_signed))) {
     wasm_v128_store(out, wasm_i8x16_narrow_i16x8(v, v));
     return out + 8;
   }
-  bool wide = is_signed ? wasm_i16x8_all_true(wasm_v128_or(wasm_i16x8_gt(v, wasm_i16x8_splat(255)),
-                                                           wasm_i16x8_lt(v, wasm_i16x8_splat(-128))))
-                        : wasm_i16x8_all_true(wasm_u16x8_gt(v, wasm_i16x8_splat(255)));
-  if (wide) {
-    v128_t t = wasm_i16x8_splat(0xcd);
-    if (is_signed) t = wasm_i16x8_sub(t, wasm_i16x8_shl(wasm_i16x8_shr(v, 15), 2));
-    wasm_v128_store(out, FM_SHUFFLE(v, t, 16, 1, 0, 18, 3, 2, 20, 5, 4, 22, 7, 6, 24, 9, 8, 26));
-    wasm_v128_store(out + 16, FM_SHUFFLE(v, t, 11, 10, 28, 13, 12, 30, 15, 14, 0, 0, 0, 0, 0, 0, 0, 0));
+  if (wasm_i16x8_all_true(widest16(v, is_signed))) {
+    v128_t t = widest_tags(v, 0xcd, is_signed);
+    wasm_v128_store(out, FM_SHUFFLE(v, t, 17, 1, 0, 19, 3, 2, 21, 5, 4, 23, 7, 6, 25, 9, 8, 27));
+    wasm_v128_store(out + 16, FM_SHUFFLE(v, t, 11, 10, 29, 13, 12, 31, 15, 14, 0, 0, 0, 0, 0, 0, 0, 0));
     return out + 24;
   }
   return is_signed ? pack_i16_scalar(lanes, 8, out) : pack_u16_scalar(lanes, 8, out);
@@ -170,14 +174,9 @@ FM_INLINE uint8_t *pack_vec32(v128_t v, const void *lanes, bool is_signed, uint8
     wasm_v128_store(out, wasm_i8x16_narrow_i16x8(halves, halves));
     return out + 4;
   }
-  bool wide = is_signed
-                  ? wasm_i32x4_all_true(wasm_v128_or(wasm_i32x4_gt(v, wasm_i32x4_splat(65535)),
-                                                     wasm_i32x4_lt(v, wasm_i32x4_splat(-32768))))
-                  : wasm_i32x4_all_true(wasm_u32x4_gt(v, wasm_i32x4_splat(65535)));
-  if (wide) {
-    v128_t t = wasm_i32x4_splat(0xce);
-    if (is_signed) t = wasm_i32x4_sub(t, wasm_i32x4_shl(wasm_i32x4_shr(v, 31), 2));
-    wasm_v128_store(out, FM_SHUFFLE(v, t, 16, 3, 2, 1, 0, 20, 7, 6, 5, 4, 24, 11, 10, 9, 8, 28));
+  if (wasm_i32x4_all_true(widest32(v, is_signed))) {
+    v128_t t = widest_tags(v, 0xce, is_signed);
+    wasm_v128_store(out, FM_SHUFFLE(v, t, 19, 3, 2, 1, 0, 23, 7, 6, 5, 4, 27, 11, 10, 9, 8, 31));
     wasm_v128_store(out + 16, FM_SHUFFLE(v, t, 15, 14, 13, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     return out + 20;
   }
@@ -189,32 +188,42 @@ FM_INLINE uint8_t *pack_vec64(v128_t v, const void *lanes, bool is_signed, uint8
     wasm_v128_store(out, FM_SHUFFLE(v, v, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     return out + 2;
   }
-  bool wide =
-      is_signed
-          ? wasm_i64x2_all_true(wasm_v128_or(wasm_i64x2_gt(v, wasm_i64x2_splat(0xffffffffll)),
-                                             wasm_i64x2_lt(v, wasm_i64x2_splat(INT32_MIN))))
-          : wasm_i64x2_all_true(wasm_i64x2_ne(wasm_u64x2_shr(v, 32), wasm_i64x2_splat(0)));
-  if (wide) {
-    v128_t t = wasm_i64x2_splat(0xcf);
-    if (is_signed) t = wasm_i64x2_sub(t, wasm_i64x2_shl(wasm_i64x2_shr(v, 63), 2));
-    wasm_v128_store(out, FM_SHUFFLE(v, t, 16, 7, 6, 5, 4, 3, 2, 1, 0, 24, 15, 14, 13, 12, 11, 10));
+  if (wasm_i64x2_all_true(widest64(v, is_signed))) {
+    v128_t t = widest_tags(v, 0xcf, is_signed);
+    wasm_v128_store(out, FM_SHUFFLE(v, t, 23, 7, 6, 5, 4, 3, 2, 1, 0, 31, 15, 14, 13, 12, 11, 10));
     wasm_v128_store(out + 16, FM_SHUFFLE(v, t, 9, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     return out + 18;
   }
   return is_signed ? pack_i64_scalar(lanes, 2, out) : pack_u64_scalar(lanes, 2, out);
 }
 
-/* Blocks of 16 lanes: all fixints in one store, else vector by vector. */
-#define PACK_WIDE_SIMD(in, n, out, LANES, block_fn, vec_fn, is_signed)          \
-  for (; done + 16 <= (n); done += 16) {                                         \
-    v128_t bytes_;                                                               \
-    if (block_fn((in) + done, is_signed, &bytes_)) {                             \
-      wasm_v128_store(out, bytes_);                                              \
-      out += 16;                                                                 \
-      continue;                                                                  \
-    }                                                                            \
-    for (size_t k_ = done; k_ < done + 16; k_ += (LANES))                        \
-      out = vec_fn(wasm_v128_load((in) + k_), (in) + k_, is_signed, out);        \
+/* The 16 bytes of a block of fixints, from its V vectors (V = 2, 4 or 8). */
+FM_INLINE v128_t block_bytes16(const v128_t *v) { return wasm_i8x16_narrow_i16x8(v[0], v[1]); }
+FM_INLINE v128_t block_bytes32(const v128_t *v) { return narrow_32x4_to_bytes(v); }
+FM_INLINE v128_t block_bytes64(const v128_t *v) {
+  v128_t q[4]; /* the low 32 bits of each lane: the whole value of a fixint */
+  for (int k = 0; k < 4; k++) q[k] = wasm_i32x4_shuffle(v[2 * k], v[2 * k + 1], 0, 2, 4, 6);
+  return narrow_32x4_to_bytes(q);
+}
+
+/* Blocks of 16 lanes (V vectors of L lanes): all fixints -> one store; else
+ * vector by vector. The block test keeps no lane masks alive: with 8 vectors
+ * of 64-bit lanes, keeping them for the vector pass spills registers in V8
+ * (measured: 2-5x slower). */
+#define PACK_WIDE_SIMD(in, n, out, V, L, W, is_signed)                        \
+  for (; done + 16 <= (n); done += 16) {                                      \
+    v128_t v_[V], all_ = wasm_i32x4_splat(-1);                                \
+    for (int k_ = 0; k_ < (V); k_++) {                                        \
+      v_[k_] = wasm_v128_load((in) + done + (L) * k_);                        \
+      all_ = wasm_v128_and(all_, fixints##W(v_[k_], is_signed));              \
+    }                                                                         \
+    if (wasm_i8x16_all_true(all_)) { /* every byte: masks of any lane width */ \
+      wasm_v128_store(out, block_bytes##W(v_));                               \
+      out += 16;                                                              \
+      continue;                                                               \
+    }                                                                         \
+    for (int k_ = 0; k_ < (V); k_++)                                          \
+      out = pack_vec##W(wasm_v128_load((in) + done + (L) * k_), (in) + done + (L) * k_, is_signed, out); \
   }
 
 #endif /* FM_SIMD */
@@ -223,9 +232,9 @@ FM_INLINE uint8_t *pack_vec64(v128_t v, const void *lanes, bool is_signed, uint8
  * SIMD takes whole vectors, the scalar loop the rest (and all of it in the
  * scalar build). */
 #if FM_SIMD
-#define SIMD_PART(stmt) stmt
+#define SIMD_PART(...) __VA_ARGS__
 #else
-#define SIMD_PART(stmt)
+#define SIMD_PART(...)
 #endif
 
 #define DEFINE_PACK(name, T, simd, scalar_fn)                                          \
@@ -242,18 +251,12 @@ DEFINE_PACK(fm_pack_i8, int8_t,
             PACK_BYTES_SIMD(in, n, p, wasm_i8x16_lt(v, wasm_i8x16_splat(-32)), 0xd0),
             pack_i8_scalar)
 DEFINE_PACK(fm_pack_u8, uint8_t, PACK_BYTES_SIMD(in, n, p, v, 0xcc), pack_u8_scalar)
-DEFINE_PACK(fm_pack_i16, int16_t, PACK_WIDE_SIMD(in, n, p, 8, fixint_block16, pack_vec16, true),
-            pack_i16_scalar)
-DEFINE_PACK(fm_pack_u16, uint16_t, PACK_WIDE_SIMD(in, n, p, 8, fixint_block16, pack_vec16, false),
-            pack_u16_scalar)
-DEFINE_PACK(fm_pack_i32, int32_t, PACK_WIDE_SIMD(in, n, p, 4, fixint_block32, pack_vec32, true),
-            pack_i32_scalar)
-DEFINE_PACK(fm_pack_u32, uint32_t, PACK_WIDE_SIMD(in, n, p, 4, fixint_block32, pack_vec32, false),
-            pack_u32_scalar)
-DEFINE_PACK(fm_pack_i64, int64_t, PACK_WIDE_SIMD(in, n, p, 2, fixint_block64, pack_vec64, true),
-            pack_i64_scalar)
-DEFINE_PACK(fm_pack_u64, uint64_t, PACK_WIDE_SIMD(in, n, p, 2, fixint_block64, pack_vec64, false),
-            pack_u64_scalar)
+DEFINE_PACK(fm_pack_i16, int16_t, PACK_WIDE_SIMD(in, n, p, 2, 8, 16, true), pack_i16_scalar)
+DEFINE_PACK(fm_pack_u16, uint16_t, PACK_WIDE_SIMD(in, n, p, 2, 8, 16, false), pack_u16_scalar)
+DEFINE_PACK(fm_pack_i32, int32_t, PACK_WIDE_SIMD(in, n, p, 4, 4, 32, true), pack_i32_scalar)
+DEFINE_PACK(fm_pack_u32, uint32_t, PACK_WIDE_SIMD(in, n, p, 4, 4, 32, false), pack_u32_scalar)
+DEFINE_PACK(fm_pack_i64, int64_t, PACK_WIDE_SIMD(in, n, p, 8, 2, 64, true), pack_i64_scalar)
+DEFINE_PACK(fm_pack_u64, uint64_t, PACK_WIDE_SIMD(in, n, p, 8, 2, 64, false), pack_u64_scalar)
 
 /* ---- unpack: scalar ---------------------------------------------------------- */
 
