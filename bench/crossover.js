@@ -1,32 +1,50 @@
 // crossover.js - where does a wasm call start to beat the pure-JS loop?
-// Measures each operation at small sizes, pure JS vs wasm (SIMD and scalar),
-// in one run; the thresholds in js/index.js (JS_BELOW) come from this.
-//   node bench/crossover.js
+// Measures every operation at small sizes, pure JS vs wasm (SIMD and
+// scalar), in one run, and prints for each the first size from which wasm
+// stays at least as fast: the thresholds in js/index.js (JS_BELOW) come from it.
+//   node --expose-gc bench/crossover.js [--types=f32,i32]
 import { formatNs, loadPaths, medians, printTable } from './lib.js';
 
 const paths = await loadPaths();
-const SIZES = [1, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256];
+const SIZES = [1, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256];
+const TYPES = {
+  f32: Float32Array, f64: Float64Array, i8: Int8Array, u8: Uint8Array, i16: Int16Array, u16: Uint16Array,
+  i32: Int32Array, u32: Uint32Array, i64: BigInt64Array, u64: BigUint64Array, bool: Uint8Array,
+};
+const only = process.argv.find((a) => a.startsWith('--types='))?.slice(8).split(',') ?? Object.keys(TYPES);
+
+/** Typical content: random values of the type (floats: random reals). */
+function sample(type, Type, n) {
+  const x = new Type(n);
+  if (type === 'bool') for (let i = 0; i < n; i++) x[i] = Math.random() < 0.5 ? 1 : 0;
+  else if (type.startsWith('f')) for (let i = 0; i < n; i++) x[i] = Math.random() * 1000 - 500;
+  else new Uint8Array(x.buffer).forEach((_, i, b) => { b[i] = Math.random() * 256; });
+  return x;
+}
+
 const rows = [];
-for (const op of ['pack f32', 'pack f64', 'unpack f32', 'unpack f64']) {
-  for (const n of SIZES) {
-    const wide = op.endsWith('f64');
-    const x = wide ? new Float64Array(n) : new Float32Array(n);
-    for (let i = 0; i < n; i++) x[i] = Math.random() * 1000 - 500;
-    const Type = wide ? Float64Array : Float32Array;
-    const bytes = paths['pure-js'].pack(x);
-    const tasks = ['pure-js', 'wasm-simd', 'wasm-scalar'].map((name) => ({
-      name,
-      fn: op.startsWith('pack') ? () => paths[name].pack(x) : () => paths[name].unpack(bytes, Type),
-    }));
-    const m = await medians(tasks, { time: 150, warmupTime: 50 });
-    rows.push({
-      op, n,
-      'pure-js': formatNs(m.get('pure-js')),
-      'wasm-simd': formatNs(m.get('wasm-simd')),
-      'wasm-scalar': formatNs(m.get('wasm-scalar')),
-      'simd/js': (m.get('wasm-simd') / m.get('pure-js')).toFixed(2),
-      'scalar/js': (m.get('wasm-scalar') / m.get('pure-js')).toFixed(2),
-    });
+const summary = [];
+for (const type of only) {
+  const Type = TYPES[type];
+  for (const op of ['pack', 'unpack']) {
+    const firstWin = { 'wasm-simd': null, 'wasm-scalar': null };
+    for (const n of SIZES) {
+      const x = sample(type, Type, n);
+      const packOne = (api) => (type === 'bool' ? api.packBool(x) : api.pack(x, { bin: false }));
+      const bytes = packOne(paths['pure-js']);
+      const run = (api) => (op === 'pack' ? packOne(api) : type === 'bool' ? api.unpackBool(bytes) : api.unpack(bytes, Type));
+      const m = await medians(['pure-js', 'wasm-simd', 'wasm-scalar'].map((name) => ({ name, fn: () => run(paths[name]) })), { time: 120, warmupTime: 30 });
+      const js = m.get('pure-js');
+      for (const build of ['wasm-simd', 'wasm-scalar']) {
+        if (m.get(build) <= js) firstWin[build] ??= n;
+        else firstWin[build] = null; // must stay ahead from there on
+      }
+      rows.push({ type, op, n, 'pure-js': formatNs(js), 'wasm-simd': formatNs(m.get('wasm-simd')), 'wasm-scalar': formatNs(m.get('wasm-scalar')) });
+    }
+    summary.push({ type, op, 'simd wins from': firstWin['wasm-simd'] ?? '>256', 'scalar wins from': firstWin['wasm-scalar'] ?? '>256' });
+    process.stderr.write(`${type} ${op}\n`);
   }
 }
 printTable(rows);
+console.log();
+printTable(summary);

@@ -258,49 +258,33 @@ function intSize(v) {
 }
 
 /** Writes a safe-integer number in its smallest form at out[p]; returns the next p. */
-function writeInt(out, view, p, v) {
+function writeInt(out, p, v) {
   if (v >= 0 ? v < 0x80 : v >= -32) {
-    out[p] = v & 0xff;
+    out[p] = v;
     return p + 1;
   }
-  if (v >= 0) {
-    if (v <= 0xff) {
-      out[p] = 0xcc;
-      out[p + 1] = v;
-      return p + 2;
-    }
-    if (v <= 0xffff) {
-      out[p] = 0xcd;
-      view.setUint16(p + 1, v);
-      return p + 3;
-    }
-    if (v <= 0xffffffff) {
-      out[p] = 0xce;
-      view.setUint32(p + 1, v);
-      return p + 5;
-    }
-    out[p] = 0xcf;
-    view.setBigUint64(p + 1, BigInt(v));
-    return p + 9;
+  const size = v >= 0 ? (v <= 0xff ? 1 : v <= 0xffff ? 2 : v <= 0xffffffff ? 4 : 8)
+    : v >= -128 ? 1 : v >= -32768 ? 2 : v >= -2147483648 ? 4 : 8;
+  // 0xcc 0xcd 0xce 0xcf for 1 2 4 8 bytes; the signed forms are 4 higher.
+  out[p] = (size === 1 ? 0xcc : size === 2 ? 0xcd : size === 4 ? 0xce : 0xcf) + (v < 0 ? 4 : 0);
+  if (size === 8) {
+    // Beyond 32 bits (a BigInt64Array value that is a safe integer): two words.
+    const hi = Math.floor(v / 4294967296);
+    writeWord(out, p + 1, hi);
+    writeWord(out, p + 5, v - hi * 4294967296);
+  } else {
+    // Big-endian bytes of the low `size` bytes (two's complement for negatives).
+    for (let k = size; k >= 1; k--, v = Math.floor(v / 256)) out[p + k] = v & 0xff;
   }
-  if (v >= -128) {
-    out[p] = 0xd0;
-    out[p + 1] = v & 0xff;
-    return p + 2;
-  }
-  if (v >= -32768) {
-    out[p] = 0xd1;
-    view.setInt16(p + 1, v);
-    return p + 3;
-  }
-  if (v >= -2147483648) {
-    out[p] = 0xd2;
-    view.setInt32(p + 1, v);
-    return p + 5;
-  }
-  out[p] = 0xd3;
-  view.setBigInt64(p + 1, BigInt(v));
-  return p + 9;
+  return p + 1 + size;
+}
+
+/** Writes a word (any number whose low 32 bits are wanted) big-endian. */
+function writeWord(out, p, w) {
+  out[p] = w >>> 24;
+  out[p + 1] = w >>> 16;
+  out[p + 2] = w >>> 8;
+  out[p + 3] = w;
 }
 
 const SAFE = 2n ** 53n;
@@ -314,9 +298,8 @@ export function packInts(x) {
   let size = head;
   for (let i = 0; i < n; i++) size += intSize(x[i]);
   const out = new Uint8Array(size);
-  const view = new DataView(out.buffer);
   writeArrayHeader(out, n);
-  for (let i = 0, p = head; i < n; i++) p = writeInt(out, view, p, x[i]);
+  for (let i = 0, p = head; i < n; i++) p = writeInt(out, p, x[i]);
   return out;
 }
 
@@ -330,14 +313,15 @@ export function packBigInts(x) {
     size += typeof v === 'bigint' ? 9 : intSize(v);
   }
   const out = new Uint8Array(size);
-  const view = new DataView(out.buffer);
+  let view = null; // only for values beyond 2^53
   writeArrayHeader(out, n);
   for (let i = 0, p = head; i < n; i++) {
     const v = asSafe(x[i]);
     if (typeof v === 'number') {
-      p = writeInt(out, view, p, v);
+      p = writeInt(out, p, v);
     } else {
       out[p] = v >= 0n ? 0xcf : 0xd3;
+      view ??= new DataView(out.buffer);
       if (v >= 0n) view.setBigUint64(p + 1, v);
       else view.setBigInt64(p + 1, v);
       p += 9;
