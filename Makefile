@@ -6,6 +6,8 @@ HEADERS   := $(wildcard c/*.h)
 HARNESS   := c/harness/fm_cli.c
 CWARN     := -std=c11 -Wall -Wextra -Werror
 WASM_EXPORTS := _fm_pack_f32,_fm_pack_f64,_fm_unpack_f32,_fm_unpack_f64,_fm_simd_enabled,_malloc,_free
+# ASN.1 strings (c/fm_string.c)
+WASM_EXPORTS := $(WASM_EXPORTS),_fm_bmp_encode,_fm_bmp_decode,_fm_ia5_encode,_fm_ia5_decode,_fm_ia5_check,_fm_visible_encode,_fm_visible_decode,_fm_visible_check
 
 EMCC      ?= emcc
 WASM_FLAGS := -O3 $(CWARN) --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH -sMALLOC=emmalloc \
