@@ -340,3 +340,67 @@ export function runNative(build, requests) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+// ---- strings (BMPString, IA5String, VisibleString) --------------------------------
+
+// The harness's string and DER ops (c/harness/fm_cli.c, 32 and up).
+Object.assign(OPS, {
+  bmpEncode: 32, bmpDecode: 33, ia5Encode: 34, ia5Decode: 35, visibleEncode: 36, visibleDecode: 37,
+  ia5Check: 38, visibleCheck: 39, derReadBMP: 40, derReadIA5: 41, derReadVisible: 42,
+  derWriteBMP: 43, derWriteIA5: 44, derWriteVisible: 45,
+});
+
+/** Plane-0 units that are easy to get wrong: the ends of each valid range, the BOM, NUL. */
+export const BMP_EDGE_UNITS = [0x0000, 0x007f, 0x0080, 0x00ff, 0x0100, 0xd7ff, 0xe000, 0xfeff, 0xfffe, 0xffff];
+
+/** n valid BMPString units (no surrogates): mixed scripts, edges sprinkled in. */
+export function randomBMPUnits(n, seed) {
+  const r = rng(seed);
+  const units = new Uint16Array(n);
+  for (let i = 0; i < n; i++) {
+    const pick = r.int(8);
+    let u;
+    if (pick === 0) u = BMP_EDGE_UNITS[r.int(BMP_EDGE_UNITS.length)];
+    else if (pick < 3) u = 0x20 + r.int(95);
+    else u = r.int(0x10000 - 0x800);
+    units[i] = u >= 0xd800 && pick >= 3 ? u + 0x800 : u; // skip over the surrogates
+  }
+  return units;
+}
+
+/** n units from [lo, hi]. */
+export function randomRangeUnits(n, seed, lo, hi) {
+  const r = rng(seed);
+  return Uint16Array.from({ length: n }, () => lo + r.int(hi - lo + 1));
+}
+
+/** A JS string of the given units (chunked: fromCharCode takes a bounded argument count). */
+export function stringOfUnits(units) {
+  let s = '';
+  for (let i = 0; i < units.length; i += 4096) s += String.fromCharCode.apply(null, units.subarray(i, i + 4096));
+  return s;
+}
+
+/** The units of a string, as a Uint16Array. */
+export const unitsOfString = (s) => Uint16Array.from({ length: s.length }, (_, i) => s.charCodeAt(i));
+
+/** Big-endian bytes of units (what BMPString content must be), written byte by byte. */
+export function bigEndianBytes(units) {
+  const out = new Uint8Array(2 * units.length);
+  units.forEach((u, i) => {
+    out[2 * i] = u >> 8;
+    out[2 * i + 1] = u & 0xff;
+  });
+  return out;
+}
+
+/** A DER header for `length` content bytes, from the X.690 rules (not fastmp's writer). */
+export function derHeader(tag, length) {
+  if (length < 0x80) return [tag, length];
+  const octets = [];
+  for (let v = length; v > 0; v = Math.floor(v / 256)) octets.unshift(v & 0xff);
+  return [tag, 0x80 | octets.length, ...octets];
+}
+
+/** Little-endian bytes of a Uint16Array (harness input and output). */
+export const leBytes = (units) => new Uint8Array(units.buffer, units.byteOffset, units.byteLength);
