@@ -34,6 +34,29 @@ const utf16le = typeof TextDecoder === 'function' ? new TextDecoder('utf-16le', 
 const latin1 = typeof TextDecoder === 'function' ? new TextDecoder('windows-1252') : null;
 const utf8 = typeof TextEncoder === 'function' ? new TextEncoder() : null;
 
+// ---- outputs ------------------------------------------------------------------
+
+// From this many bytes on, Node allocates an uninitialised ArrayBuffer and
+// copies into it faster than it allocates a zero-filled one (what `new
+// Uint8Array` and `slice` do): measured 330 vs 490 ns at 2 KB, 2.6 vs 3.6 µs
+// at 128 KB. Every byte is written before the caller sees the array.
+const UNINIT_FROM = 1024;
+
+/** A fresh Uint8Array of `size` bytes, with its own ArrayBuffer, contents undefined. */
+function freshBytes(size) {
+  if (NodeBuffer === null || size < UNINIT_FROM) return new Uint8Array(size);
+  return new Uint8Array(NodeBuffer.allocUnsafeSlow(size).buffer);
+}
+
+/** A fresh copy of view[start, end) (a Uint8Array or Uint16Array over wasm memory). */
+function copyOut(view, start, end) {
+  const bytes = (end - start) * view.BYTES_PER_ELEMENT;
+  if (NodeBuffer === null || bytes < UNINIT_FROM) return view.slice(start, end);
+  const out = new view.constructor(NodeBuffer.allocUnsafeSlow(bytes).buffer);
+  out.set(view.subarray(start, end));
+  return out;
+}
+
 // ---- errors -------------------------------------------------------------------
 
 const hex = (v, digits) => v.toString(16).toUpperCase().padStart(digits, '0');
@@ -266,13 +289,13 @@ function wasmDecode(b, kind, bytes, start, end, toUnits) {
   if (wide) {
     if (k.fm_bmp_decode(base, len, base, b.result) !== 0) throw decodeFailure(b, kind, bytes, start);
     const v = viewsOf(b);
-    if (toUnits) return v.u16.slice(base >>> 1, (base + len) >>> 1);
+    if (toUnits) return copyOut(v.u16, base >>> 1, (base + len) >>> 1);
     return v.buf ? v.buf.toString('utf16le', base, base + len) : utf16le.decode(v.u8.subarray(base, base + len));
   }
   if (toUnits) {
     if (k[kind.decode](base, len, base + out, b.result) !== 0) throw decodeFailure(b, kind, bytes, start);
     const first = (base + out) >>> 1;
-    return viewsOf(b).u16.slice(first, first + len);
+    return copyOut(viewsOf(b).u16, first, first + len);
   }
   if (k[kind.check](base, len, b.result) !== 0) throw decodeFailure(b, kind, bytes, start);
   const v = viewsOf(b);
@@ -326,7 +349,7 @@ export function stringsApi(ready) {
     const n = value.length;
     const size = kind.wide ? 2 * n : n;
     if (useJs(s, encodeOp(kind), n)) {
-      const out = new Uint8Array(header + size);
+      const out = freshBytes(header + size);
       if (header) writeHeader(out, tag, size);
       if (kind.wide) jsEncodeBMP(value, out, header);
       else jsEncodeNarrow(kind, value, out, header);
@@ -334,8 +357,8 @@ export function stringsApi(ready) {
     }
     const b = s.boundary;
     const base = wasmEncode(b, kind, value, header);
-    if (!header) return b.u8.slice(base, base + size);
-    const out = new Uint8Array(header + size);
+    if (!header) return copyOut(b.u8, base, base + size);
+    const out = freshBytes(header + size);
     writeHeader(out, tag, size);
     out.set(b.u8.subarray(base, base + size), header);
     return out;
