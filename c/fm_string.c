@@ -39,7 +39,8 @@ static fm_code str_fail(fm_result *r, fm_code code, size_t index, size_t offset,
   return code;
 }
 
-/* A failure whose offsets count from `shift` bytes earlier (a DER header). */
+/* Moves r's offsets (`end` on success, `offset` on failure) `shift` bytes on,
+ * past a DER header. */
 static fm_code shifted(fm_result *r, size_t shift) {
   if (r->code == FM_OK) {
     r->end += shift;

@@ -17,7 +17,7 @@ import { FastmpError, NO_INDEX } from './errors.js';
  * ASCII covers IA5String and VisibleString.
  */
 const JS_BELOW = {
-  simd: { encodeBMP: 96, decodeBMP: 32, encodeASCII: 64, decodeASCII: 32 },
+  simd: { encodeBMP: 96, decodeBMP: 48, encodeASCII: 64, decodeASCII: 32 },
   scalar: { encodeBMP: 128, decodeBMP: 48, encodeASCII: 96, decodeASCII: 48 },
 };
 
