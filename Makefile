@@ -12,6 +12,8 @@ comma     := ,
 space     := $(subst ,, )
 WASM_EXPORTS := $(subst $(space),$(comma),$(strip \
                   $(foreach t,$(TYPES),_fm_pack_$(t) _fm_unpack_$(t)) _fm_simd_enabled _malloc _free))
+# ASN.1 strings (c/fm_string.c)
+WASM_EXPORTS := $(WASM_EXPORTS),_fm_bmp_encode,_fm_bmp_decode,_fm_ia5_encode,_fm_ia5_decode,_fm_ia5_check,_fm_visible_encode,_fm_visible_decode,_fm_visible_check
 
 EMCC      ?= emcc
 WASM_FLAGS := -O3 $(CWARN) --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH -sMALLOC=emmalloc \

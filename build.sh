@@ -13,6 +13,7 @@ APT_PACKAGES=(
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross       # aarch64 builds
   qemu-user                                         # ... and running them
   python3-msgpack                                   # Python peer in the interop tests
+  python3-pyasn1                                    # Python peer of the string tests (DER)
   chromium                                          # the browser test (driven by playwright-core)
 )
 

@@ -26,7 +26,18 @@ typedef enum fm_code {
   FM_ERR_LENGTH = 3,    /* the header claims more elements than bytes remain */
   FM_ERR_TYPE = 4,      /* an element is not of a kind the target accepts */
   FM_ERR_CAPACITY = 5,  /* the caller's output holds fewer elements than the header claims */
-  FM_ERR_RANGE = 6      /* a value does not fit the target type (r->value holds it) */
+  FM_ERR_RANGE = 6,     /* a value does not fit the target type (r->value holds it) */
+
+  /* Strings and DER (c/fm_string.c). A DER input that ends inside the
+   * header, or holds less content than its length says, is FM_ERR_TRUNCATED. */
+  FM_ERR_SURROGATE = 16,       /* a BMPString unit in 0xD800-0xDFFF */
+  FM_ERR_ODD_LENGTH = 17,      /* BMPString content of an odd number of bytes */
+  FM_ERR_RANGE_CHAR = 18,      /* an IA5String / VisibleString char outside its range */
+  FM_ERR_DER_TAG = 19,         /* not the expected universal tag */
+  FM_ERR_DER_CONSTRUCTED = 20, /* the constructed form of the expected tag */
+  FM_ERR_DER_INDEFINITE = 21,  /* indefinite length (0x80) */
+  FM_ERR_DER_NONMINIMAL = 22,  /* a long-form length that a shorter form could hold */
+  FM_ERR_DER_LENGTH = 23       /* the reserved length octet 0xFF, or more than 4 length octets */
 } fm_code;
 
 /* `index` of an error that belongs to no element (the array header). */
@@ -112,5 +123,50 @@ fm_code fm_unpack_bool(const uint8_t *in, size_t len, uint8_t *out, size_t capac
 
 /* 1 when this build runs the SIMD128 paths, 0 for the scalar build. */
 int fm_simd_enabled(void);
+
+/* ---- ASN.1 character strings (c/fm_string.c) ----------------------------
+ * BMPString content is big-endian UCS-2: plane 0 only, no surrogates.
+ * IA5String holds 0x00-0x7F, VisibleString 0x20-0x7E, one byte per char.
+ * Code units are native (little-endian) uint16_t. Every function returns an
+ * fm_code and fills r: on success `count` is the chars and `end` the bytes
+ * written (encode) or consumed (decode); on failure `index` is the char
+ * index, `offset` its byte offset in the output (encode) or input (decode),
+ * `value` the bad unit (or byte). Encoders and the BMP decoder may work in
+ * place (out == in); the widening decoders may not. */
+fm_code fm_bmp_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
+/* Odd `len` is FM_ERR_ODD_LENGTH (offset len - 1) before any unit is read. */
+fm_code fm_bmp_decode(const uint8_t *in, size_t len, uint16_t *out, fm_result *r);
+fm_code fm_ia5_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
+fm_code fm_ia5_decode(const uint8_t *in, size_t n, uint16_t *out, fm_result *r);
+fm_code fm_visible_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
+fm_code fm_visible_decode(const uint8_t *in, size_t n, uint16_t *out, fm_result *r);
+/* Validation only: the bytes are already the chars (e.g. UTF-8 of ASCII). */
+fm_code fm_ia5_check(const uint8_t *in, size_t n, fm_result *r);
+fm_code fm_visible_check(const uint8_t *in, size_t n, fm_result *r);
+
+/* DER primitive encodings: tag, definite length in its shortest form, content. */
+#define FM_DER_BMP_STRING 0x1eu
+#define FM_DER_IA5_STRING 0x16u
+#define FM_DER_VISIBLE_STRING 0x1au
+#define FM_DER_HEADER_MAX 6u /* tag, 0x84, 4 length octets */
+#define FM_DER_MAX_LENGTH 0xffffffffu
+
+/* Writes tag and length (<= FM_DER_MAX_LENGTH); returns the header size. */
+size_t fm_der_write_header(uint8_t *out, uint8_t tag, uint32_t length);
+/* Reads the header of a primitive `tag` at in[0]: *content is the offset of
+ * the content, r->end the offset just past it. Errors name the byte offset
+ * of the tag or of the length octets; index is FM_NO_INDEX. */
+fm_code fm_der_read_header(const uint8_t *in, size_t len, uint8_t tag, size_t *content,
+                           fm_result *r);
+/* Whole DER strings at in[0] (out holds the content's chars, r->count of
+ * them; r->end is the end of the string) and from chars (out holds
+ * FM_DER_HEADER_MAX + 2n or + n bytes; r->end is the size written). Offsets
+ * count from in[0] / out[0], tag and length included. */
+fm_code fm_der_read_bmp(const uint8_t *in, size_t len, uint16_t *out, fm_result *r);
+fm_code fm_der_read_ia5(const uint8_t *in, size_t len, uint16_t *out, fm_result *r);
+fm_code fm_der_read_visible(const uint8_t *in, size_t len, uint16_t *out, fm_result *r);
+fm_code fm_der_write_bmp(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
+fm_code fm_der_write_ia5(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
+fm_code fm_der_write_visible(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
 
 #endif

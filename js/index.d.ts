@@ -85,13 +85,62 @@ export function unpackBoolFrom(bytes: Bytes, offset?: number): { value: Uint8Arr
 export function memoryStats(): { wasmMemory: number; scratch: number };
 
 /** What a FastmpError's `code` can be. */
-export type FastmpErrorCode = 'NOT_ARRAY' | 'TRUNCATED' | 'LENGTH' | 'TYPE' | 'RANGE' | 'TRAILING';
+export type FastmpErrorCode = 'NOT_ARRAY' | 'TRUNCATED' | 'LENGTH' | 'TYPE' | 'RANGE' | 'TRAILING' | StringErrorCode;
 
-/** Bad input: what is wrong (`code`), where (`index`: element or -1, `offset`: byte). */
+/**
+ * Codes of the string and DER functions (a DER input cut short is 'TRUNCATED').
+ * SURROGATE, ODD_LENGTH and RANGE name the char (`index`) and its byte
+ * (`offset`: in the output when encoding, in the input when decoding); the
+ * DER_* codes name the byte of the tag or of the length, with `index` -1.
+ */
+export type StringErrorCode =
+  | 'SURROGATE' | 'ODD_LENGTH' | 'RANGE'
+  | 'DER_TAG' | 'DER_CONSTRUCTED' | 'DER_INDEFINITE' | 'DER_NONMINIMAL' | 'DER_LENGTH';
+
+/** Chars to encode: a string, or its UTF-16 code units. */
+export type Chars = string | Uint16Array;
+
+/** A string read from DER, and the offset just past it. */
+export interface ReadString {
+  value: string;
+  end: number;
+}
+
+/**
+ * BMPString content: big-endian UCS-2, 2 bytes per char. Surrogate code units
+ * (0xD800-0xDFFF) are rejected (code 'SURROGATE'); U+FEFF is an ordinary char.
+ */
+export function encodeBMP(value: Chars): Uint8Array;
+/** BMPString content -> string. Odd lengths are 'ODD_LENGTH'; nothing (no BOM) is stripped. */
+export function decodeBMP(bytes: Bytes): string;
+/** BMPString content -> its chars as UTF-16 code units. */
+export function decodeBMPToUint16(bytes: Bytes): Uint16Array;
+/** DER BMPString: tag 0x1E, shortest definite length, content. */
+export function writeBMPString(value: Chars): Uint8Array;
+/** The DER BMPString at bytes[offset] (primitive, definite minimal length). */
+export function readBMPString(bytes: Bytes, offset?: number): ReadString;
+
+/** IA5String content: one byte per char, chars 0x00-0x7F (others are 'RANGE'). */
+export function encodeIA5(value: Chars): Uint8Array;
+export function decodeIA5(bytes: Bytes): string;
+export function decodeIA5ToUint16(bytes: Bytes): Uint16Array;
+/** DER IA5String: tag 0x16. */
+export function writeIA5String(value: Chars): Uint8Array;
+export function readIA5String(bytes: Bytes, offset?: number): ReadString;
+
+/** VisibleString content: one byte per char, chars 0x20-0x7E (others are 'RANGE'). */
+export function encodeVisible(value: Chars): Uint8Array;
+export function decodeVisible(bytes: Bytes): string;
+export function decodeVisibleToUint16(bytes: Bytes): Uint16Array;
+/** DER VisibleString: tag 0x1A. */
+export function writeVisibleString(value: Chars): Uint8Array;
+export function readVisibleString(bytes: Bytes, offset?: number): ReadString;
+
+/** Bad input: what is wrong (`code`), where (`index`: element or char, or -1; `offset`: byte). */
 export class FastmpError extends Error {
   readonly name: 'FastmpError';
   readonly code: FastmpErrorCode;
-  /** The element at fault, or -1 when the fault is in no element (the header, trailing bytes). */
+  /** The element (or char) at fault, or -1 when the fault is in none (a header, trailing bytes). */
   readonly index: number;
   /** Byte offset of the fault in the input. */
   readonly offset: number;

@@ -4,6 +4,7 @@
 import { FastmpError, NO_INDEX, decodeError } from './errors.js';
 import { instantiate, simdSupported } from './loader.js';
 import { Boundary, align16 } from './memory.js';
+import { stringsApi } from './strings.js';
 import * as wire from './wire.js';
 
 /**
@@ -91,6 +92,13 @@ export function memoryStats() {
 }
 
 export { simdSupported, FastmpError };
+
+/** BMPString, IA5String and VisibleString: content and DER (js/strings.js), bound to this instance. */
+export const {
+  encodeBMP, decodeBMP, decodeBMPToUint16, writeBMPString, readBMPString,
+  encodeIA5, decodeIA5, decodeIA5ToUint16, writeIA5String, readIA5String,
+  encodeVisible, decodeVisible, decodeVisibleToUint16, writeVisibleString, readVisibleString,
+} = stringsApi(ready);
 
 function useJs(s, op, kind, n) {
   return s.pureJs === 'always' || (s.pureJs === 'auto' && n < JS_BELOW[s.backend][op][kind.c]);

@@ -57,3 +57,23 @@ test.each([
   expect(fetched).toContain(file);
   await page.close();
 });
+
+test.each([
+  [{ pureJs: 'never' }],
+  [{ backend: 'scalar', pureJs: 'never' }],
+  [{}],
+])('Chromium: BMPString, IA5String and VisibleString without Node\'s Buffer (%o)', async (options) => {
+  const page = await browser.newPage();
+  await page.goto(`${origin}/`);
+  await page.waitForFunction(() => typeof window.runStrings === 'function');
+  expect(await page.evaluate((o) => window.runStrings(o), options)).toEqual({
+    hasBuffer: false,
+    head: 'feff0047007200fc',
+    reference: true,
+    roundTrip: true,
+    der: true,
+    ascii: true,
+    errors: [['SURROGATE', 40, 80], ['SURROGATE', 70, 140], ['RANGE', 50, 50], ['RANGE', 70, 70], ['RANGE', 90, 90]],
+  });
+  await page.close();
+});

@@ -306,8 +306,9 @@ export const NATIVE_BUILDS = [
 /** The element types, in the harness's order (c/harness/fm_cli.c). */
 export const TYPE_NAMES = ['f32', 'f64', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'bool'];
 
-/** The harness op of a request: { op: 'pack' | 'unpack', type, integralFloats? }. */
+/** The harness op of a request: { op: 'pack' | 'unpack', type, integralFloats? }, or a string op by name. */
 function opCode({ op, type, integralFloats }) {
+  if (STRING_OPS[op] !== undefined) return STRING_OPS[op];
   const t = TYPE_NAMES.indexOf(type);
   if (t < 0) throw new Error(`unknown type ${type}`);
   if (integralFloats) return 23 + t - 2;
@@ -409,3 +410,67 @@ export const typedOf = (type, values) =>
 export function formsHolding(v) {
   return Object.entries(FORMS).filter(([, f]) => f.min !== undefined && v >= f.min && v <= f.max).map(([name]) => name);
 }
+
+// ---- strings (BMPString, IA5String, VisibleString) --------------------------------
+
+// The harness's string and DER ops (c/harness/fm_cli.c, 32 and up), by name.
+export const STRING_OPS = {
+  bmpEncode: 32, bmpDecode: 33, ia5Encode: 34, ia5Decode: 35, visibleEncode: 36, visibleDecode: 37,
+  ia5Check: 38, visibleCheck: 39, derReadBMP: 40, derReadIA5: 41, derReadVisible: 42,
+  derWriteBMP: 43, derWriteIA5: 44, derWriteVisible: 45,
+};
+
+/** Plane-0 units that are easy to get wrong: the ends of each valid range, the BOM, NUL. */
+export const BMP_EDGE_UNITS = [0x0000, 0x007f, 0x0080, 0x00ff, 0x0100, 0xd7ff, 0xe000, 0xfeff, 0xfffe, 0xffff];
+
+/** n valid BMPString units (no surrogates): mixed scripts, edges sprinkled in. */
+export function randomBMPUnits(n, seed) {
+  const r = rng(seed);
+  const units = new Uint16Array(n);
+  for (let i = 0; i < n; i++) {
+    const pick = r.int(8);
+    let u;
+    if (pick === 0) u = BMP_EDGE_UNITS[r.int(BMP_EDGE_UNITS.length)];
+    else if (pick < 3) u = 0x20 + r.int(95);
+    else u = r.int(0x10000 - 0x800);
+    units[i] = u >= 0xd800 && pick >= 3 ? u + 0x800 : u; // skip over the surrogates
+  }
+  return units;
+}
+
+/** n units from [lo, hi]. */
+export function randomRangeUnits(n, seed, lo, hi) {
+  const r = rng(seed);
+  return Uint16Array.from({ length: n }, () => lo + r.int(hi - lo + 1));
+}
+
+/** A JS string of the given units (chunked: fromCharCode takes a bounded argument count). */
+export function stringOfUnits(units) {
+  let s = '';
+  for (let i = 0; i < units.length; i += 4096) s += String.fromCharCode.apply(null, units.subarray(i, i + 4096));
+  return s;
+}
+
+/** The units of a string, as a Uint16Array. */
+export const unitsOfString = (s) => Uint16Array.from({ length: s.length }, (_, i) => s.charCodeAt(i));
+
+/** Big-endian bytes of units (what BMPString content must be), written byte by byte. */
+export function bigEndianBytes(units) {
+  const out = new Uint8Array(2 * units.length);
+  units.forEach((u, i) => {
+    out[2 * i] = u >> 8;
+    out[2 * i + 1] = u & 0xff;
+  });
+  return out;
+}
+
+/** A DER header for `length` content bytes, from the X.690 rules (not fastmp's writer). */
+export function derHeader(tag, length) {
+  if (length < 0x80) return [tag, length];
+  const octets = [];
+  for (let v = length; v > 0; v = Math.floor(v / 256)) octets.unshift(v & 0xff);
+  return [tag, 0x80 | octets.length, ...octets];
+}
+
+/** Little-endian bytes of a Uint16Array (harness input and output). */
+export const leBytes = (units) => new Uint8Array(units.buffer, units.byteOffset, units.byteLength);

@@ -9,9 +9,16 @@
  *   op 1 + 2t      pack   (bytes: the typed array, little-endian; bool: bytes)
  *   op 2 + 2t      unpack (bytes: msgpack)
  *   op 23 + t - 2  unpack with FM_INTEGRAL_FLOATS, for the integer types
+ *   op 32 BMP encode, 34 IA5 encode, 36 Visible encode (bytes: little-endian
+ *         16-bit units; BMP runs in place, as the JS boundary does)
+ *   op 33 BMP decode, 35 IA5 decode, 37 Visible decode (bytes: content)
+ *   op 38 IA5 check, 39 Visible check (bytes: content; no output bytes)
+ *   op 40 DER read BMPString, 41 IA5String, 42 VisibleString (bytes: DER)
+ *   op 43 DER write BMPString, 44 IA5String, 45 VisibleString (bytes: units)
  * Response: u32 code, count, index, offset, end, tag, value low, value high,
  *   length, then `length` bytes (packed msgpack, or the decoded values
- *   little-endian); index is 0xffffffff for errors outside any element. All
+ *   little-endian; for string ops the encoded bytes or the decoded units
+ *   little-endian, nothing after an error); index is 0xffffffff for errors outside any element. All
  *   integers little-endian.
  */
 #include <stdbool.h>
@@ -59,6 +66,11 @@ static const struct {
     {8, 9, pack_u64, unpack_u64}, {1, 1, pack_bool, unpack_bool},
 };
 enum { TYPE_COUNT = sizeof TYPES / sizeof TYPES[0], OP_INTEGRAL_FLOATS = 23 };
+enum {
+  OP_BMP_ENCODE = 32, OP_BMP_DECODE, OP_IA5_ENCODE, OP_IA5_DECODE, OP_VISIBLE_ENCODE,
+  OP_VISIBLE_DECODE, OP_IA5_CHECK, OP_VISIBLE_CHECK, OP_DER_READ_BMP, OP_DER_READ_IA5,
+  OP_DER_READ_VISIBLE, OP_DER_WRITE_BMP, OP_DER_WRITE_IA5, OP_DER_WRITE_VISIBLE
+};
 
 static void die(const char *what) {
   fprintf(stderr, "fm-cli: %s\n", what);
@@ -121,6 +133,51 @@ static void run_unpack(FILE *out, size_t t, uint32_t flags, const uint8_t *data,
   free(values);
 }
 
+/* Ops that take 16-bit units: copied into aligned storage. */
+static void run_string_encode(FILE *out, int op, const uint8_t *data, size_t len) {
+  if (len % 2) die("string encode input is not a whole number of units");
+  size_t n = len / 2;
+  uint16_t *units = xmalloc(len);
+  memcpy(units, data, len);
+  uint8_t *bytes = xmalloc(FM_DER_HEADER_MAX + len);
+  fm_result r;
+  fm_code code;
+  switch (op) {
+    case OP_BMP_ENCODE: code = fm_bmp_encode(units, n, (uint8_t *)units, &r); break;
+    case OP_IA5_ENCODE: code = fm_ia5_encode(units, n, bytes, &r); break;
+    case OP_VISIBLE_ENCODE: code = fm_visible_encode(units, n, bytes, &r); break;
+    case OP_DER_WRITE_BMP: code = fm_der_write_bmp(units, n, bytes, &r); break;
+    case OP_DER_WRITE_IA5: code = fm_der_write_ia5(units, n, bytes, &r); break;
+    default: code = fm_der_write_visible(units, n, bytes, &r); break;
+  }
+  const void *written = op == OP_BMP_ENCODE ? (const void *)units : bytes;
+  put_response(out, &r, written, code == FM_OK ? r.end : 0);
+  free(bytes);
+  free(units);
+}
+
+static void run_string_decode(FILE *out, int op, const uint8_t *data, size_t len) {
+  uint16_t *units = xmalloc(2 * len);
+  fm_result r;
+  fm_code code;
+  switch (op) {
+    case OP_BMP_DECODE: /* in place, in aligned storage */
+      memcpy(units, data, len);
+      code = fm_bmp_decode((const uint8_t *)units, len, units, &r);
+      break;
+    case OP_IA5_DECODE: code = fm_ia5_decode(data, len, units, &r); break;
+    case OP_VISIBLE_DECODE: code = fm_visible_decode(data, len, units, &r); break;
+    case OP_IA5_CHECK: code = fm_ia5_check(data, len, &r); break;
+    case OP_VISIBLE_CHECK: code = fm_visible_check(data, len, &r); break;
+    case OP_DER_READ_BMP: code = fm_der_read_bmp(data, len, units, &r); break;
+    case OP_DER_READ_IA5: code = fm_der_read_ia5(data, len, units, &r); break;
+    default: code = fm_der_read_visible(data, len, units, &r); break;
+  }
+  bool checks = op == OP_IA5_CHECK || op == OP_VISIBLE_CHECK;
+  put_response(out, &r, units, code == FM_OK && !checks ? 2 * (size_t)r.count : 0);
+  free(units);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) die("usage: fm-cli IN OUT");
   FILE *in = strcmp(argv[1], "-") ? fopen(argv[1], "rb") : stdin;
@@ -141,6 +198,11 @@ int main(int argc, char **argv) {
       }
     } else if (op >= OP_INTEGRAL_FLOATS && op < OP_INTEGRAL_FLOATS + 8) {
       run_unpack(out, (size_t)(op - OP_INTEGRAL_FLOATS) + 2, FM_INTEGRAL_FLOATS, data, len);
+    } else if (op == OP_BMP_ENCODE || op == OP_IA5_ENCODE || op == OP_VISIBLE_ENCODE ||
+               (op >= OP_DER_WRITE_BMP && op <= OP_DER_WRITE_VISIBLE)) {
+      run_string_encode(out, op, data, len);
+    } else if (op >= OP_BMP_DECODE && op <= OP_DER_READ_VISIBLE) {
+      run_string_decode(out, op, data, len);
     } else {
       die("unknown op");
     }

@@ -1,6 +1,8 @@
 // A consumer of the declarations, type-checked under --strict by types.test.js.
 import {
-  FastmpError, backend, init, memoryStats, pack, packBool, unpack, unpackBool, unpackBoolFrom, unpackFrom, type Backend,
+  FastmpError, backend, decodeBMP, decodeBMPToUint16, decodeIA5, encodeBMP, encodeVisible, init, memoryStats, pack,
+  packBool, readBMPString, readVisibleString, unpack, unpackBool, unpackBoolFrom, unpackFrom, writeIA5String,
+  type Backend, type FastmpErrorCode,
 } from 'fastmp-wasm';
 
 async function main(): Promise<void> {
@@ -21,7 +23,8 @@ async function main(): Promise<void> {
   } catch (e) {
     if (e instanceof FastmpError) {
       const where: number = e.index + e.offset;
-      const code: 'NOT_ARRAY' | 'TRUNCATED' | 'LENGTH' | 'TYPE' | 'RANGE' | 'TRAILING' = e.code;
+      const code: FastmpErrorCode = e.code;
+      if (e.code === 'SURROGATE' || e.code === 'DER_NONMINIMAL') void e.offset;
       const value: number | bigint | undefined = e.value;
       void value;
       void where;
@@ -29,6 +32,15 @@ async function main(): Promise<void> {
     }
   }
   void [b, again, f32, f64, value, end, stats, ints, bigs, clamped, flags];
+
+  const bmp: Uint8Array = encodeBMP('Zoë');
+  const fromUnits: Uint8Array = encodeBMP(new Uint16Array([0x5a, 0x6f]));
+  const text: string = decodeBMP(bmp) + decodeIA5(bmp.buffer);
+  const units: Uint16Array = decodeBMPToUint16(bmp);
+  const der: Uint8Array = writeIA5String('a@b.example');
+  const read: { value: string; end: number } = readBMPString(der, 0);
+  const next: string = readVisibleString(der, read.end).value;
+  void [fromUnits, text, units, next, encodeVisible('DE')];
 }
 void main;
 
@@ -40,3 +52,7 @@ packBool([1, 0]);
 unpack(new Uint8Array(1), Int8Array, { integral: true });
 // @ts-expect-error: the target is a constructor
 unpack(new Uint8Array(1), new Float32Array(1));
+// @ts-expect-error: BMPString chars are a string or a Uint16Array
+encodeBMP([0x41]);
+// @ts-expect-error: decoders take bytes
+decodeBMP('AB');

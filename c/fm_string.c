@@ -1,0 +1,441 @@
+/* fm_string.c - the ASN.1 character strings BMPString, IA5String and
+ * VisibleString, and their DER primitive encodings.
+ *
+ * BMPString content is big-endian UCS-2 (X.690; .NET's BMPEncoding): two
+ * bytes per char, plane 0 only, so the code units 0xD800-0xDFFF are invalid
+ * and a leading FE FF is the ordinary char U+FEFF. Encode and decode are the
+ * same operation, a byte swap of every 16-bit unit, with the surrogate test
+ * done on the native unit (before the swap when encoding, after it when
+ * decoding). IA5String holds 0x00-0x7F and VisibleString 0x20-0x7E, one byte
+ * per char: encoding narrows 16-bit units to bytes, decoding widens them.
+ *
+ * SIMD paths test a whole block (several vectors, then single ones) before
+ * storing it; a block that holds a bad unit is left to the scalar loop, which
+ * finds the exact index. Testing before storing also makes the in-place calls
+ * (out == in) safe: a block is either stored whole or not at all. The scalar
+ * path finishes what the SIMD path leaves and is the whole of the scalar build.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "fastmp.h"
+#include "fm_platform.h"
+
+/* Character ranges, inclusive. */
+#define IA5_LO 0x00u
+#define IA5_HI 0x7fu
+#define VISIBLE_LO 0x20u
+#define VISIBLE_HI 0x7eu
+
+/* ---- results --------------------------------------------------------------- */
+
+static fm_code str_ok(fm_result *r, size_t chars, size_t end) {
+  *r = (fm_result){.code = FM_OK, .count = (uint32_t)chars, .index = FM_NO_INDEX, .end = end};
+  return FM_OK;
+}
+
+static fm_code str_fail(fm_result *r, fm_code code, size_t index, size_t offset, uint32_t value) {
+  *r = (fm_result){.code = (uint32_t)code, .index = index, .offset = offset, .value = value};
+  return code;
+}
+
+/* Moves r's offsets (`end` on success, `offset` on failure) `shift` bytes on,
+ * past a DER header. */
+static fm_code shifted(fm_result *r, size_t shift) {
+  if (r->code == FM_OK) {
+    r->end += shift;
+  } else {
+    r->offset += shift;
+  }
+  return (fm_code)r->code;
+}
+
+static inline uint16_t load_u16(const uint8_t *p) {
+  uint16_t v;
+  memcpy(&v, p, 2);
+  return v;
+}
+
+static inline bool is_surrogate(uint16_t u) { return (uint16_t)(u - 0xd800u) < 0x800u; }
+
+/* ---- SIMD -------------------------------------------------------------------- */
+#if FM_SIMD
+
+/* Swaps the two bytes of every 16-bit lane. Two shifts and an or need no v128
+ * constant, where a shuffle needs a mask (V8 rebuilds every v128 constant on
+ * each loop iteration; see fm_float.c). */
+FM_INLINE v128_t swap16(v128_t v) { return wasm_v128_or(wasm_i16x8_shl(v, 8), wasm_u16x8_shr(v, 8)); }
+
+/* Adding 0x2800 moves the surrogates 0xD800-0xDFFF to 0x0000-0x07FF, the only
+ * units whose top 5 bits are then clear. The minimum over several vectors of
+ * these biased units is below 0x800 in some lane iff one of them holds a
+ * surrogate: one constant and one test per block. */
+#define SURROGATE_BIAS 0x2800
+FM_INLINE bool no_surrogate(v128_t biased_min) {
+  return wasm_i16x8_all_true(wasm_u16x8_shr(biased_min, 11));
+}
+
+/* Swaps whole blocks of units from `in` to `out` while they hold no surrogate;
+ * returns the number of units done. `wire_in`: the input is big-endian (decode),
+ * so the test applies to the swapped units; otherwise to the input units.
+ * Blocks of 8 vectors (64 units), then single vectors: measured in V8, 8
+ * vectors per test run at ~33 GB/s, 4 at ~28, 2 at ~23. */
+FM_INLINE size_t bmp_swap_simd(const uint8_t *in, size_t n, uint8_t *out, bool wire_in) {
+  const v128_t bias = wasm_i16x8_splat(SURROGATE_BIAS);
+  size_t i = 0;
+  for (; n - i >= 64; i += 64) {
+    v128_t v[8], s[8];
+    for (int k = 0; k < 8; k++) {
+      v[k] = wasm_v128_load(in + 2 * i + 16 * k);
+      s[k] = swap16(v[k]);
+    }
+    const v128_t *u = wire_in ? s : v;
+    v128_t m = wasm_i16x8_add(u[0], bias);
+    for (int k = 1; k < 8; k++) m = wasm_u16x8_min(m, wasm_i16x8_add(u[k], bias));
+    if (!no_surrogate(m)) return i;
+    for (int k = 0; k < 8; k++) wasm_v128_store(out + 2 * i + 16 * k, s[k]);
+  }
+  for (; n - i >= 8; i += 8) {
+    v128_t v = wasm_v128_load(in + 2 * i);
+    v128_t s = swap16(v);
+    if (!no_surrogate(wasm_i16x8_add(wire_in ? s : v, bias))) return i;
+    wasm_v128_store(out + 2 * i, s);
+  }
+  return i;
+}
+
+/* Lanes of unsigned 16-bit units outside [lo, hi] (hi <= 0x7F): tested on the
+ * lane-wise minimum and maximum of a block. For lo == 0 and hi == 0x7F one
+ * shift does it, with no constant. */
+FM_INLINE bool units_in_range(v128_t mn, v128_t mx, uint16_t lo, uint16_t hi) {
+  if (lo == 0 && hi == 0x7f) return !wasm_v128_any_true(wasm_u16x8_shr(mx, 7));
+  v128_t bad = wasm_u16x8_gt(mx, wasm_i16x8_splat((int16_t)hi));
+  if (lo) bad = wasm_v128_or(bad, wasm_u16x8_lt(mn, wasm_i16x8_splat((int16_t)lo)));
+  return !wasm_v128_any_true(bad);
+}
+
+/* The same for bytes (hi <= 0x7F): for IA5 the sign bits alone tell. */
+FM_INLINE bool bytes_in_range(v128_t mn, v128_t mx, uint8_t lo, uint8_t hi) {
+  if (lo == 0 && hi == 0x7f) return wasm_i8x16_bitmask(mx) == 0;
+  v128_t bad = wasm_u8x16_gt(mx, wasm_i8x16_splat((int8_t)hi));
+  if (lo) bad = wasm_v128_or(bad, wasm_u8x16_lt(mn, wasm_i8x16_splat((int8_t)lo)));
+  return !wasm_v128_any_true(bad);
+}
+
+/* Narrows 16 units per block to 16 bytes while all are in range. The
+ * saturating narrow is exact here: every unit stored is <= 0x7F. */
+FM_INLINE size_t narrow_simd(const uint16_t *in, size_t n, uint8_t *out, uint16_t lo, uint16_t hi) {
+  size_t i = 0;
+  for (; n - i >= 16; i += 16) {
+    v128_t a = wasm_v128_load(in + i), b = wasm_v128_load(in + i + 8);
+    if (!units_in_range(wasm_u16x8_min(a, b), wasm_u16x8_max(a, b), lo, hi)) return i;
+    wasm_v128_store(out + i, wasm_u8x16_narrow_i16x8(a, b));
+  }
+  return i;
+}
+
+/* Widens 16 bytes per block to 16 units while all are in range. */
+FM_INLINE size_t widen_simd(const uint8_t *in, size_t n, uint16_t *out, uint8_t lo, uint8_t hi) {
+  size_t i = 0;
+  for (; n - i >= 16; i += 16) {
+    v128_t v = wasm_v128_load(in + i);
+    if (!bytes_in_range(v, v, lo, hi)) return i;
+    wasm_v128_store(out + i, wasm_u16x8_extend_low_u8x16(v));
+    wasm_v128_store(out + i + 8, wasm_u16x8_extend_high_u8x16(v));
+  }
+  return i;
+}
+
+/* Checks 64 bytes per block, then 16, while all are in range. */
+FM_INLINE size_t check_simd(const uint8_t *in, size_t n, uint8_t lo, uint8_t hi) {
+  size_t i = 0;
+  for (; n - i >= 64; i += 64) {
+    v128_t a = wasm_v128_load(in + i), b = wasm_v128_load(in + i + 16);
+    v128_t c = wasm_v128_load(in + i + 32), d = wasm_v128_load(in + i + 48);
+    v128_t mx = wasm_u8x16_max(wasm_u8x16_max(a, b), wasm_u8x16_max(c, d));
+    v128_t mn = lo ? wasm_u8x16_min(wasm_u8x16_min(a, b), wasm_u8x16_min(c, d)) : mx;
+    if (!bytes_in_range(mn, mx, lo, hi)) return i;
+  }
+  for (; n - i >= 16; i += 16) {
+    v128_t v = wasm_v128_load(in + i);
+    if (!bytes_in_range(v, v, lo, hi)) return i;
+  }
+  return i;
+}
+
+#endif /* FM_SIMD */
+
+/* ---- scalar ------------------------------------------------------------------ */
+/* Each continues from unit i and returns the index of the first bad unit, or n.
+ * BMP and the byte checks first take 64-bit words (SWAR: 4 units or 8 bytes
+ * at a time, ~2x the unit loop in the scalar wasm build); a word that holds a
+ * bad unit is left to the unit loop, which finds the exact index. */
+
+#define LANES16(x) (0x0001000100010001ull * (x))
+#define LANES8(x) (0x0101010101010101ull * (x))
+
+/* True when none of the 4 units of w is a surrogate: (u & 0xF800) ^ 0xD800 is
+ * 0 only for surrogates; its top 5 bits, plus 31, carry into bit 5 of the
+ * lane unless they are all 0 (no carry reaches the next lane). */
+static inline bool word_no_surrogate(uint64_t w) {
+  uint64_t top = (((w & LANES16(0xf800)) ^ LANES16(0xd800)) >> 11) & LANES16(0x1f);
+  return ((top + LANES16(0x1f)) & LANES16(0x20)) == LANES16(0x20);
+}
+
+/* True when every byte of w is in [lo, hi], hi <= 0x7F (Hacker's Delight
+ * "has less" / "has more" tests, exact for these bounds). */
+static inline bool word_in_range(uint64_t w, uint8_t lo, uint8_t hi) {
+  uint64_t high = LANES8(0x80);
+  uint64_t above = ((w + LANES8(0x7f - hi)) | w) & high;
+  uint64_t below = lo ? (w - LANES8(lo)) & ~w & high : 0;
+  return (above | below) == 0;
+}
+
+static size_t bmp_swap_scalar(const uint8_t *in, size_t i, size_t n, uint8_t *out, bool wire_in) {
+  for (; n - i >= 4; i += 4) {
+    uint64_t v;
+    memcpy(&v, in + 2 * i, 8);
+    uint64_t s = ((v >> 8) & LANES16(0x00ff)) | ((v & LANES16(0x00ff)) << 8);
+    if (!word_no_surrogate(wire_in ? s : v)) break;
+    memcpy(out + 2 * i, &s, 8);
+  }
+  for (; i < n; i++) {
+    uint16_t v = load_u16(in + 2 * i);
+    uint16_t s = __builtin_bswap16(v);
+    if (is_surrogate(wire_in ? s : v)) return i;
+    memcpy(out + 2 * i, &s, 2);
+  }
+  return n;
+}
+
+static size_t narrow_scalar(const uint16_t *in, size_t i, size_t n, uint8_t *out, uint16_t lo,
+                            uint16_t hi) {
+  for (; i < n; i++) {
+    uint16_t u = in[i];
+    if (u < lo || u > hi) return i;
+    out[i] = (uint8_t)u;
+  }
+  return n;
+}
+
+static size_t widen_scalar(const uint8_t *in, size_t i, size_t n, uint16_t *out, uint8_t lo,
+                           uint8_t hi) {
+  for (; i < n; i++) {
+    uint8_t c = in[i];
+    if (c < lo || c > hi) return i;
+    out[i] = c;
+  }
+  return n;
+}
+
+static size_t check_scalar(const uint8_t *in, size_t i, size_t n, uint8_t lo, uint8_t hi) {
+  for (; n - i >= 8; i += 8) {
+    uint64_t w;
+    memcpy(&w, in + i, 8);
+    if (!word_in_range(w, lo, hi)) break;
+  }
+  for (; i < n; i++) {
+    if (in[i] < lo || in[i] > hi) return i;
+  }
+  return n;
+}
+
+/* ---- the kernels: SIMD for whole blocks, scalar for the rest ----------------- */
+/* FM_INLINE so that the constant ranges and directions fold into each caller. */
+
+FM_INLINE size_t bmp_swap(const uint8_t *in, size_t n, uint8_t *out, bool wire_in) {
+  size_t done = 0;
+#if FM_SIMD
+  done = bmp_swap_simd(in, n, out, wire_in);
+#endif
+  return bmp_swap_scalar(in, done, n, out, wire_in);
+}
+
+FM_INLINE size_t narrow(const uint16_t *in, size_t n, uint8_t *out, uint16_t lo, uint16_t hi) {
+  size_t done = 0;
+#if FM_SIMD
+  done = narrow_simd(in, n, out, lo, hi);
+#endif
+  return narrow_scalar(in, done, n, out, lo, hi);
+}
+
+FM_INLINE size_t widen(const uint8_t *in, size_t n, uint16_t *out, uint8_t lo, uint8_t hi) {
+  size_t done = 0;
+#if FM_SIMD
+  done = widen_simd(in, n, out, lo, hi);
+#endif
+  return widen_scalar(in, done, n, out, lo, hi);
+}
+
+FM_INLINE size_t check(const uint8_t *in, size_t n, uint8_t lo, uint8_t hi) {
+  size_t done = 0;
+#if FM_SIMD
+  done = check_simd(in, n, lo, hi);
+#endif
+  return check_scalar(in, done, n, lo, hi);
+}
+
+/* ---- BMPString ----------------------------------------------------------------- */
+
+FM_EXPORT fm_code fm_bmp_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
+  size_t bad = bmp_swap((const uint8_t *)in, n, out, false);
+  if (bad < n) return str_fail(r, FM_ERR_SURROGATE, bad, 2 * bad, in[bad]);
+  return str_ok(r, n, 2 * n);
+}
+
+FM_EXPORT fm_code fm_bmp_decode(const uint8_t *in, size_t len, uint16_t *out, fm_result *r) {
+  /* The whole length is checked first: a half char at the end is an error
+   * whatever the chars before it hold. */
+  if (len % 2) return str_fail(r, FM_ERR_ODD_LENGTH, len / 2, len - 1, in[len - 1]);
+  size_t n = len / 2;
+  size_t bad = bmp_swap(in, n, (uint8_t *)out, true);
+  if (bad < n) {
+    /* Not yet stored: in place, the unit at `bad` still holds its input. */
+    return str_fail(r, FM_ERR_SURROGATE, bad, 2 * bad, __builtin_bswap16(load_u16(in + 2 * bad)));
+  }
+  return str_ok(r, n, len);
+}
+
+/* ---- IA5String and VisibleString --------------------------------------------- */
+
+FM_INLINE fm_code encode_narrow(const uint16_t *in, size_t n, uint8_t *out, uint16_t lo,
+                                uint16_t hi, fm_result *r) {
+  size_t bad = narrow(in, n, out, lo, hi);
+  if (bad < n) return str_fail(r, FM_ERR_RANGE_CHAR, bad, bad, in[bad]);
+  return str_ok(r, n, n);
+}
+
+FM_INLINE fm_code decode_widen(const uint8_t *in, size_t n, uint16_t *out, uint8_t lo, uint8_t hi,
+                               fm_result *r) {
+  size_t bad = widen(in, n, out, lo, hi);
+  if (bad < n) return str_fail(r, FM_ERR_RANGE_CHAR, bad, bad, in[bad]);
+  return str_ok(r, n, n);
+}
+
+FM_INLINE fm_code check_bytes(const uint8_t *in, size_t n, uint8_t lo, uint8_t hi, fm_result *r) {
+  size_t bad = check(in, n, lo, hi);
+  if (bad < n) return str_fail(r, FM_ERR_RANGE_CHAR, bad, bad, in[bad]);
+  return str_ok(r, n, n);
+}
+
+FM_EXPORT fm_code fm_ia5_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
+  return encode_narrow(in, n, out, IA5_LO, IA5_HI, r);
+}
+
+FM_EXPORT fm_code fm_visible_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
+  return encode_narrow(in, n, out, VISIBLE_LO, VISIBLE_HI, r);
+}
+
+FM_EXPORT fm_code fm_ia5_decode(const uint8_t *in, size_t n, uint16_t *out, fm_result *r) {
+  return decode_widen(in, n, out, IA5_LO, IA5_HI, r);
+}
+
+FM_EXPORT fm_code fm_visible_decode(const uint8_t *in, size_t n, uint16_t *out, fm_result *r) {
+  return decode_widen(in, n, out, VISIBLE_LO, VISIBLE_HI, r);
+}
+
+FM_EXPORT fm_code fm_ia5_check(const uint8_t *in, size_t n, fm_result *r) {
+  return check_bytes(in, n, IA5_LO, IA5_HI, r);
+}
+
+FM_EXPORT fm_code fm_visible_check(const uint8_t *in, size_t n, fm_result *r) {
+  return check_bytes(in, n, VISIBLE_LO, VISIBLE_HI, r);
+}
+
+/* ---- DER ------------------------------------------------------------------------ */
+
+size_t fm_der_write_header(uint8_t *out, uint8_t tag, uint32_t length) {
+  out[0] = tag;
+  if (length < 0x80) {
+    out[1] = (uint8_t)length;
+    return 2;
+  }
+  size_t octets = length > 0xffffff ? 4 : length > 0xffff ? 3 : length > 0xff ? 2 : 1;
+  out[1] = (uint8_t)(0x80 | octets);
+  for (size_t k = 0; k < octets; k++) out[2 + k] = (uint8_t)(length >> (8 * (octets - 1 - k)));
+  return 2 + octets;
+}
+
+static fm_code der_fail(fm_result *r, fm_code code, size_t offset, const uint8_t *in, size_t len) {
+  *r = (fm_result){.code = (uint32_t)code, .index = FM_NO_INDEX, .offset = offset};
+  r->tag = offset < len ? in[offset] : 0;
+  return code;
+}
+
+/* X.690 8.1.3 and DER's 10.1: primitive form, definite length, fewest octets. */
+fm_code fm_der_read_header(const uint8_t *in, size_t len, uint8_t tag, size_t *content,
+                           fm_result *r) {
+  if (len == 0) return der_fail(r, FM_ERR_TRUNCATED, 0, in, len);
+  if (in[0] != tag) {
+    return der_fail(r, in[0] == (tag | 0x20) ? FM_ERR_DER_CONSTRUCTED : FM_ERR_DER_TAG, 0, in, len);
+  }
+  if (len < 2) return der_fail(r, FM_ERR_TRUNCATED, 1, in, len);
+  uint8_t first = in[1];
+  size_t header = 2;
+  uint32_t length = first;
+  if (first == 0x80) return der_fail(r, FM_ERR_DER_INDEFINITE, 1, in, len);
+  if (first > 0x80) {
+    size_t octets = first & 0x7f;
+    if (first == 0xff || octets > 4) return der_fail(r, FM_ERR_DER_LENGTH, 1, in, len);
+    if (len - 2 < octets) return der_fail(r, FM_ERR_TRUNCATED, 1, in, len);
+    length = 0;
+    for (size_t k = 0; k < octets; k++) length = length << 8 | in[2 + k];
+    /* A leading zero octet, or one octet for a length below 0x80. */
+    if (in[2] == 0 || length < 0x80) return der_fail(r, FM_ERR_DER_NONMINIMAL, 1, in, len);
+    header += octets;
+  }
+  if (length > len - header) return der_fail(r, FM_ERR_TRUNCATED, 1, in, len);
+  *content = header;
+  *r = (fm_result){.code = FM_OK, .count = 0, .index = FM_NO_INDEX, .end = header + length};
+  return FM_OK;
+}
+
+fm_code fm_der_read_bmp(const uint8_t *in, size_t len, uint16_t *out, fm_result *r) {
+  size_t content;
+  if (fm_der_read_header(in, len, FM_DER_BMP_STRING, &content, r) != FM_OK) return (fm_code)r->code;
+  fm_bmp_decode(in + content, r->end - content, out, r);
+  return shifted(r, content);
+}
+
+fm_code fm_der_read_ia5(const uint8_t *in, size_t len, uint16_t *out, fm_result *r) {
+  size_t content;
+  if (fm_der_read_header(in, len, FM_DER_IA5_STRING, &content, r) != FM_OK) return (fm_code)r->code;
+  fm_ia5_decode(in + content, r->end - content, out, r);
+  return shifted(r, content);
+}
+
+fm_code fm_der_read_visible(const uint8_t *in, size_t len, uint16_t *out, fm_result *r) {
+  size_t content;
+  if (fm_der_read_header(in, len, FM_DER_VISIBLE_STRING, &content, r) != FM_OK) {
+    return (fm_code)r->code;
+  }
+  fm_visible_decode(in + content, r->end - content, out, r);
+  return shifted(r, content);
+}
+
+/* Content longer than FM_DER_MAX_LENGTH bytes has no DER length here. */
+static fm_code too_long(fm_result *r) {
+  *r = (fm_result){.code = FM_ERR_DER_LENGTH, .index = FM_NO_INDEX};
+  return FM_ERR_DER_LENGTH;
+}
+
+fm_code fm_der_write_bmp(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
+  if (n > FM_DER_MAX_LENGTH / 2) return too_long(r);
+  size_t header = fm_der_write_header(out, FM_DER_BMP_STRING, (uint32_t)(2 * n));
+  fm_bmp_encode(in, n, out + header, r);
+  return shifted(r, header);
+}
+
+fm_code fm_der_write_ia5(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
+  if (n > FM_DER_MAX_LENGTH) return too_long(r);
+  size_t header = fm_der_write_header(out, FM_DER_IA5_STRING, (uint32_t)n);
+  fm_ia5_encode(in, n, out + header, r);
+  return shifted(r, header);
+}
+
+fm_code fm_der_write_visible(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
+  if (n > FM_DER_MAX_LENGTH) return too_long(r);
+  size_t header = fm_der_write_header(out, FM_DER_VISIBLE_STRING, (uint32_t)n);
+  fm_visible_encode(in, n, out + header, r);
+  return shifted(r, header);
+}

@@ -1,0 +1,195 @@
+// String parity: the six builds of c/fm_string.c (wasm SIMD, wasm scalar,
+// x86-64 and aarch64, SIMD through SIMDe and scalar) and the pure-JS path
+// agree on every string and DER request, valid or not: the same bytes, units
+// and `end`, or the same error code, char index and byte offset. The JS paths
+// are driven through the public API twice, with strings and with Uint16Arrays
+// (the Node routes differ: Buffer writes vs a typed-array copy). Valid
+// requests, and the bad ones built here, also match what is computed
+// independently in helpers.js.
+import { beforeAll, describe, expect, test } from 'vitest';
+import * as api from '../js/index.js';
+import {
+  NATIVE_BUILDS, bigEndianBytes, derHeader, leBytes, randomBMPUnits, randomRangeUnits, runNative,
+  stringOfUnits, unitsOfString,
+} from './helpers.js';
+
+const { FastmpError, init } = api;
+
+const SIZES = [...Array(41).keys(), 47, 48, 49, 63, 64, 65, 70, 127, 128, 129, 1024, 65536, 1 << 20];
+const RANGES = { ia5: [0x00, 0x7f], visible: [0x20, 0x7e] };
+const TAGS = { BMP: 0x1e, IA5: 0x16, Visible: 0x1a };
+const cat = (...parts) => Uint8Array.from(parts.flatMap((p) => [...p]));
+const unitsOf = (bytes) => new Uint16Array(bytes.slice().buffer); // little-endian request bytes -> units
+
+/** Every request of the batch: { name, op, bytes, expected? } (expected: { data, end } or { error }). */
+function buildCases() {
+  const cases = [];
+  const add = (name, op, bytes, expected) => cases.push({ name, op, bytes, expected });
+  for (const n of SIZES) {
+    const units = randomBMPUnits(n, 60 + n);
+    const content = bigEndianBytes(units);
+    add(`BMP encode ${n}`, 'bmpEncode', leBytes(units), { data: content });
+    add(`BMP decode ${n}`, 'bmpDecode', content, { data: leBytes(units) });
+    add(`DER write BMP ${n}`, 'derWriteBMP', leBytes(units), { data: cat(derHeader(0x1e, 2 * n), content) });
+    const der = cat(derHeader(0x1e, 2 * n), content);
+    add(`DER read BMP ${n}`, 'derReadBMP', cat(der, [0x05, 0x00]), { data: leBytes(units), end: der.length });
+    for (const [kind, [lo, hi]] of Object.entries(RANGES)) {
+      const K = kind === 'ia5' ? 'IA5' : 'Visible';
+      const chars = randomRangeUnits(n, 70 + n + lo, lo, hi);
+      const bytes = Uint8Array.from(chars);
+      add(`${K} encode ${n}`, `${kind}Encode`, leBytes(chars), { data: bytes });
+      add(`${K} decode ${n}`, `${kind}Decode`, bytes, { data: leBytes(chars) });
+      add(`${K} check ${n}`, `${kind}Check`, bytes, {});
+      add(`DER write ${K} ${n}`, `derWrite${K}`, leBytes(chars), { data: cat(derHeader(TAGS[K], n), bytes) });
+      const derK = cat(derHeader(TAGS[K], n), bytes);
+      add(`DER read ${K} ${n}`, `derRead${K}`, derK, { data: leBytes(chars), end: derK.length });
+    }
+  }
+  // A surrogate at every position of lengths around the vector blocks (8 and
+  // 32 units), plus one more later that must not hide the first.
+  const surrogates = [0xd800, 0xdbff, 0xdc00, 0xdfff];
+  for (const n of [1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 40, 63, 64, 65, 70, 100]) {
+    const good = randomBMPUnits(n, 200 + n);
+    for (let at = 0; at < n; at++) {
+      const units = Uint16Array.from(good);
+      units[at] = surrogates[at % 4];
+      if (at + 33 < n) units[at + 33] = 0xdabc;
+      const error = ['SURROGATE', at, 2 * at];
+      add(`BMP encode ${n}, surrogate at ${at}`, 'bmpEncode', leBytes(units), { error });
+      add(`BMP decode ${n}, surrogate at ${at}`, 'bmpDecode', bigEndianBytes(units), { error });
+      if (at % 5 === 0) {
+        const head = derHeader(0x1e, 2 * n).length;
+        add(`DER write BMP ${n}, surrogate at ${at}`, 'derWriteBMP', leBytes(units), { error: ['SURROGATE', at, head + 2 * at] });
+        add(`DER read BMP ${n}, surrogate at ${at}`, 'derReadBMP', cat(derHeader(0x1e, 2 * n), bigEndianBytes(units)), { error: ['SURROGATE', at, head + 2 * at] });
+      }
+    }
+  }
+  for (const len of [1, 3, 7, 15, 17, 63, 65, 1025]) {
+    const bytes = new Uint8Array(len).fill(0x30);
+    add(`BMP decode, odd length ${len}`, 'bmpDecode', bytes, { error: ['ODD_LENGTH', len >> 1, len - 1] });
+    add(`DER read BMP, odd length ${len}`, 'derReadBMP', cat(derHeader(0x1e, len), bytes), { error: ['ODD_LENGTH', len >> 1, derHeader(0x1e, len).length + len - 1] });
+  }
+  // IA5 / Visible bounds at positions around the blocks (16 units, 16 and 64 bytes).
+  const wide = [0x1f, 0x20, 0x7e, 0x7f, 0x80, 0xff, 0x100, 0xd800, 0xffff];
+  for (const [kind, [lo, hi]] of Object.entries(RANGES)) {
+    const K = kind === 'ia5' ? 'IA5' : 'Visible';
+    for (const n of [1, 15, 16, 17, 33, 64, 65, 70, 130]) {
+      const base = randomRangeUnits(n, 300 + n, lo, hi);
+      for (const at of [0, 1, 7, 8, 15, 16, 17, 31, 32, 47, 48, 63, 64, 65, 69, 129].filter((p) => p < n)) {
+        for (const unit of wide) {
+          const chars = Uint16Array.from(base);
+          chars[at] = unit;
+          const ok = unit >= lo && unit <= hi;
+          const error = ok ? undefined : ['RANGE', at, at];
+          add(`${K} encode ${n}, U+${unit.toString(16)} at ${at}`, `${kind}Encode`, leBytes(chars), ok ? { data: Uint8Array.from(chars) } : { error });
+          if (unit > 0xff) continue;
+          const bytes = Uint8Array.from(chars);
+          add(`${K} decode ${n}, 0x${unit.toString(16)} at ${at}`, `${kind}Decode`, bytes, ok ? { data: leBytes(chars) } : { error });
+          add(`${K} check ${n}, 0x${unit.toString(16)} at ${at}`, `${kind}Check`, bytes, ok ? {} : { error });
+        }
+      }
+    }
+  }
+  // DER headers: every rule, with the content after them valid.
+  const A = (n) => new Array(n).fill(0x41);
+  const headers = [
+    ['length 127', [0x16, 0x7f, ...A(127)]], ['length 128', [0x16, 0x81, 0x80, ...A(128)]],
+    ['length 255', [0x16, 0x81, 0xff, ...A(255)]], ['length 256', [0x16, 0x82, 0x01, 0x00, ...A(256)]],
+    ['length 65536', [0x16, 0x83, 0x01, 0x00, 0x00, ...A(65536)]],
+    ['non-minimal 5', [0x16, 0x81, 0x05, ...A(5)]], ['non-minimal 127', [0x16, 0x81, 0x7f, ...A(127)]],
+    ['non-minimal zero', [0x16, 0x81, 0x00]], ['leading zero octet', [0x16, 0x82, 0x00, 0x80, ...A(128)]],
+    ['leading zero, 4 octets', [0x16, 0x84, 0x00, 0x00, 0x01, 0x00, ...A(256)]],
+    ['indefinite', [0x16, 0x80, 0x41, 0x00, 0x00]], ['constructed', [0x36, 0x03, 0x16, 0x01, 0x41]],
+    ['UTF8String tag', [0x0c, 0x01, 0x41]], ['past the end', [0x16, 0x05, 0x41]],
+    ['long form past the end', [0x16, 0x82, 0x01, 0x00, 0x41]], ['length octets cut', [0x16, 0x83, 0x01, 0x00]],
+    ['no length', [0x16]], ['empty', []], ['reserved 0xFF', [0x16, 0xff, 0x41]],
+    ['five length octets', [0x16, 0x85, 0x01, 0x00, 0x00, 0x00, 0x00]],
+  ];
+  for (const [name, bytes] of headers) {
+    for (const K of ['BMP', 'IA5', 'Visible']) {
+      const retagged = Uint8Array.from(bytes);
+      if (retagged[0] === 0x16 || retagged[0] === 0x36) retagged[0] = TAGS[K] | (retagged[0] & 0x20);
+      add(`DER read ${K}: ${name}`, `derRead${K}`, retagged);
+    }
+  }
+  return cases;
+}
+
+/** One outcome from the public API, in the shape runNative gives. */
+function apiOutcome({ op, bytes }, form) {
+  const strings = form === 'string';
+  const input = () => (strings ? stringOfUnits(unitsOf(bytes)) : unitsOf(bytes));
+  const units = (s) => leBytes(unitsOfString(s));
+  const K = { bmp: 'BMP', ia5: 'IA5', visible: 'Visible' }[op.match(/bmp|ia5|visible/i)[0].toLowerCase()];
+  try {
+    switch (op) {
+      case 'bmpEncode': case 'ia5Encode': case 'visibleEncode':
+        return { code: 'OK', data: api[`encode${K}`](input()) };
+      case 'bmpDecode': case 'ia5Decode': case 'visibleDecode':
+        return { code: 'OK', data: strings ? units(api[`decode${K}`](bytes)) : leBytes(api[`decode${K}ToUint16`](bytes)) };
+      case 'ia5Check': case 'visibleCheck': // the string route checks without widening
+        if (strings) api[`decode${K}`](bytes);
+        else api[`decode${K}ToUint16`](bytes);
+        return { code: 'OK', data: new Uint8Array(0) };
+      case 'derWriteBMP': case 'derWriteIA5': case 'derWriteVisible':
+        return { code: 'OK', data: api[`write${K}String`](input()) };
+      default: {
+        const { value, end } = api[`read${K}String`](bytes);
+        return { code: 'OK', end, data: units(value) };
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof FastmpError)) throw e;
+    return { code: e.code, index: e.index, offset: e.offset };
+  }
+}
+
+/** What must agree between builds. */
+function comparable(outcome, op) {
+  if (outcome.code !== 'OK') return { code: outcome.code, index: outcome.index, offset: outcome.offset };
+  const data = Buffer.from(outcome.data).toString('base64');
+  return op.startsWith('derRead') ? { code: 'OK', end: outcome.end, data } : { code: 'OK', data };
+}
+
+const cases = buildCases();
+const outcomes = {};
+const JS_PATHS = [
+  ['wasm-simd', { backend: 'simd', pureJs: 'never' }],
+  ['wasm-scalar', { backend: 'scalar', pureJs: 'never' }],
+  ['pure-js', { pureJs: 'always' }],
+];
+
+beforeAll(async () => {
+  for (const [name, options] of JS_PATHS) {
+    await init(options);
+    for (const form of ['string', 'units']) outcomes[`${name} (${form})`] = cases.map((c) => apiOutcome(c, form));
+  }
+  for (const build of NATIVE_BUILDS) outcomes[build.name] = runNative(build, cases);
+});
+
+describe('six builds and the pure-JS path agree on strings and DER', () => {
+  test('the batch covers every build and every outcome', () => {
+    expect(Object.keys(outcomes)).toHaveLength(10);
+    for (const list of Object.values(outcomes)) expect(list.length).toBe(cases.length);
+    const codes = new Set(outcomes['wasm-simd (string)'].map((o) => o.code));
+    expect([...codes].sort()).toEqual([
+      'DER_CONSTRUCTED', 'DER_INDEFINITE', 'DER_LENGTH', 'DER_NONMINIMAL', 'DER_TAG', 'ODD_LENGTH', 'OK', 'RANGE',
+      'SURROGATE', 'TRUNCATED',
+    ]);
+  });
+
+  test.each(cases.map((c, i) => [c.name, i]))('%s', (_, i) => {
+    const { op, expected } = cases[i];
+    const reference = comparable(outcomes['x86_64-scalar'][i], op);
+    for (const [name, list] of Object.entries(outcomes)) {
+      expect({ build: name, ...comparable(list[i], op) }).toEqual({ build: name, ...reference });
+    }
+    if (expected?.error) {
+      expect([reference.code, reference.index, reference.offset]).toEqual(expected.error);
+    } else if (expected) {
+      expect(reference.code).toBe('OK');
+      if (expected.data) expect(reference.data).toBe(Buffer.from(expected.data).toString('base64'));
+      if (expected.end !== undefined) expect(reference.end).toBe(expected.end);
+    }
+  });
+});
