@@ -1,9 +1,10 @@
 // index.js - the public API. Browsers: `await init()` once before the first
 // call. Node: import 'fastmp-wasm' (js/node.js), which is ready on import.
 
+import { asBytes, asOffset, asOptions, describe } from './args.js';
 import { FastmpError, NO_INDEX, decodeError } from './errors.js';
 import { instantiate, simdSupported } from './loader.js';
-import { Boundary, align16 } from './memory.js';
+import { Boundary, align16, copyOut } from './memory.js';
 import { stringsApi } from './strings.js';
 import * as wire from './wire.js';
 
@@ -116,7 +117,7 @@ export function pack(x, options = {}) {
   const s = ready();
   const kind = KINDS.find((k) => x instanceof k.Type);
   if (kind === undefined) throw new TypeError(`fastmp: pack() takes a ${TYPE_NAMES}, not ${describe(x)}`);
-  const { bin = true } = checkOptions(options, 'pack', ['bin']);
+  const { bin = true } = asOptions(options, 'pack', ['bin']);
   if (kind.c === 'u8' && bin) return wire.packBin(x);
   if (x.length > wire.MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${x.length}`);
   if (useJs(s, 'pack', kind, x.length)) {
@@ -155,7 +156,7 @@ function packWasm(b, kind, x) {
   b.view(kind === BOOL ? Uint8Array : kind.Type).set(x, base / kind.bytes);
   const out = base + inBytes;
   const size = b.wasm[kind.pack](base, n, out) >>> 0;
-  return b.u8.slice(out, out + size);
+  return copyOut(b.u8, out, out + size);
 }
 
 // ---- unpack -------------------------------------------------------------------
@@ -179,7 +180,7 @@ export function unpack(bytes, Type, options) {
 /** Unpacks the array (or bin) that starts at bytes[offset]; returns { value, end }. */
 export function unpackFrom(bytes, Type, offset = 0, options) {
   const input = asBytes(bytes, 'unpackFrom');
-  checkOffset(input, offset, 'unpackFrom');
+  asOffset(offset, input, 'unpackFrom');
   return unpackAt(input, Type, offset, options, 'unpackFrom');
 }
 
@@ -194,7 +195,7 @@ export function unpackBool(bytes) {
 /** unpackBool for the array that starts at bytes[offset]; returns { value, end }. */
 export function unpackBoolFrom(bytes, offset = 0) {
   const input = asBytes(bytes, 'unpackBoolFrom');
-  checkOffset(input, offset, 'unpackBoolFrom');
+  asOffset(offset, input, 'unpackBoolFrom');
   return unpackBoolAt(input, offset);
 }
 
@@ -202,7 +203,7 @@ function unpackAt(input, Type, start, options = {}, fn) {
   const s = ready();
   const kind = KINDS.find((k) => k.Type === Type);
   if (kind === undefined) throw new TypeError(`fastmp: ${fn}() decodes into a ${TYPE_NAMES}; the second argument was ${describe(Type)}`);
-  const { integralFloats = false } = checkOptions(options, fn, ['integralFloats']);
+  const { integralFloats = false } = asOptions(options, fn, ['integralFloats']);
   if (kind.c === 'u8' && wire.isBinAt(input, start)) return wire.readBin(input, start, Type);
   const { count, body } = wire.readArrayHeader(input, start);
   if (useJs(s, 'unpack', kind, count)) {
@@ -233,39 +234,6 @@ function unpackWasm(b, kind, input, start, count, flags) {
     throw decodeError(r.code, r.index, start + r.offset, input, r.count, { target, value });
   }
   const first = out / kind.bytes;
-  const value = b.view(kind.Type).slice(first, first + count);
+  const value = copyOut(b.view(kind.Type), first, first + count);
   return { value, end: start + b.resultEnd() };
-}
-
-// ---- arguments ------------------------------------------------------------------
-
-function asBytes(bytes, fn) {
-  if (bytes instanceof Uint8Array) return bytes;
-  if (bytes instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && bytes instanceof SharedArrayBuffer)) {
-    return new Uint8Array(bytes);
-  }
-  throw new TypeError(`fastmp: ${fn}() takes a Uint8Array (or an ArrayBuffer) of msgpack bytes, not ${describe(bytes)}`);
-}
-
-function checkOffset(input, offset, fn) {
-  if (!Number.isSafeInteger(offset) || offset < 0 || offset > input.length) {
-    throw new RangeError(`fastmp: ${fn}() offset must be an integer from 0 to ${input.length}, not ${String(offset)}`);
-  }
-}
-
-/** The options object, checked: an object whose keys are all known. */
-function checkOptions(options, fn, known) {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== 'object') throw new TypeError(`fastmp: ${fn}() options must be an object, not ${describe(options)}`);
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw new TypeError(`fastmp: ${fn}() has no option '${key}' (it knows: ${known.join(', ')})`);
-  }
-  return options;
-}
-
-function describe(v) {
-  if (v === null) return 'null';
-  if (typeof v === 'function') return v.name ? `the function ${v.name}` : 'a function';
-  const name = typeof v === 'object' ? v.constructor?.name ?? 'object' : typeof v;
-  return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
 }

@@ -85,3 +85,30 @@ export class Boundary {
 }
 
 export { align16 };
+
+// ---- outputs ------------------------------------------------------------------
+// Every output is a fresh array with its own ArrayBuffer, that the caller owns.
+// From UNINIT_FROM bytes on, Node allocates an uninitialised ArrayBuffer and
+// copies into it faster than it allocates a zero-filled one (what `new
+// Uint8Array` and `slice` do): measured 330 vs 490 ns at 2 KB, 2.6 vs 3.6 µs at
+// 128 KB. Every byte is written before the caller sees the array. The result
+// is a plain typed array, never a Buffer (whose slice() would not copy).
+/** Node's Buffer, only in Node (a bundler's Buffer polyfill is not taken for it). */
+export const NodeBuffer = typeof process !== 'undefined' && process.versions?.node != null ? globalThis.Buffer : null;
+const UNINIT_FROM = 1024;
+
+/** A fresh Uint8Array of `size` bytes, with its own ArrayBuffer, contents undefined. */
+export function freshBytes(size) {
+  if (NodeBuffer === null || size < UNINIT_FROM) return new Uint8Array(size);
+  return new Uint8Array(NodeBuffer.allocUnsafeSlow(size).buffer);
+}
+
+/** A fresh copy of view[start, end), of the view's own type (a view over wasm memory). */
+export function copyOut(view, start, end) {
+  const bytes = (end - start) * view.BYTES_PER_ELEMENT;
+  if (NodeBuffer === null || bytes < UNINIT_FROM) return view.slice(start, end);
+  const out = new view.constructor(NodeBuffer.allocUnsafeSlow(bytes).buffer);
+  out.set(view.subarray(start, end));
+  return out;
+}
+

@@ -8,7 +8,9 @@
 // state getter: each instance of index.js (e.g. one per benchmark path) gets
 // functions bound to its own wasm instance and options.
 
+import { asBytes, asOffset, describe } from './args.js';
 import { FastmpError, NO_INDEX } from './errors.js';
+import { NodeBuffer, align16, copyOut, freshBytes } from './memory.js';
 
 /**
  * Below these lengths (in chars) the pure-JS path is faster than a wasm call.
@@ -28,34 +30,10 @@ const VISIBLE = { name: 'VisibleString', tag: 0x1a, wide: false, lo: 0x20, hi: 0
 // Node's Buffer writes a string's UTF-16 units (lone surrogates as they are)
 // or its UTF-8 natively, and builds strings from UTF-16LE or Latin-1 bytes
 // natively; browsers have TextDecoder and TextEncoder.encodeInto.
-const NodeBuffer = typeof globalThis.Buffer === 'function' ? globalThis.Buffer : null;
 const utf16le = typeof TextDecoder === 'function' ? new TextDecoder('utf-16le', { ignoreBOM: true }) : null;
 // For bytes 0x00-0x7F (all that is ever decoded with it) windows-1252 is the identity.
 const latin1 = typeof TextDecoder === 'function' ? new TextDecoder('windows-1252') : null;
 const utf8 = typeof TextEncoder === 'function' ? new TextEncoder() : null;
-
-// ---- outputs ------------------------------------------------------------------
-
-// From this many bytes on, Node allocates an uninitialised ArrayBuffer and
-// copies into it faster than it allocates a zero-filled one (what `new
-// Uint8Array` and `slice` do): measured 330 vs 490 ns at 2 KB, 2.6 vs 3.6 µs
-// at 128 KB. Every byte is written before the caller sees the array.
-const UNINIT_FROM = 1024;
-
-/** A fresh Uint8Array of `size` bytes, with its own ArrayBuffer, contents undefined. */
-function freshBytes(size) {
-  if (NodeBuffer === null || size < UNINIT_FROM) return new Uint8Array(size);
-  return new Uint8Array(NodeBuffer.allocUnsafeSlow(size).buffer);
-}
-
-/** A fresh copy of view[start, end) (a Uint8Array or Uint16Array over wasm memory). */
-function copyOut(view, start, end) {
-  const bytes = (end - start) * view.BYTES_PER_ELEMENT;
-  if (NodeBuffer === null || bytes < UNINIT_FROM) return view.slice(start, end);
-  const out = new view.constructor(NodeBuffer.allocUnsafeSlow(bytes).buffer);
-  out.set(view.subarray(start, end));
-  return out;
-}
 
 // ---- errors -------------------------------------------------------------------
 
@@ -302,34 +280,12 @@ function wasmDecode(b, kind, bytes, start, end, toUnits) {
   return v.buf ? v.buf.toString('latin1', base, base + len) : asciiToString(v.u8, base, base + len);
 }
 
-const align16 = (n) => (n + 15) & ~15;
 
 // ---- arguments ------------------------------------------------------------------------
-
-function describe(v) {
-  if (v === null) return 'null';
-  const name = typeof v === 'object' ? v.constructor?.name ?? 'object' : typeof v;
-  return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
-}
 
 function asChars(value, fn) {
   if (typeof value === 'string' || value instanceof Uint16Array) return value;
   throw new TypeError(`fastmp: ${fn}() takes a string or a Uint16Array of UTF-16 code units, not ${describe(value)}`);
-}
-
-function asBytes(bytes, fn) {
-  if (bytes instanceof Uint8Array) return bytes;
-  if (bytes instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && bytes instanceof SharedArrayBuffer)) {
-    return new Uint8Array(bytes);
-  }
-  throw new TypeError(`fastmp: ${fn}() takes a Uint8Array (or an ArrayBuffer), not ${describe(bytes)}`);
-}
-
-function asOffset(offset, bytes, fn) {
-  if (!Number.isSafeInteger(offset) || offset < 0 || offset > bytes.length) {
-    throw new RangeError(`fastmp: ${fn}() offset must be an integer from 0 to ${bytes.length}, not ${String(offset)}`);
-  }
-  return offset;
 }
 
 // ---- the API ---------------------------------------------------------------------------
