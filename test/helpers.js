@@ -474,3 +474,27 @@ export function derHeader(tag, length) {
 
 /** Little-endian bytes of a Uint16Array (harness input and output). */
 export const leBytes = (units) => new Uint8Array(units.buffer, units.byteOffset, units.byteLength);
+
+// ---- every build at once ---------------------------------------------------------
+
+/** The JS-reachable paths: both wasm builds forced at every size, and the pure-JS path. */
+export const JS_PATHS = [
+  ['wasm-simd', { backend: 'simd', pureJs: 'never' }],
+  ['wasm-scalar', { backend: 'scalar', pureJs: 'never' }],
+  ['pure-js', { pureJs: 'always' }],
+];
+
+/**
+ * Outcomes of every case on every build: the JS paths through `init` and
+ * `jsOutcomes(cases)` (which may give several named lists per path), then the
+ * four native builds through the harness. Returns { [build]: outcome[] }.
+ */
+export async function outcomesOfEveryBuild(cases, init, jsOutcomes) {
+  const outcomes = {};
+  for (const [name, options] of JS_PATHS) {
+    await init(options);
+    for (const [suffix, list] of Object.entries(jsOutcomes(cases))) outcomes[`${name}${suffix}`] = list;
+  }
+  for (const build of NATIVE_BUILDS) outcomes[build.name] = runNative(build, cases);
+  return outcomes;
+}

@@ -6,8 +6,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { FastmpError, init, pack, packBool, unpackBoolFrom, unpackFrom } from '../js/index.js';
 import {
-  FORMS, INT_TYPES, NATIVE_BUILDS, SIZES, bytesOf, encodeElements, expectedArrayBytes, formsHolding, randomElements,
-  randomF32, randomF64, randomInts, rng, runNative, smallestForm, typedOf,
+  FORMS, INT_TYPES, JS_PATHS, SIZES, bytesOf, encodeElements, expectedArrayBytes, formsHolding, randomElements,
+  outcomesOfEveryBuild, randomF32, randomF64, randomInts, rng, smallestForm, typedOf,
 } from './helpers.js';
 
 const MIXES = ['f32', 'f64', 'fixint', 'mixed', 'runs'];
@@ -211,20 +211,9 @@ function comparable(outcome, { op, bytes }, native) {
 }
 
 const cases = [...floatCases(), ...intCases(), ...boolCases()];
-const outcomes = {};
-
-const JS_PATHS = [
-  ['wasm-simd', { backend: 'simd', pureJs: 'never' }],
-  ['wasm-scalar', { backend: 'scalar', pureJs: 'never' }],
-  ['pure-js', { pureJs: 'always' }],
-];
-
+let outcomes;
 beforeAll(async () => {
-  for (const [name, options] of JS_PATHS) {
-    await init(options);
-    outcomes[name] = cases.map(apiOutcome);
-  }
-  for (const build of NATIVE_BUILDS) outcomes[build.name] = runNative(build, cases);
+  outcomes = await outcomesOfEveryBuild(cases, init, (list) => ({ '': list.map(apiOutcome) }));
 });
 
 describe('six builds and the pure-JS path agree', () => {

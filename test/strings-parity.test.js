@@ -9,7 +9,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as api from '../js/index.js';
 import {
-  NATIVE_BUILDS, bigEndianBytes, derHeader, leBytes, randomBMPUnits, randomRangeUnits, runNative,
+  bigEndianBytes, derHeader, leBytes, randomBMPUnits, randomRangeUnits, outcomesOfEveryBuild,
   stringOfUnits, unitsOfString,
 } from './helpers.js';
 
@@ -152,19 +152,12 @@ function comparable(outcome, op) {
 }
 
 const cases = buildCases();
-const outcomes = {};
-const JS_PATHS = [
-  ['wasm-simd', { backend: 'simd', pureJs: 'never' }],
-  ['wasm-scalar', { backend: 'scalar', pureJs: 'never' }],
-  ['pure-js', { pureJs: 'always' }],
-];
-
+let outcomes;
 beforeAll(async () => {
-  for (const [name, options] of JS_PATHS) {
-    await init(options);
-    for (const form of ['string', 'units']) outcomes[`${name} (${form})`] = cases.map((c) => apiOutcome(c, form));
-  }
-  for (const build of NATIVE_BUILDS) outcomes[build.name] = runNative(build, cases);
+  outcomes = await outcomesOfEveryBuild(cases, init, (list) => ({
+    ' (string)': list.map((c) => apiOutcome(c, 'string')),
+    ' (units)': list.map((c) => apiOutcome(c, 'units')),
+  }));
 });
 
 describe('six builds and the pure-JS path agree on strings and DER', () => {
