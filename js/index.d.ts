@@ -81,11 +81,34 @@ export function unpackBool(bytes: Bytes): Uint8Array;
 /** unpackBool for the array that starts at bytes[offset]. */
 export function unpackBoolFrom(bytes: Bytes, offset?: number): { value: Uint8Array; end: number };
 
+/**
+ * Zero-copy: a typed array of n elements that lives in wasm memory. Fill it,
+ * then pack() or packView() it without the copy in (unpack() reads an
+ * alloc(Uint8Array, n) without one too). Valid until free(x); wasm memory
+ * growth detaches it (length 0): refresh(x) then gives a live view.
+ */
+export function alloc<T extends PackableArrayType>(type: T, n: number): InstanceType<T>;
+
+/** Releases an array from alloc(); using it afterwards is a FastmpError 'FREED'. */
+export function free(x: PackableArray): void;
+
+/** A live view of the same elements as an array from alloc(), after memory growth. */
+export function refresh<T extends PackableArray>(x: T): T;
+
+/**
+ * pack() with neither copy: x from alloc(); the result is a view of wasm memory
+ * valid until the next fastmp call (passing it to fastmp later is 'STALE').
+ */
+export function packView(x: PackableArray, options?: PackOptions): Uint8Array;
+
 /** Bytes of wasm linear memory, and of the scratch region inputs and outputs pass through. */
 export function memoryStats(): { wasmMemory: number; scratch: number };
 
 /** What a FastmpError's `code` can be. */
-export type FastmpErrorCode = 'NOT_ARRAY' | 'TRUNCATED' | 'LENGTH' | 'TYPE' | 'RANGE' | 'TRAILING' | StringErrorCode;
+export type FastmpErrorCode =
+  | 'NOT_ARRAY' | 'TRUNCATED' | 'LENGTH' | 'TYPE' | 'RANGE' | 'TRAILING' | StringErrorCode
+  /** misuse of the zero-copy API: index and offset are -1 */
+  | 'STALE' | 'FREED';
 
 /**
  * Codes of the string and DER functions (a DER input cut short is 'TRUNCATED').

@@ -118,6 +118,7 @@ export function pack(x, options = {}) {
   const kind = KINDS.find((k) => x instanceof k.Type);
   if (kind === undefined) throw new TypeError(`fastmp: pack() takes a ${TYPE_NAMES}, not ${describe(x)}`);
   const { bin = true } = asOptions(options, 'pack', ['bin']);
+  s.boundary.checkInput(x, 'pack');
   if (kind.c === 'u8' && bin) return wire.packBin(x);
   if (x.length > wire.MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${x.length}`);
   if (useJs(s, 'pack', kind, x.length)) {
@@ -142,21 +143,91 @@ export function packBool(x) {
     }
   } else if (!(x instanceof Uint8Array)) {
     throw new TypeError(`fastmp: packBool() takes an array of booleans or a Uint8Array, not ${describe(x)}`);
+  } else {
+    s.boundary.checkInput(x, 'packBool');
   }
   if (bytes.length > wire.MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${bytes.length}`);
   if (useJs(s, 'pack', BOOL, bytes.length)) return wire.packBools(bytes);
   return packWasm(s.boundary, BOOL, bytes);
 }
 
-/** Copy in once, pack in wasm, copy out once into a fresh Uint8Array. */
-function packWasm(b, kind, x) {
-  const n = x.length;
-  const inBytes = align16(n * kind.bytes);
-  const base = b.reserve(inBytes + 5 + n * kind.wire + 16); // 16: FM_PACK_SLACK
-  b.view(kind === BOOL ? Uint8Array : kind.Type).set(x, base / kind.bytes);
-  const out = base + inBytes;
-  const size = b.wasm[kind.pack](base, n, out) >>> 0;
+/** Copy in once (unless x is from alloc()), pack in wasm, copy out once into a fresh Uint8Array. */
+function packWasm(b, kind, x, fn = 'pack') {
+  const { out, size } = packInWasm(b, kind, x, fn);
   return copyOut(b.u8, out, out + size);
+}
+
+/** Packs x in wasm; returns where the output is in wasm memory and its size. */
+function packInWasm(b, kind, x, fn) {
+  const n = x.length;
+  const outBytes = 5 + n * kind.wire + 16; // 16: FM_PACK_SLACK
+  const record = b.allocation(x, fn);
+  if (record !== undefined) { // zero-copy in: x already lives in wasm memory
+    const out = b.reserve(outBytes);
+    return { out, size: b.wasm[kind.pack](record.pointer, n, out) >>> 0 };
+  }
+  // Any other view of wasm memory (a subarray of an alloc() array, say) is
+  // copied out first: reserve() may move or detach what it points at.
+  const source = x.buffer === b.memory.buffer ? x.slice() : x;
+  const inBytes = align16(n * kind.bytes);
+  const base = b.reserve(inBytes + outBytes);
+  b.view(kind === BOOL ? Uint8Array : kind.Type).set(source, base / kind.bytes);
+  const out = base + inBytes;
+  return { out, size: b.wasm[kind.pack](base, n, out) >>> 0 };
+}
+
+// ---- zero-copy ------------------------------------------------------------------
+
+/**
+ * A typed array of n elements that lives in wasm memory: fill it, then pack()
+ * or packView() it without the copy in. Valid until free(x); wasm memory growth
+ * (a call with a larger input than any before, or another alloc()) detaches
+ * the view — refresh(x) then returns a live one over the same elements. Types:
+ * every type pack() takes (Uint8Array also for packBool and as unpack input).
+ */
+export function alloc(Type, n) {
+  const s = ready();
+  const kind = KINDS.find((k) => k.Type === Type);
+  if (kind === undefined) throw new TypeError(`fastmp: alloc() makes a ${TYPE_NAMES}, not ${describe(Type)}`);
+  if (!Number.isSafeInteger(n) || n < 0 || n > wire.MAX_ELEMENTS) {
+    throw new RangeError(`fastmp: alloc() takes a length from 0 to 2^32-1, not ${String(n)}`);
+  }
+  return s.boundary.allocate(Type, n, 5 + n * kind.wire + 16);
+}
+
+/** Releases an array from alloc(). Freeing it twice, or using it after, is a FastmpError FREED. */
+export function free(x) {
+  if (!ready().boundary.release(x)) throw new TypeError(`fastmp: free() takes an array from alloc(), not ${describe(x)}`);
+}
+
+/** A live view of an array from alloc(), after wasm memory growth detached the old one. */
+export function refresh(x) {
+  const view = ready().boundary.refreshed(x);
+  if (view === undefined) throw new TypeError(`fastmp: refresh() takes an array from alloc(), not ${describe(x)}`);
+  return view;
+}
+
+/**
+ * pack() without either copy: x must come from alloc(), and the result is a
+ * view of the output in wasm memory, valid until the next fastmp call (which
+ * may overwrite it; passing it to fastmp after that is a FastmpError STALE).
+ * Copy it (slice()) or send it before the next call.
+ */
+export function packView(x, options = {}) {
+  const s = ready();
+  const b = s.boundary;
+  if (b.allocations.get(x) === undefined) throw new TypeError(`fastmp: packView() takes an array from alloc(), not ${describe(x)}`);
+  const kind = KINDS.find((k) => x instanceof k.Type);
+  const { bin = true } = asOptions(options, 'packView', ['bin']);
+  if (kind.c === 'u8' && bin) {
+    b.allocation(x, 'packView');
+    const packed = wire.packBin(x);
+    const out = b.reserve(packed.length);
+    b.u8.set(packed, out);
+    return b.outputView(out, packed.length);
+  }
+  const { out, size } = packInWasm(b, kind, x, 'packView');
+  return b.outputView(out, size);
 }
 
 // ---- unpack -------------------------------------------------------------------
@@ -187,7 +258,7 @@ export function unpackFrom(bytes, Type, offset = 0, options) {
 /** Unpacks a msgpack array of booleans (0xc2 / 0xc3 only) into a Uint8Array of 0 / 1. */
 export function unpackBool(bytes) {
   const input = asBytes(bytes, 'unpackBool');
-  const { value, end } = unpackBoolAt(input, 0);
+  const { value, end } = unpackBoolAt(input, 0, 'unpackBool');
   if (end !== input.length) throw decodeError('TRAILING', NO_INDEX, end, input);
   return value;
 }
@@ -196,11 +267,12 @@ export function unpackBool(bytes) {
 export function unpackBoolFrom(bytes, offset = 0) {
   const input = asBytes(bytes, 'unpackBoolFrom');
   asOffset(offset, input, 'unpackBoolFrom');
-  return unpackBoolAt(input, offset);
+  return unpackBoolAt(input, offset, 'unpackBoolFrom');
 }
 
 function unpackAt(input, Type, start, options = {}, fn) {
   const s = ready();
+  s.boundary.checkInput(input, fn);
   const kind = KINDS.find((k) => k.Type === Type);
   if (kind === undefined) throw new TypeError(`fastmp: ${fn}() decodes into a ${TYPE_NAMES}; the second argument was ${describe(Type)}`);
   const { integralFloats = false } = asOptions(options, fn, ['integralFloats']);
@@ -210,28 +282,42 @@ function unpackAt(input, Type, start, options = {}, fn) {
     return kind.float ? wire.unpackFloats(input, body, count, kind.c === 'f64')
       : wire.unpackInts(input, body, count, Type, integralFloats);
   }
-  return unpackWasm(s.boundary, kind, input, start, count, integralFloats ? 1 : 0);
+  return unpackWasm(s.boundary, kind, input, start, count, integralFloats ? 1 : 0, fn);
 }
 
-function unpackBoolAt(input, start) {
+function unpackBoolAt(input, start, fn) {
   const s = ready();
+  s.boundary.checkInput(input, fn);
   const { count, body } = wire.readArrayHeader(input, start);
   if (useJs(s, 'unpack', BOOL, count)) return wire.unpackBools(input, body, count);
-  return unpackWasm(s.boundary, BOOL, input, start, count, 0);
+  return unpackWasm(s.boundary, BOOL, input, start, count, 0, fn);
 }
 
-/** Copy in once, decode in wasm, copy out once into a fresh typed array. */
-function unpackWasm(b, kind, input, start, count, flags) {
+/** Copy in once (unless the input is from alloc()), decode in wasm, copy out once into a fresh typed array. */
+function unpackWasm(b, kind, input, start, count, flags, fn) {
   const len = input.length - start;
-  const inBytes = align16(len);
-  const base = b.reserve(inBytes + count * kind.bytes);
-  b.u8.set(start === 0 ? input : input.subarray(start), base);
-  const out = base + inBytes;
+  const record = b.allocation(input, fn);
+  let bytes = input; // what error messages quote
+  let base;
+  let out;
+  if (record !== undefined) { // zero-copy in
+    base = record.pointer + start;
+    out = b.reserve(count * kind.bytes);
+  } else {
+    // A view of wasm memory that is not from alloc() (a packView() output) is
+    // copied out first: reserve() may move or detach what it points at.
+    if (input.buffer === b.memory.buffer) bytes = input.slice();
+    const inBytes = align16(len);
+    base = b.reserve(inBytes + count * kind.bytes);
+    b.u8.set(bytes.subarray(start), base);
+    out = base + inBytes;
+  }
   if (b.wasm[kind.unpack](base, len, out, count, flags, b.result) !== 0) {
     const r = b.readResult();
     const target = kind === BOOL ? 'boolean' : kind.Type.name;
     const value = r.code === 'RANGE' || r.code === 'TYPE' ? wire.reportedValue(r.tag, r.value) : undefined;
-    throw decodeError(r.code, r.index, start + r.offset, input, r.count, { target, value });
+    if (record !== undefined) bytes = new Uint8Array(b.memory.buffer, record.pointer, record.length);
+    throw decodeError(r.code, r.index, start + r.offset, bytes, r.count, { target, value });
   }
   const first = out / kind.bytes;
   const value = copyOut(b.view(kind.Type), first, first + count);

@@ -5,7 +5,7 @@
 // wasm memory stops growing. Views are rebuilt whenever memory grows, so no
 // view of a detached buffer is ever used.
 
-import { CODE_NAMES } from './errors.js';
+import { CODE_NAMES, FastmpError } from './errors.js';
 
 const MIN_SCRATCH = 1 << 16;
 const RESULT_WORDS = 8; // fm_result on wasm32: code, count, index, offset, end, tag, value (u64)
@@ -20,6 +20,12 @@ export class Boundary {
     this.scratch = 0;
     this.capacity = 0;
     this.views = new Map();
+    // Zero-copy: arrays from alloc() (each view -> its record), packView()
+    // outputs (-> the generation they belong to), and the generation: one
+    // more at every reserve(), i.e. at every call that uses the scratch region.
+    this.allocations = new WeakMap();
+    this.outputs = new WeakMap();
+    this.generation = 0;
     this.refreshViews();
     this.result = exports.malloc(RESULT_WORDS * 4) >>> 0;
     if (this.result === 0) throw new RangeError('fastmp: wasm memory exhausted');
@@ -48,6 +54,7 @@ export class Boundary {
    * next reserve(). Throws RangeError when wasm32 memory cannot hold it.
    */
   reserve(bytes) {
+    this.generation++;
     if (bytes > this.capacity) {
       if (bytes > 0xffff0000) throw new RangeError(`fastmp: ${bytes} bytes do not fit in wasm32 memory`);
       if (this.scratch) this.wasm.free(this.scratch);
@@ -61,6 +68,75 @@ export class Boundary {
       this.capacity = Math.min(capacity, 0xffff0000) - 16;
     }
     return align16(this.scratch);
+  }
+
+  // ---- zero-copy ----------------------------------------------------------------
+
+  /**
+   * A Type array of n elements in wasm memory, for the caller to fill and pack
+   * without a copy in. `packBytes` of scratch are reserved first, so that
+   * packing it never needs to grow memory (which would detach the view).
+   */
+  allocate(Type, n, packBytes) {
+    this.reserve(packBytes);
+    const pointer = this.wasm.malloc(Math.max(n * Type.BYTES_PER_ELEMENT, 1)) >>> 0;
+    if (pointer === 0) throw new RangeError(`fastmp: wasm memory cannot grow to hold ${n} elements`);
+    const view = new Type(this.memory.buffer, pointer, n);
+    this.allocations.set(view, { pointer, length: n, Type, live: true });
+    return view;
+  }
+
+  /** The record of an array from alloc(), or undefined; throws if it was freed or is detached. */
+  allocation(x, fn) {
+    const record = this.allocations.get(x);
+    if (record === undefined) return undefined;
+    if (!record.live) throw usageError('FREED', `${fn}() was given an array that free() has released`);
+    if (x.buffer !== this.memory.buffer) {
+      throw usageError('STALE', `${fn}() was given an array from alloc() whose view wasm memory growth has detached; refresh(x) gives a live one`);
+    }
+    return record;
+  }
+
+  /** A live view of the same allocation as x (after memory growth detached x). */
+  refreshed(x) {
+    const record = this.allocations.get(x);
+    if (record === undefined) return undefined;
+    if (!record.live) throw usageError('FREED', 'refresh() was given an array that free() has released');
+    const view = new record.Type(this.memory.buffer, record.pointer, record.length);
+    this.allocations.set(view, record);
+    return view;
+  }
+
+  /** Releases an allocation; false when x is not from alloc(). */
+  release(x) {
+    const record = this.allocations.get(x);
+    if (record === undefined) return false;
+    if (!record.live) throw usageError('FREED', 'free() was given an array that is already freed');
+    record.live = false;
+    this.wasm.free(record.pointer);
+    return true;
+  }
+
+  /** A view of output bytes in scratch, valid until the next call (see checkInput). */
+  outputView(start, size) {
+    const view = new Uint8Array(this.memory.buffer, start, size);
+    this.outputs.set(view, this.generation);
+    return view;
+  }
+
+  /**
+   * Refuses an input that is one of fastmp's own views gone stale: a packView()
+   * output after a later call reused the scratch, or an array from alloc() that
+   * was freed or detached. Other inputs pass (they are not in wasm memory, or
+   * the caller made them).
+   */
+  checkInput(bytes, fn) {
+    if (bytes.buffer !== this.memory.buffer && bytes.byteLength !== 0) return;
+    const generation = this.outputs.get(bytes);
+    if (generation !== undefined && (generation !== this.generation || bytes.buffer !== this.memory.buffer)) {
+      throw usageError('STALE', `${fn}() was given a packView() output that a later call has overwritten or memory growth has detached; copy it (slice()) to keep it`);
+    }
+    this.allocation(bytes, fn);
   }
 
   /** fm_result.end: where the array stopped, after a successful decode. */
@@ -85,6 +161,9 @@ export class Boundary {
 }
 
 export { align16 };
+
+/** Misuse of the zero-copy API: a FastmpError that names no input position. */
+const usageError = (code, message) => new FastmpError(code, `fastmp: ${message}`, -1, -1);
 
 // ---- outputs ------------------------------------------------------------------
 // Every output is a fresh array with its own ArrayBuffer, that the caller owns.

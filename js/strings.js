@@ -349,14 +349,25 @@ export function stringsApi(ready) {
     return encode(kind, chars, headerSize(size), kind.tag);
   }
 
-  function read(kind, bytes, offset, fn) {
+  /**
+   * Input bytes, checked; a view of wasm memory (an alloc() array, a
+   * packView() output) is copied first, as a call may move what it points at.
+   */
+  function inputOf(bytes, fn) {
     const input = asBytes(bytes, fn);
+    const b = ready().boundary;
+    b.checkInput(input, fn);
+    return input.buffer === b.memory.buffer ? input.slice() : input;
+  }
+
+  function read(kind, bytes, offset, fn) {
+    const input = inputOf(bytes, fn);
     const { start, end } = readHeader(kind, input, asOffset(offset, input, fn));
     return { value: decode(kind, input, start, end, false), end };
   }
 
   function decodeAll(kind, bytes, fn, toUnits) {
-    const input = asBytes(bytes, fn);
+    const input = inputOf(bytes, fn);
     return decode(kind, input, 0, input.length, toUnits);
   }
 

@@ -1,0 +1,159 @@
+// The zero-copy API: alloc() arrays in wasm memory, packView() outputs in
+// wasm memory, free() and refresh(); their lifetimes across memory growth
+// and later calls, and clear errors for every misuse.
+import { beforeEach, describe, expect, test } from 'vitest';
+import {
+  FastmpError, alloc, decodeBMP, encodeBMP, free, init, memoryStats, pack, packBool, packView, refresh, unpack, unpackFrom,
+} from '../js/index.js';
+import { bytesOf, randomF32, randomF64 } from './helpers.js';
+
+/** The FastmpError fn throws, checked for its code. */
+function usageError(fn, code) {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(FastmpError);
+    expect([e.code, e.index, e.offset]).toEqual([code, -1, -1]);
+    return e;
+  }
+  throw new Error(`expected a FastmpError ${code}, nothing was thrown`);
+}
+
+/** Grows wasm memory past anything seen so far, with a call that needs a big scratch. */
+function growMemory() {
+  const before = memoryStats().wasmMemory;
+  pack(new Float64Array(memoryStats().wasmMemory / 4));
+  expect(memoryStats().wasmMemory).toBeGreaterThan(before);
+}
+
+for (const backend of ['simd', 'scalar']) {
+  describe(backend, () => {
+    beforeEach(() => init({ backend }));
+
+    test('alloc() gives a typed array in wasm memory; pack() and packView() give the same bytes as for a copy', () => {
+      for (const [Type, values] of [[Float32Array, randomF32(1000, 1)], [Float64Array, randomF64(300, 2)],
+        [Int16Array, Int16Array.from({ length: 500 }, (_, i) => i * 131 - 30000)],
+        [BigUint64Array, BigUint64Array.from({ length: 40 }, (_, i) => 2n ** BigInt(i + 20) + 3n)]]) {
+        const x = alloc(Type, values.length);
+        expect(x).toBeInstanceOf(Type);
+        expect(x.length).toBe(values.length);
+        x.set(values);
+        const expected = Buffer.from(pack(values));
+        expect(Buffer.from(pack(x)).equals(expected)).toBe(true);
+        const view = packView(x);
+        expect(view).toBeInstanceOf(Uint8Array);
+        expect(Buffer.from(view).equals(expected)).toBe(true);
+        expect(bytesOf(unpack(view, Type)).equals(bytesOf(values))).toBe(true); // a fresh output is fine as input
+        free(x);
+      }
+    });
+
+    test('Uint8Array: packView() writes bin by default, an array of ints with { bin: false }', () => {
+      const x = alloc(Uint8Array, 300);
+      x.set(Uint8Array.from({ length: 300 }, (_, i) => i * 7));
+      expect(Buffer.from(packView(x)).equals(Buffer.from(pack(Uint8Array.from(x))))).toBe(true);
+      expect(Buffer.from(packView(x, { bin: false })).equals(Buffer.from(pack(Uint8Array.from(x), { bin: false })))).toBe(true);
+      expect(Buffer.from(pack(x)).equals(Buffer.from(pack(Uint8Array.from(x))))).toBe(true);
+      expect(Buffer.from(packBool(x)).equals(Buffer.from(packBool(Uint8Array.from(x))))).toBe(true);
+      free(x);
+    });
+
+    test('packView() of an alloc() array never grows memory (its scratch is reserved by alloc)', () => {
+      const x = alloc(Float64Array, 50_000);
+      x.fill(1.5);
+      const before = memoryStats();
+      const view = packView(x);
+      expect(view.length).toBe(3 + 9 * 50_000);
+      expect(memoryStats()).toEqual(before);
+      expect(x.length).toBe(50_000); // still attached
+      free(x);
+    });
+
+    test('unpack() reads an alloc(Uint8Array) input without a copy, errors quoting the right bytes', () => {
+      const packed = pack(randomF32(2000, 3));
+      const input = alloc(Uint8Array, packed.length + 2);
+      input.set(packed);
+      input.set([0x91, 0xc0], packed.length);
+      const { value, end } = unpackFrom(input, Float32Array);
+      expect(end).toBe(packed.length);
+      expect(Buffer.from(pack(value)).equals(Buffer.from(packed))).toBe(true);
+      try {
+        unpackFrom(input, Float32Array, packed.length);
+        throw new Error('no error');
+      } catch (err) {
+        expect([err.code, err.index, err.offset]).toEqual(['TYPE', 0, packed.length + 1]);
+        expect(err.message).toMatch(/0xc0 \(nil\)/);
+      }
+      free(input);
+    });
+
+    test('memory growth detaches alloc() views: fastmp refuses them, refresh() gives a live one with the same elements', () => {
+      const x = alloc(Float32Array, 64);
+      x.set(randomF32(64, 4));
+      const saved = Float32Array.from(x);
+      growMemory();
+      expect(x.length).toBe(0); // detached: what JS does to a view of a grown wasm memory
+      const e = usageError(() => pack(x), 'STALE');
+      expect(e.message).toMatch(/refresh\(x\) gives a live one/);
+      usageError(() => packView(x), 'STALE');
+      const live = refresh(x);
+      expect(bytesOf(live).equals(bytesOf(saved))).toBe(true);
+      expect(Buffer.from(packView(live)).equals(Buffer.from(pack(saved)))).toBe(true);
+      free(live);
+      usageError(() => refresh(x), 'FREED'); // every view of a freed allocation is freed
+    });
+
+    test('a packView() output is refused once a later call may have overwritten it', () => {
+      const x = alloc(Float32Array, 100);
+      x.fill(2);
+      const view = packView(x);
+      expect(unpack(view, Float32Array).length).toBe(100); // right away: fine
+      const again = packView(x);
+      usageError(() => unpack(view, Float32Array), 'STALE'); // unpack() above was a later call
+      pack(new Float32Array(1000)); // a call through wasm: it reuses the scratch
+      const e = usageError(() => unpack(again, Float32Array), 'STALE');
+      expect(e.message).toMatch(/copy it \(slice\(\)\) to keep it/);
+      usageError(() => decodeBMP(again), 'STALE');
+      const kept = packView(x).slice();
+      pack(new Float32Array(1000));
+      expect(unpack(kept, Float32Array).length).toBe(100);
+      free(x);
+    });
+
+    test('free(): twice, or use after, is FREED; anything not from alloc() is a TypeError', () => {
+      const x = alloc(Int32Array, 10);
+      free(x);
+      usageError(() => free(x), 'FREED');
+      usageError(() => pack(x), 'FREED');
+      usageError(() => packView(x), 'FREED');
+      expect(() => free(new Int32Array(10))).toThrow(TypeError);
+      expect(() => packView(new Float32Array(4))).toThrow(/packView\(\) takes an array from alloc\(\)/);
+      expect(() => refresh(new Float32Array(4))).toThrow(TypeError);
+      expect(() => alloc(Array, 4)).toThrow(TypeError);
+      expect(() => alloc(Float32Array, -1)).toThrow(RangeError);
+      expect(() => alloc(Float32Array, 1.5)).toThrow(RangeError);
+    });
+
+    test('a subarray of an alloc() array packs correctly (copied, as any view of wasm memory)', () => {
+      const x = alloc(Float64Array, 100);
+      x.set(randomF64(100, 5));
+      const sub = x.subarray(10, 60);
+      expect(Buffer.from(pack(sub)).equals(Buffer.from(pack(Float64Array.from(sub))))).toBe(true);
+      free(x);
+    });
+
+    test('strings read alloc() bytes too', () => {
+      const bmp = encodeBMP('zero-copy ✓');
+      const input = alloc(Uint8Array, bmp.length);
+      input.set(bmp);
+      expect(decodeBMP(input)).toBe('zero-copy ✓');
+      free(input);
+    });
+
+    test('allocations are released: 10 000 alloc/free cycles leave wasm memory where it was', () => {
+      const before = memoryStats().wasmMemory;
+      for (let i = 0; i < 10_000; i++) free(alloc(Float32Array, 1000 + (i % 7) * 100));
+      expect(memoryStats().wasmMemory).toBe(before);
+    });
+  });
+}
