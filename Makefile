@@ -2,8 +2,8 @@
 # builds of the parity harness. build.sh installs the toolchain, then runs make.
 
 KERNELS   := $(wildcard c/fm_*.c)
-HEADERS   := $(wildcard c/*.h)
-HARNESS   := c/harness/fm_cli.c
+HEADERS   := $(wildcard c/*.h c/harness/*.h)
+HARNESS   := c/harness/fm_cli.c c/harness/fm_ops.c
 CWARN     := -std=c11 -Wall -Wextra -Werror
 # Every element type has fm_pack_<type> and fm_unpack_<type>; the modules export
 # those and what the JS boundary needs, nothing else it can avoid.
@@ -27,7 +27,8 @@ ARM_CC    ?= aarch64-linux-gnu-gcc
 ARM_FLAGS ?= -O3 -static
 
 NATIVE := build/x86_64-simd/fm-cli build/x86_64-scalar/fm-cli \
-          build/aarch64-simd/fm-cli build/aarch64-scalar/fm-cli
+          build/aarch64-simd/fm-cli build/aarch64-scalar/fm-cli \
+          build/x86_64-simd/fm-bench build/x86_64-scalar/fm-bench
 
 .PHONY: all wasm native clean
 all: wasm native
@@ -60,6 +61,18 @@ build/aarch64-simd/fm-cli: $(KERNELS) $(HEADERS) $(HARNESS) Makefile
 build/aarch64-scalar/fm-cli: $(KERNELS) $(HEADERS) $(HARNESS) Makefile
 	@mkdir -p $(@D)
 	$(ARM_CC) $(CWARN) $(ARM_FLAGS) -DFM_SIMD=0 $(KERNELS) $(HARNESS) -o $@
+
+# The native speed harness (x86-64 only: aarch64 under qemu is no speed figure),
+# with msgpack-c as the native peer.
+BENCH := c/harness/fm_bench.c c/harness/fm_ops.c
+
+build/x86_64-simd/fm-bench: $(KERNELS) $(HEADERS) $(BENCH) Makefile
+	@mkdir -p $(@D)
+	$(X86_CC) $(CWARN) $(X86_FLAGS) -DFM_SIMD=1 $(KERNELS) $(BENCH) -lmsgpackc -o $@
+
+build/x86_64-scalar/fm-bench: $(KERNELS) $(HEADERS) $(BENCH) Makefile
+	@mkdir -p $(@D)
+	$(X86_CC) $(CWARN) $(X86_FLAGS) -DFM_SIMD=0 $(KERNELS) $(BENCH) -lmsgpackc -o $@
 
 clean:
 	rm -rf dist build

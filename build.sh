@@ -12,6 +12,7 @@ APT_PACKAGES=(
   libsimde-dev                                      # SIMD128 intrinsics natively
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross       # aarch64 builds
   qemu-user                                         # ... and running them
+  libmsgpack-dev                                    # msgpack-c, the native peer in the benchmark
   python3-msgpack                                   # Python peer in the interop tests
   python3-pyasn1                                    # Python peer of the string tests (DER)
   chromium                                          # the browser test (driven by playwright-core)

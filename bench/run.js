@@ -1,0 +1,82 @@
+// run.js - `npm run bench`: every operation fastmp has, at the seeds' sizes
+// and contents, through every path (wasm SIMD, wasm scalar, pure JS, zero
+// copy, what users get), against the peers, the same kernels compiled
+// natively, msgpack-c and memcpy, all in one run. Writes bench/RESULTS.md,
+// bench/results.json and bench/chart.svg (or into --out DIR).
+//   node --expose-gc bench/run.js [--quick] [--out DIR]
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadPaths, medians } from './lib.js';
+import { runNativeBench } from './native.js';
+import { formatNs, markdown, svg } from './report.js';
+import { cases } from './suite.js';
+
+const quick = process.argv.includes('--quick');
+const outDir = process.argv.includes('--out') ? process.argv[process.argv.indexOf('--out') + 1] : fileURLToPath(new URL('.', import.meta.url));
+const started = Date.now();
+
+/** Timing budget per case: short for smoke runs, longer for large inputs. */
+function budget(n) {
+  if (quick) return { time: 30, warmupTime: 10, rounds: 1, iterations: 4, warmupIterations: 2 };
+  if (n >= 1 << 20) return { time: 900, warmupTime: 0, rounds: 3, iterations: 3, warmupIterations: 1 };
+  if (n >= 4096) return { time: 240, warmupTime: 40 };
+  return { time: 150, warmupTime: 30 };
+}
+
+const paths = await loadPaths();
+const results = [];
+const all = [...cases(paths, { quick })];
+for (const [k, makeCase] of all.entries()) {
+  const c = makeCase();
+  c.check();
+  const ns = Object.fromEntries(await medians(c.methods, budget(c.n)));
+  for (const build of new Set(c.native.map((r) => r.build))) {
+    const requests = c.native.filter((r) => r.build === build);
+    const timed = runNativeBench(build, requests);
+    requests.forEach((r, i) => {
+      ns[r.name] = timed[i].ns;
+      if (r.memcpy) ns.memcpy = timed[i].memcpyNs;
+    });
+  }
+  const { group, op, type, n, size, content, wireBytes, baseline } = c;
+  results.push({ group, op, type, n, size, content, wireBytes, baseline, ns });
+  process.stderr.write(`[${k + 1}/${all.length}] ${group} ${size} ${content}: auto ${formatNs(ns.auto)}, ${baseline} ${formatNs(ns[baseline])}\n`);
+}
+
+const firstLine = (cmd, args) => {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8', env: { ...process.env, NODE_PATH: '/usr/share/nodejs' } }).split('\n')[0].trim();
+  } catch {
+    return 'unknown';
+  }
+};
+const cpuFlags = (() => {
+  try {
+    const flags = new Set(readFileSync('/proc/cpuinfo', 'utf8').match(/^flags\s*:(.*)$/m)[1].trim().split(/\s+/));
+    return ['sse2', 'ssse3', 'sse4_1', 'sse4_2', 'avx', 'avx2', 'avx512f', 'avx512bw', 'avx512vbmi'].filter((f) => flags.has(f)).join(' ');
+  } catch {
+    return 'unknown';
+  }
+})();
+const meta = {
+  date: new Date().toISOString(),
+  mode: quick ? 'quick' : 'full',
+  command: quick ? 'npm run bench -- --quick' : 'npm run bench',
+  seconds: (Date.now() - started) / 1000,
+  cpu: os.cpus()[0]?.model ?? 'unknown',
+  cores: os.cpus().length,
+  platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+  flags: cpuFlags,
+  node: process.version,
+  v8: process.versions.v8,
+  emcc: firstLine('emcc', ['--version']),
+  gcc: firstLine('gcc', ['--version']),
+  nativeFlags: '-O3 -march=x86-64-v2 (SIMD through SIMDe)',
+};
+writeFileSync(join(outDir, 'results.json'), `${JSON.stringify({ meta, results }, null, 1)}\n`);
+writeFileSync(join(outDir, 'RESULTS.md'), `${markdown(results, meta)}\n`);
+writeFileSync(join(outDir, 'chart.svg'), `${svg(results)}\n`);
+process.stderr.write(`wrote ${join(outDir, 'RESULTS.md')}, results.json and chart.svg in ${meta.seconds.toFixed(0)} s\n`);
