@@ -3,7 +3,9 @@
 // copy, what users get), against the peers, the same kernels compiled
 // natively, msgpack-c and memcpy, all in one run. Writes bench/RESULTS.md,
 // bench/results.json and bench/chart.svg (or into --out DIR).
-//   node --expose-gc bench/run.js [--quick] [--out DIR]
+//   node --expose-gc bench/run.js [--quick] [--out DIR] [--only REGEX] [--sizes N,N]
+// --only / --sizes run a subset (matching operation names / element counts),
+// for looking into one case; the outputs then hold only that subset.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,8 +16,11 @@ import { runNativeBench } from './native.js';
 import { formatNs, markdown, svg } from './report.js';
 import { cases } from './suite.js';
 
+const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const quick = process.argv.includes('--quick');
-const outDir = process.argv.includes('--out') ? process.argv[process.argv.indexOf('--out') + 1] : fileURLToPath(new URL('.', import.meta.url));
+const outDir = arg('--out') ?? fileURLToPath(new URL('.', import.meta.url));
+const only = arg('--only') === undefined ? null : new RegExp(arg('--only'));
+const sizes = arg('--sizes')?.split(',').map(Number);
 const started = Date.now();
 
 /** Timing budget per case: short for smoke runs, longer for large inputs. */
@@ -28,9 +33,9 @@ function budget(n) {
 
 const paths = await loadPaths();
 const results = [];
-const all = [...cases(paths, { quick })];
-for (const [k, makeCase] of all.entries()) {
-  const c = makeCase();
+const all = [...cases(paths, { quick })].filter((c) => (!only || only.test(c.group)) && (!sizes || sizes.includes(c.n)));
+for (const [k, { make }] of all.entries()) {
+  const c = make();
   c.check();
   const ns = Object.fromEntries(await medians(c.methods, budget(c.n)));
   for (const build of new Set(c.native.map((r) => r.build))) {
@@ -63,8 +68,8 @@ const cpuFlags = (() => {
 })();
 const meta = {
   date: new Date().toISOString(),
-  mode: quick ? 'quick' : 'full',
-  command: quick ? 'npm run bench -- --quick' : 'npm run bench',
+  mode: quick ? 'quick' : only || sizes ? 'subset' : 'full',
+  command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
   seconds: (Date.now() - started) / 1000,
   cpu: os.cpus()[0]?.model ?? 'unknown',
   cores: os.cpus().length,

@@ -31,17 +31,16 @@
 #define PK_J(S, k, b) ((16 * (k) + (b)) % (S))
 #define PK_A(S, P, k) (((16 * (k)) / (S)) * (P) / 16)
 #define PK_IDX(S, P, k, b) \
-  (PK_J(S, k, b) == 0 ? 0 : PK_E(S, k, b) * (P) + (P)-PK_J(S, k, b) - 16 * PK_A(S, P, k))
-#define PK_KEEP(S, k, b) (PK_J(S, k, b) == 0 ? 0 : -1) /* 0 where the tag goes */
+  (PK_J(S, k, b) == 0 ? -1 : PK_E(S, k, b) * (P) + (P)-PK_J(S, k, b) - 16 * PK_A(S, P, k))
 #define PK_TAG(S, k, T, b) (PK_J(S, k, b) == 0 ? (int8_t)(T) : 0)
 
-/* Wire vector k of a packed block: gather + byte-swap, then drop the tags in.
- * A block holds P typed vectors; the last wire vector reads only the last one,
- * so its unused second operand is clamped to stay inside the block. */
-#define PACK_VEC(S, P, TAG, k, v)                                                  \
-  wasm_v128_or(wasm_v128_and(FM_SHUFFLE(v[PK_A(S, P, k)], v[FM_MIN(PK_A(S, P, k) + 1, (P)-1)], \
-                                        LANES16(PK_IDX, S, P, k)),                 \
-                             FM_I8X16(LANES16(PK_KEEP, S, k))),             \
+/* Wire vector k of a packed block: gather + byte-swap (the tag bytes left 0),
+ * then drop the tags in. A block holds P typed vectors; the last wire vector
+ * reads only the last one, so its unused second operand is clamped to stay
+ * inside the block. */
+#define PACK_VEC(S, P, TAG, k, v)                                                               \
+  wasm_v128_or(FM_SHUFFLE(v[PK_A(S, P, k)], v[FM_MIN(PK_A(S, P, k) + 1, (P)-1)],                \
+                          LANES16(PK_IDX, S, P, k)),                                            \
                FM_I8X16(LANES16(PK_TAG, S, k, TAG)))
 
 /* ---- pack ---------------------------------------------------------------- */

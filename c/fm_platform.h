@@ -38,9 +38,29 @@
  * trip through memory (measured: unpack at 40 % of the inlined speed). */
 #define FM_INLINE static inline __attribute__((always_inline))
 
-/* wasm_i8x16_shuffle and wasm_i8x16_make take 16 lane arguments (and may be
- * macros); these indirections let a macro that expands to the 16 be passed. */
-#define FM_SHUFFLE(a, b, ...) wasm_i8x16_shuffle(a, b, __VA_ARGS__)
+/* wasm_i8x16_make takes 16 lane arguments (and may be a macro); this
+ * indirection lets a macro that expands to the 16 be passed. */
 #define FM_I8X16(...) wasm_i8x16_make(__VA_ARGS__)
+
+/* FM_SHUFFLE(a, b, i0..i15): byte r of the result is byte i_r of a (0-15) or
+ * of b (16-31), or 0 for any other index. It is built from i8x16.swizzle
+ * with constant index vectors rather than i8x16.shuffle: V8 keeps constant
+ * vectors in registers across a loop, but rebuilds a shuffle's mask from its
+ * immediates at every use (measured: the float32 pack kernel runs 2x faster,
+ * 20 -> 38 GB/s). A shuffle that reads only `a` takes one swizzle. */
+#define FM_APPLY(M, ...) M(__VA_ARGS__)
+#define FM_MAP16(F, a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p) \
+  F(a), F(b), F(c), F(d), F(e), F(f), F(g), F(h), F(i), F(j), F(k), F(l), F(m), F(n), F(o), F(p)
+#define FM_OR16(F, a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p) \
+  (F(a) | F(b) | F(c) | F(d) | F(e) | F(f) | F(g) | F(h) | F(i) | F(j) | F(k) | F(l) | F(m) | F(n) | F(o) | F(p))
+#define FM_FROM_A(i) ((i) >= 0 && (i) < 16 ? (i) : -128)
+#define FM_FROM_B(i) ((i) >= 16 && (i) < 32 ? (i)-16 : -128)
+#define FM_READS_B(i) ((i) >= 16 && (i) < 32)
+#define FM_SHUFFLE(a, b, ...)                                                                     \
+  __builtin_choose_expr(                                                                          \
+      FM_APPLY(FM_OR16, FM_READS_B, __VA_ARGS__),                                                 \
+      wasm_v128_or(wasm_i8x16_swizzle(a, FM_I8X16(FM_APPLY(FM_MAP16, FM_FROM_A, __VA_ARGS__))),   \
+                   wasm_i8x16_swizzle(b, FM_I8X16(FM_APPLY(FM_MAP16, FM_FROM_B, __VA_ARGS__)))), \
+      wasm_i8x16_swizzle(a, FM_I8X16(FM_APPLY(FM_MAP16, FM_FROM_A, __VA_ARGS__))))
 
 #endif
