@@ -42,14 +42,19 @@ static bool unpack_bool_scalar(const uint8_t *in, size_t len, size_t *pos, size_
 }
 
 #if FM_SIMD
-FM_INLINE size_t unpack_bool_block(const uint8_t *in, size_t avail, uint8_t *out, uint32_t flags) {
-  (void)flags;
+FM_INLINE size_t bool_block(const uint8_t *in, size_t avail, void *out) {
   if (avail < 16) return 0;
   v128_t bits = wasm_i8x16_sub(wasm_v128_load(in), wasm_i8x16_splat((int8_t)0xc2));
   if (wasm_v128_any_true(wasm_u8x16_gt(bits, wasm_i8x16_splat(1)))) return 0;
   wasm_v128_store(out, bits);
   return 16;
 }
+
+FM_INLINE size_t unpack_bool_run(const uint8_t *in, size_t avail, uint8_t *out, size_t max, uint32_t flags,
+                                 size_t *used) {
+  (void)flags;
+  return fm_run_blocks(bool_block, 1, in, avail, out, max, used);
+}
 #endif
 
-FM_DEFINE_UNPACK(fm_unpack_bool, uint8_t, unpack_bool_block, unpack_bool_scalar)
+FM_DEFINE_UNPACK(fm_unpack_bool, uint8_t, unpack_bool_run, unpack_bool_scalar)

@@ -102,10 +102,10 @@ FM_INLINE bool load_block_f32(const uint8_t *in, size_t avail, v128_t f[4]) {
   v128_t w[5];
   for (int k = 0; k < 5; k++) w[k] = wasm_v128_load(in + 16 * k);
   if (!block_is_f32(w)) return false;
-  f[0] = UNPACK_VEC(5, 4, 0, w);
-  f[1] = UNPACK_VEC(5, 4, 1, w);
-  f[2] = UNPACK_VEC(5, 4, 2, w);
-  f[3] = UNPACK_VEC(5, 4, 3, w);
+  f[0] = UNPACK_AT(5, 4, 0, in);
+  f[1] = UNPACK_AT(5, 4, 1, in);
+  f[2] = UNPACK_AT(5, 4, 2, in);
+  f[3] = UNPACK_AT(5, 4, 3, in);
   return true;
 }
 
@@ -115,14 +115,14 @@ FM_INLINE bool load_block_f64(const uint8_t *in, size_t avail, v128_t d[8]) {
   v128_t w[9];
   for (int k = 0; k < 9; k++) w[k] = wasm_v128_load(in + 16 * k);
   if (!block_is_f64(w)) return false;
-  d[0] = UNPACK_VEC(9, 8, 0, w);
-  d[1] = UNPACK_VEC(9, 8, 1, w);
-  d[2] = UNPACK_VEC(9, 8, 2, w);
-  d[3] = UNPACK_VEC(9, 8, 3, w);
-  d[4] = UNPACK_VEC(9, 8, 4, w);
-  d[5] = UNPACK_VEC(9, 8, 5, w);
-  d[6] = UNPACK_VEC(9, 8, 6, w);
-  d[7] = UNPACK_VEC(9, 8, 7, w);
+  d[0] = UNPACK_AT(9, 8, 0, in);
+  d[1] = UNPACK_AT(9, 8, 1, in);
+  d[2] = UNPACK_AT(9, 8, 2, in);
+  d[3] = UNPACK_AT(9, 8, 3, in);
+  d[4] = UNPACK_AT(9, 8, 4, in);
+  d[5] = UNPACK_AT(9, 8, 5, in);
+  d[6] = UNPACK_AT(9, 8, 6, in);
+  d[7] = UNPACK_AT(9, 8, 7, in);
   return true;
 }
 
@@ -152,51 +152,94 @@ FM_INLINE bool any_nan_f64(const v128_t d[8]) {
   return wasm_v128_any_true(nan);
 }
 
-FM_INLINE size_t unpack_block_to_f32(const uint8_t *in, size_t avail, float *out, uint32_t flags) {
+/* Small ints as floats, exactly: for |x| < 2^22, the float with bits
+ * 0x4B400000 + x is 2^23 + 2^22 + x. (Not f32x4.convert_i32x4 after the
+ * extends: LLVM folds sign-extend + convert into a convert from bytes, which
+ * wasm lacks, and scalarizes it.) */
+FM_INLINE v128_t small_ints_to_f32(v128_t i32) {
+  v128_t biased = wasm_i32x4_add(i32, wasm_i32x4_splat(0x4B400000));
+  return wasm_f32x4_sub(biased, wasm_f32x4_splat(12582912.0f));
+}
+
+/* The same for doubles: bits 0x4338000000000000 + x are 2^52 + 2^51 + x. */
+FM_INLINE v128_t small_ints_to_f64(v128_t i64) {
+  v128_t biased = wasm_i64x2_add(i64, wasm_i64x2_splat(0x4338000000000000ll));
+  return wasm_f64x2_sub(biased, wasm_f64x2_splat(6755399441055744.0));
+}
+
+/* One block of each form for each target; each returns its wire bytes, or 0. */
+FM_INLINE size_t f32_from_f32(const uint8_t *in, size_t avail, void *out) {
+  v128_t v[4];
+  if (!load_block_f32(in, avail, v)) return 0;
+  for (int k = 0; k < 4; k++) wasm_v128_store((float *)out + 4 * k, v[k]);
+  return 16 * F32_WIRE;
+}
+
+FM_INLINE size_t f32_from_fixints(const uint8_t *in, size_t avail, void *out) {
+  v128_t q[4];
+  if (!load_block_fixint(in, avail, q)) return 0;
+  for (int k = 0; k < 4; k++) wasm_v128_store((float *)out + 4 * k, small_ints_to_f32(q[k]));
+  return 16;
+}
+
+FM_INLINE size_t f32_from_f64(const uint8_t *in, size_t avail, void *out) {
+  v128_t d[8];
+  if (!load_block_f64(in, avail, d) || any_nan_f64(d)) return 0;
+  for (int k = 0; k < 4; k++) {
+    v128_t lo = wasm_f32x4_demote_f64x2_zero(d[2 * k]);
+    v128_t hi = wasm_f32x4_demote_f64x2_zero(d[2 * k + 1]);
+    wasm_v128_store((float *)out + 4 * k, wasm_i32x4_shuffle(lo, hi, 0, 1, 4, 5));
+  }
+  return 16 * F64_WIRE;
+}
+
+FM_INLINE size_t f64_from_f64(const uint8_t *in, size_t avail, void *out) {
+  v128_t d[8];
+  if (!load_block_f64(in, avail, d)) return 0;
+  for (int k = 0; k < 8; k++) wasm_v128_store((double *)out + 2 * k, d[k]);
+  return 16 * F64_WIRE;
+}
+
+FM_INLINE size_t f64_from_fixints(const uint8_t *in, size_t avail, void *out) {
+  v128_t q[4];
+  if (!load_block_fixint(in, avail, q)) return 0;
+  for (int k = 0; k < 4; k++) {
+    wasm_v128_store((double *)out + 4 * k, small_ints_to_f64(wasm_i64x2_extend_low_i32x4(q[k])));
+    wasm_v128_store((double *)out + 4 * k + 2, small_ints_to_f64(wasm_i64x2_extend_high_i32x4(q[k])));
+  }
+  return 16;
+}
+
+FM_INLINE size_t f64_from_f32(const uint8_t *in, size_t avail, void *out) {
+  v128_t f[4];
+  if (!load_block_f32(in, avail, f) || any_nan_f32(f)) return 0;
+  for (int k = 0; k < 4; k++) {
+    v128_t high_pair = wasm_i32x4_shuffle(f[k], f[k], 2, 3, 2, 3);
+    wasm_v128_store((double *)out + 4 * k, wasm_f64x2_promote_low_f32x4(f[k]));
+    wasm_v128_store((double *)out + 4 * k + 2, wasm_f64x2_promote_low_f32x4(high_pair));
+  }
+  return 16 * F32_WIRE;
+}
+
+/* The run decoders: the first element's tag picks the form (one direct call
+ * per form, so that each loop inlines its block). */
+FM_INLINE size_t unpack_run_f32(const uint8_t *in, size_t avail, float *out, size_t max, uint32_t flags,
+                                size_t *used) {
   (void)flags;
-  v128_t v[8];
-  if (load_block_f32(in, avail, v)) {
-    for (int k = 0; k < 4; k++) wasm_v128_store(out + 4 * k, v[k]);
-    return 16 * F32_WIRE;
-  }
-  if (load_block_fixint(in, avail, v)) {
-    for (int k = 0; k < 4; k++) wasm_v128_store(out + 4 * k, wasm_f32x4_convert_i32x4(v[k]));
-    return 16;
-  }
-  if (load_block_f64(in, avail, v) && !any_nan_f64(v)) {
-    for (int k = 0; k < 4; k++) {
-      v128_t lo = wasm_f32x4_demote_f64x2_zero(v[2 * k]);
-      v128_t hi = wasm_f32x4_demote_f64x2_zero(v[2 * k + 1]);
-      wasm_v128_store(out + 4 * k, wasm_i32x4_shuffle(lo, hi, 0, 1, 4, 5));
-    }
-    return 16 * F64_WIRE;
-  }
+  if (avail == 0) return 0;
+  if (in[0] == 0xca) return fm_run_blocks(f32_from_f32, 4, in, avail, out, max, used);
+  if (fm_is_fixint(in[0])) return fm_run_blocks(f32_from_fixints, 4, in, avail, out, max, used);
+  if (in[0] == 0xcb) return fm_run_blocks(f32_from_f64, 4, in, avail, out, max, used);
   return 0;
 }
 
-FM_INLINE size_t unpack_block_to_f64(const uint8_t *in, size_t avail, double *out, uint32_t flags) {
+FM_INLINE size_t unpack_run_f64(const uint8_t *in, size_t avail, double *out, size_t max, uint32_t flags,
+                                size_t *used) {
   (void)flags;
-  v128_t v[8];
-  if (load_block_f64(in, avail, v)) {
-    for (int k = 0; k < 8; k++) wasm_v128_store(out + 2 * k, v[k]);
-    return 16 * F64_WIRE;
-  }
-  if (load_block_fixint(in, avail, v)) {
-    for (int k = 0; k < 4; k++) {
-      v128_t high_pair = wasm_i32x4_shuffle(v[k], v[k], 2, 3, 2, 3);
-      wasm_v128_store(out + 4 * k, wasm_f64x2_convert_low_i32x4(v[k]));
-      wasm_v128_store(out + 4 * k + 2, wasm_f64x2_convert_low_i32x4(high_pair));
-    }
-    return 16;
-  }
-  if (load_block_f32(in, avail, v) && !any_nan_f32(v)) {
-    for (int k = 0; k < 4; k++) {
-      v128_t high_pair = wasm_i32x4_shuffle(v[k], v[k], 2, 3, 2, 3);
-      wasm_v128_store(out + 4 * k, wasm_f64x2_promote_low_f32x4(v[k]));
-      wasm_v128_store(out + 4 * k + 2, wasm_f64x2_promote_low_f32x4(high_pair));
-    }
-    return 16 * F32_WIRE;
-  }
+  if (avail == 0) return 0;
+  if (in[0] == 0xcb) return fm_run_blocks(f64_from_f64, 8, in, avail, out, max, used);
+  if (fm_is_fixint(in[0])) return fm_run_blocks(f64_from_fixints, 8, in, avail, out, max, used);
+  if (in[0] == 0xca) return fm_run_blocks(f64_from_f32, 8, in, avail, out, max, used);
   return 0;
 }
 
@@ -290,7 +333,7 @@ static bool unpack_f64_scalar(const uint8_t *in, size_t len, size_t *pos, size_t
   return true;
 }
 
-FM_DEFINE_UNPACK(fm_unpack_f32, float, unpack_block_to_f32, unpack_f32_scalar)
-FM_DEFINE_UNPACK(fm_unpack_f64, double, unpack_block_to_f64, unpack_f64_scalar)
+FM_DEFINE_UNPACK(fm_unpack_f32, float, unpack_run_f32, unpack_f32_scalar)
+FM_DEFINE_UNPACK(fm_unpack_f64, double, unpack_run_f64, unpack_f64_scalar)
 
 FM_EXPORT int fm_simd_enabled(void) { return FM_SIMD; }

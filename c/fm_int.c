@@ -335,104 +335,95 @@ FM_INLINE bool own_width_block(const v128_t *w, int S, uint8_t utag, uint8_t sta
   return (bad & 0xffff) == 0;
 }
 
-/* Each block_fn returns the wire bytes of 16 elements it decoded, or 0. */
-FM_INLINE size_t unpack_block_8(const uint8_t *in, size_t avail, uint8_t *out, bool is_signed) {
-  v128_t b, w[2];
-  if (load_fixints(in, avail, is_signed, &b)) {
-    wasm_v128_store(out, b);
-    return 16;
+/* The 16 decoded elements of a fixint block (its bytes) or an own-width
+ * block (read again from `in`, see UNPACK_AT), stored at out. */
+FM_INLINE void store_fixints_8(v128_t b, void *out) { wasm_v128_store(out, b); }
+FM_INLINE void store_fixints_16(v128_t b, void *out) {
+  wasm_v128_store(out, wasm_i16x8_extend_low_i8x16(b));
+  wasm_v128_store((uint16_t *)out + 8, wasm_i16x8_extend_high_i8x16(b));
+}
+FM_INLINE void store_fixints_32(v128_t b, void *out) {
+  v128_t lo = wasm_i16x8_extend_low_i8x16(b), hi = wasm_i16x8_extend_high_i8x16(b);
+  wasm_v128_store(out, wasm_i32x4_extend_low_i16x8(lo));
+  wasm_v128_store((uint32_t *)out + 4, wasm_i32x4_extend_high_i16x8(lo));
+  wasm_v128_store((uint32_t *)out + 8, wasm_i32x4_extend_low_i16x8(hi));
+  wasm_v128_store((uint32_t *)out + 12, wasm_i32x4_extend_high_i16x8(hi));
+}
+FM_INLINE void store_fixints_64(v128_t b, void *out) {
+  v128_t lo = wasm_i16x8_extend_low_i8x16(b), hi = wasm_i16x8_extend_high_i8x16(b);
+  v128_t q[4] = {wasm_i32x4_extend_low_i16x8(lo), wasm_i32x4_extend_high_i16x8(lo),
+                 wasm_i32x4_extend_low_i16x8(hi), wasm_i32x4_extend_high_i16x8(hi)};
+  for (int k = 0; k < 4; k++) {
+    wasm_v128_store((uint64_t *)out + 4 * k, wasm_i64x2_extend_low_i32x4(q[k]));
+    wasm_v128_store((uint64_t *)out + 4 * k + 2, wasm_i64x2_extend_high_i32x4(q[k]));
   }
-  if (avail < 32) return 0;
-  LOAD_WIRE(w, 2, in);
-  if (!own_width_block(w, 2, 0xcc, 0xd0, is_signed)) return 0;
-  wasm_v128_store(out, UNPACK_VEC(2, 1, 0, w));
-  return 32;
 }
 
-FM_INLINE size_t unpack_block_16(const uint8_t *in, size_t avail, uint16_t *out, bool is_signed) {
-  v128_t b, w[3];
-  if (load_fixints(in, avail, is_signed, &b)) {
-    wasm_v128_store(out, wasm_i16x8_extend_low_i8x16(b));
-    wasm_v128_store(out + 8, wasm_i16x8_extend_high_i8x16(b));
-    return 16;
-  }
-  if (avail < 48) return 0;
-  LOAD_WIRE(w, 3, in);
-  if (!own_width_block(w, 3, 0xcd, 0xd1, is_signed)) return 0;
-  wasm_v128_store(out, UNPACK_VEC(3, 2, 0, w));
-  wasm_v128_store(out + 8, UNPACK_VEC(3, 2, 1, w));
-  return 48;
+FM_INLINE void store_own_8(const uint8_t *in, void *out) { wasm_v128_store(out, UNPACK_AT(2, 1, 0, in)); }
+FM_INLINE void store_own_16(const uint8_t *in, void *out) {
+  wasm_v128_store(out, UNPACK_AT(3, 2, 0, in));
+  wasm_v128_store((uint16_t *)out + 8, UNPACK_AT(3, 2, 1, in));
+}
+FM_INLINE void store_own_32(const uint8_t *in, void *out) {
+  wasm_v128_store(out, UNPACK_AT(5, 4, 0, in));
+  wasm_v128_store((uint32_t *)out + 4, UNPACK_AT(5, 4, 1, in));
+  wasm_v128_store((uint32_t *)out + 8, UNPACK_AT(5, 4, 2, in));
+  wasm_v128_store((uint32_t *)out + 12, UNPACK_AT(5, 4, 3, in));
+}
+FM_INLINE void store_own_64(const uint8_t *in, void *out) {
+  uint64_t *o = out;
+  wasm_v128_store(o, UNPACK_AT(9, 8, 0, in));
+  wasm_v128_store(o + 2, UNPACK_AT(9, 8, 1, in));
+  wasm_v128_store(o + 4, UNPACK_AT(9, 8, 2, in));
+  wasm_v128_store(o + 6, UNPACK_AT(9, 8, 3, in));
+  wasm_v128_store(o + 8, UNPACK_AT(9, 8, 4, in));
+  wasm_v128_store(o + 10, UNPACK_AT(9, 8, 5, in));
+  wasm_v128_store(o + 12, UNPACK_AT(9, 8, 6, in));
+  wasm_v128_store(o + 14, UNPACK_AT(9, 8, 7, in));
 }
 
-FM_INLINE size_t unpack_block_32(const uint8_t *in, size_t avail, uint32_t *out, bool is_signed) {
-  v128_t b, w[5];
-  if (load_fixints(in, avail, is_signed, &b)) {
-    v128_t lo = wasm_i16x8_extend_low_i8x16(b), hi = wasm_i16x8_extend_high_i8x16(b);
-    wasm_v128_store(out, wasm_i32x4_extend_low_i16x8(lo));
-    wasm_v128_store(out + 4, wasm_i32x4_extend_high_i16x8(lo));
-    wasm_v128_store(out + 8, wasm_i32x4_extend_low_i16x8(hi));
-    wasm_v128_store(out + 12, wasm_i32x4_extend_high_i16x8(hi));
-    return 16;
-  }
-  if (avail < 80) return 0;
-  LOAD_WIRE(w, 5, in);
-  if (!own_width_block(w, 5, 0xce, 0xd2, is_signed)) return 0;
-  wasm_v128_store(out, UNPACK_VEC(5, 4, 0, w));
-  wasm_v128_store(out + 4, UNPACK_VEC(5, 4, 1, w));
-  wasm_v128_store(out + 8, UNPACK_VEC(5, 4, 2, w));
-  wasm_v128_store(out + 12, UNPACK_VEC(5, 4, 3, w));
-  return 80;
-}
-
-FM_INLINE size_t unpack_block_64(const uint8_t *in, size_t avail, uint64_t *out, bool is_signed) {
-  v128_t b, w[9];
-  if (load_fixints(in, avail, is_signed, &b)) {
-    v128_t lo = wasm_i16x8_extend_low_i8x16(b), hi = wasm_i16x8_extend_high_i8x16(b);
-    v128_t q[4] = {wasm_i32x4_extend_low_i16x8(lo), wasm_i32x4_extend_high_i16x8(lo),
-                   wasm_i32x4_extend_low_i16x8(hi), wasm_i32x4_extend_high_i16x8(hi)};
-    for (int k = 0; k < 4; k++) {
-      wasm_v128_store(out + 4 * k, wasm_i64x2_extend_low_i32x4(q[k]));
-      wasm_v128_store(out + 4 * k + 2, wasm_i64x2_extend_high_i32x4(q[k]));
-    }
-    return 16;
-  }
-  if (avail < 144) return 0;
-  LOAD_WIRE(w, 9, in);
-  if (!own_width_block(w, 9, 0xcf, 0xd3, is_signed)) return 0;
-  wasm_v128_store(out, UNPACK_VEC(9, 8, 0, w));
-  wasm_v128_store(out + 2, UNPACK_VEC(9, 8, 1, w));
-  wasm_v128_store(out + 4, UNPACK_VEC(9, 8, 2, w));
-  wasm_v128_store(out + 6, UNPACK_VEC(9, 8, 3, w));
-  wasm_v128_store(out + 8, UNPACK_VEC(9, 8, 4, w));
-  wasm_v128_store(out + 10, UNPACK_VEC(9, 8, 5, w));
-  wasm_v128_store(out + 12, UNPACK_VEC(9, 8, 6, w));
-  wasm_v128_store(out + 14, UNPACK_VEC(9, 8, 7, w));
-  return 144;
-}
-
-/* The typed faces of the block decoders, for FM_DEFINE_UNPACK. */
-#define DEFINE_BLOCK(name, T, U, width_fn, is_signed)                                  \
-  FM_INLINE size_t name(const uint8_t *in, size_t avail, T *out, uint32_t flags) {     \
-    (void)flags;                                                                       \
-    return width_fn(in, avail, (U *)out, is_signed);                                   \
+/* The run decoders, for FM_DEFINE_UNPACK: a run of fixint blocks, or of
+ * own-width blocks, each in its own loop (see fm_run_blocks). */
+#define DEFINE_RUN(name, T, W, S, UTAG, STAG, is_signed)                                         \
+  FM_INLINE size_t name##_fixints(const uint8_t *in, size_t avail, void *out) {                  \
+    v128_t b;                                                                                    \
+    if (!load_fixints(in, avail, is_signed, &b)) return 0;                                       \
+    store_fixints_##W(b, out);                                                                   \
+    return 16;                                                                                   \
+  }                                                                                              \
+  FM_INLINE size_t name##_own(const uint8_t *in, size_t avail, void *out) {                      \
+    v128_t w[S];                                                                                 \
+    if (avail < 16 * (S)) return 0;                                                              \
+    LOAD_WIRE(w, S, in);                                                                         \
+    if (!own_width_block(w, S, UTAG, STAG, is_signed)) return 0;                                 \
+    store_own_##W(in, out);                                                                      \
+    return 16 * (S);                                                                             \
+  }                                                                                              \
+  FM_INLINE size_t name(const uint8_t *in, size_t avail, T *out, size_t max, uint32_t flags,     \
+                        size_t *used) {                                                          \
+    (void)flags;                                                                                 \
+    if (avail == 0) return 0;                                                                    \
+    if (fm_is_fixint(in[0])) return fm_run_blocks(name##_fixints, sizeof(T), in, avail, out, max, used); \
+    if (in[0] == (UTAG) || in[0] == (STAG)) return fm_run_blocks(name##_own, sizeof(T), in, avail, out, max, used); \
+    return 0;                                                                                    \
   }
 
-DEFINE_BLOCK(unpack_i8_block, int8_t, uint8_t, unpack_block_8, true)
-DEFINE_BLOCK(unpack_u8_block, uint8_t, uint8_t, unpack_block_8, false)
-DEFINE_BLOCK(unpack_i16_block, int16_t, uint16_t, unpack_block_16, true)
-DEFINE_BLOCK(unpack_u16_block, uint16_t, uint16_t, unpack_block_16, false)
-DEFINE_BLOCK(unpack_i32_block, int32_t, uint32_t, unpack_block_32, true)
-DEFINE_BLOCK(unpack_u32_block, uint32_t, uint32_t, unpack_block_32, false)
-DEFINE_BLOCK(unpack_i64_block, int64_t, uint64_t, unpack_block_64, true)
-DEFINE_BLOCK(unpack_u64_block, uint64_t, uint64_t, unpack_block_64, false)
+DEFINE_RUN(unpack_i8_run, int8_t, 8, 2, 0xcc, 0xd0, true)
+DEFINE_RUN(unpack_u8_run, uint8_t, 8, 2, 0xcc, 0xd0, false)
+DEFINE_RUN(unpack_i16_run, int16_t, 16, 3, 0xcd, 0xd1, true)
+DEFINE_RUN(unpack_u16_run, uint16_t, 16, 3, 0xcd, 0xd1, false)
+DEFINE_RUN(unpack_i32_run, int32_t, 32, 5, 0xce, 0xd2, true)
+DEFINE_RUN(unpack_u32_run, uint32_t, 32, 5, 0xce, 0xd2, false)
+DEFINE_RUN(unpack_i64_run, int64_t, 64, 9, 0xcf, 0xd3, true)
+DEFINE_RUN(unpack_u64_run, uint64_t, 64, 9, 0xcf, 0xd3, false)
 
 #endif /* FM_SIMD */
 
-FM_DEFINE_UNPACK(fm_unpack_i8, int8_t, unpack_i8_block, unpack_i8_scalar)
-FM_DEFINE_UNPACK(fm_unpack_u8, uint8_t, unpack_u8_block, unpack_u8_scalar)
-FM_DEFINE_UNPACK(fm_unpack_i16, int16_t, unpack_i16_block, unpack_i16_scalar)
-FM_DEFINE_UNPACK(fm_unpack_u16, uint16_t, unpack_u16_block, unpack_u16_scalar)
-FM_DEFINE_UNPACK(fm_unpack_i32, int32_t, unpack_i32_block, unpack_i32_scalar)
-FM_DEFINE_UNPACK(fm_unpack_u32, uint32_t, unpack_u32_block, unpack_u32_scalar)
-FM_DEFINE_UNPACK(fm_unpack_i64, int64_t, unpack_i64_block, unpack_i64_scalar)
-FM_DEFINE_UNPACK(fm_unpack_u64, uint64_t, unpack_u64_block, unpack_u64_scalar)
+FM_DEFINE_UNPACK(fm_unpack_i8, int8_t, unpack_i8_run, unpack_i8_scalar)
+FM_DEFINE_UNPACK(fm_unpack_u8, uint8_t, unpack_u8_run, unpack_u8_scalar)
+FM_DEFINE_UNPACK(fm_unpack_i16, int16_t, unpack_i16_run, unpack_i16_scalar)
+FM_DEFINE_UNPACK(fm_unpack_u16, uint16_t, unpack_u16_run, unpack_u16_scalar)
+FM_DEFINE_UNPACK(fm_unpack_i32, int32_t, unpack_i32_run, unpack_i32_scalar)
+FM_DEFINE_UNPACK(fm_unpack_u32, uint32_t, unpack_u32_run, unpack_u32_scalar)
+FM_DEFINE_UNPACK(fm_unpack_i64, int64_t, unpack_i64_run, unpack_i64_scalar)
+FM_DEFINE_UNPACK(fm_unpack_u64, uint64_t, unpack_u64_run, unpack_u64_scalar)
