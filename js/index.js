@@ -10,8 +10,8 @@ import * as wire from './wire.js';
 
 /**
  * The typed arrays fastmp packs and unpacks: the C kernels' type name, the
- * element size, the largest msgpack form of an element, and the pure-JS
- * codec. Order matters: a Buffer is an instance of Uint8Array.
+ * element size and the largest msgpack form of an element. Order matters for
+ * instanceof lookups: a Buffer is an instance of Uint8Array.
  */
 const KINDS = [
   { Type: Float32Array, c: 'f32', bytes: 4, wire: 5, float: true },
