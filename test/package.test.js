@@ -5,7 +5,7 @@
 // turned off in the engine. The consumer's files are test/package/*; every
 // consumer runs test/package/check.js, whose results are compared here with
 // bytes written out by hand.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -204,6 +204,26 @@ describe('in headless Chromium', () => {
     const { result, wasm } = await open(browsers.simd, plain, '/plain.html');
     expect(result).toEqual(both('simd'));
     expect(wasm.map(([path]) => path)).toEqual(['/node_modules/fastmp-wasm/dist/fastmp-simd.wasm', '/node_modules/fastmp-wasm/dist/fastmp-simd.wasm']);
+  });
+
+  test('the Vite dev server (dependency pre-bundling, no configuration): the page and its Worker, both entries', async () => {
+    const vite = spawn(process.execPath, [join(project, 'node_modules/vite/bin/vite.js'), '--host', '127.0.0.1', '--port', '0'], { cwd: project, env: cleanEnv() });
+    try {
+      let output = '';
+      const origin = await new Promise((resolve, reject) => {
+        vite.stdout.on('data', (chunk) => {
+          output += chunk;
+          const url = output.replace(/\x1b\[[0-9;]*m/g, '').match(/http:\/\/127\.0\.0\.1:\d+/);
+          if (url) resolve(url[0]);
+        });
+        vite.on('exit', (code) => reject(new Error(`vite exited (${code}): ${output}`)));
+      });
+      const server = { origin, log: [] };
+      expect((await open(browsers.simd, server, '/')).result).toEqual(both('simd'));
+      expect((await open(browsers.simd, server, '/?entry=inline')).result).toEqual(both('simd'));
+    } finally {
+      vite.kill();
+    }
   });
 
   test.runIf(x64)(`with SIMD off in the engine (--js-flags=${NO_SIMD_FLAG}) every page reports 'scalar' and passes`, async () => {
