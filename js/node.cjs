@@ -11,7 +11,7 @@ try {
   api = require('./index.js');
 } catch (e) {
   if (e?.code !== 'ERR_REQUIRE_ESM') throw e;
-  throw new Error(`fastmp-wasm: require() needs Node >= 20.19 (require of ES modules); this is Node ${process.versions.node}: use import`, { cause: e });
+  throw new Error(`fastmp-wasm: require() needs require() of ES modules (Node >= 20.19 or 22.12, not turned off by --no-experimental-require-module); this is Node ${process.versions.node}: use import`, { cause: e });
 }
 api.initSync({ backend: process.env.FASTMP_BACKEND || 'auto' });
 module.exports = api;
