@@ -1,5 +1,6 @@
-// Type declarations of fastmp-wasm (the browser entry js/index.js and the
-// Node entry js/node.js export the same API).
+// Type declarations of fastmp-wasm (the browser entry js/index.js, the
+// Node entries js/node.js and js/node.cjs, and fastmp-wasm/inline
+// (js/inline.js) export the same API).
 
 /** The build that runs the kernels. */
 export type Backend = 'simd' | 'scalar';
@@ -44,6 +45,17 @@ export interface InitOptions {
 
 /** Loads a wasm build; resolves to the backend in use. Call again to switch. */
 export function init(options?: InitOptions): Promise<Backend>;
+
+export interface InitSyncOptions extends Omit<InitOptions, 'wasm'> {
+  /**
+   * A compiled module or its bytes. Required outside Node (Node reads the
+   * sibling file). Compiling blocks the thread: on a page prefer init().
+   */
+  wasm?: WebAssembly.Module | BufferSource;
+}
+
+/** init() done synchronously; returns the backend in use. */
+export function initSync(options?: InitSyncOptions): Backend;
 
 /** The backend in use; throws before init(). */
 export function backend(): Backend;

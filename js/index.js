@@ -3,7 +3,7 @@
 
 import { asBytes, asOffset, asOptions, describe } from './args.js';
 import { FastmpError, NO_INDEX, decodeError } from './errors.js';
-import { instantiate, simdSupported } from './loader.js';
+import { instantiate, instantiateSync, simdSupported } from './loader.js';
 import { Boundary, align16, copyOut } from './memory.js';
 import { stringsApi } from './strings.js';
 import * as wire from './wire.js';
@@ -66,15 +66,34 @@ function ready() {
  * Resolves to the backend in use. Calling it again replaces the instance.
  */
 export async function init(options = {}) {
+  const { args, use } = prepare(options);
+  return use(await instantiate(args));
+}
+
+/**
+ * init() done synchronously, for Node (which reads the sibling file), Web
+ * Workers, or a precompiled module: options.wasm is a WebAssembly.Module or
+ * its bytes (no Response). Returns the backend in use.
+ */
+export function initSync(options = {}) {
+  const { args, use } = prepare(options);
+  return use(instantiateSync(args));
+}
+
+/** What init() and initSync() share: the checked options, and what to do with the instance. */
+function prepare(options) {
   const { backend = 'auto', wasm, pureJs = 'auto' } = options;
   if (!['auto', 'never', 'always'].includes(pureJs)) {
     throw new TypeError(`fastmp: pureJs must be 'auto', 'never' or 'always', not ${String(pureJs)}`);
   }
   let boundary = null;
-  const loaded = await instantiate({ backend, wasm, onMemoryGrowth: () => boundary?.refreshViews() });
-  boundary = new Boundary(loaded.exports);
-  state = { boundary, backend: loaded.backend, pureJs };
-  return loaded.backend;
+  const args = { backend, wasm, onMemoryGrowth: () => boundary?.refreshViews() };
+  const use = (loaded) => {
+    boundary = new Boundary(loaded.exports);
+    state = { boundary, backend: loaded.backend, pureJs };
+    return loaded.backend;
+  };
+  return { args, use };
 }
 
 /** 'simd' or 'scalar': the build that runs the kernels. */

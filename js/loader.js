@@ -34,6 +34,16 @@ async function readSibling(backend) {
   return response;
 }
 
+/** The sibling file, read synchronously: Node only (process.getBuiltinModule, Node >= 20.16). */
+function readSiblingSync(backend) {
+  const url = SIBLINGS[backend]();
+  const fs = url.protocol === 'file:' && isNode ? process.getBuiltinModule?.('node:fs') : undefined;
+  if (!fs) {
+    throw new Error('fastmp: initSync() reads the sibling .wasm only in Node >= 20.16; elsewhere pass { wasm } (bytes or a WebAssembly.Module) or use `await init()`');
+  }
+  return fs.readFileSync(url);
+}
+
 async function compile(source) {
   if (source instanceof WebAssembly.Module) return source;
   if (typeof Response !== 'undefined' && source instanceof Response) {
@@ -48,26 +58,26 @@ async function compile(source) {
 }
 
 /**
- * Instantiates a build. `backend` is 'auto', 'simd' or 'scalar'; `wasm`, when
- * given, is the module (or its bytes, or a Response) to use instead of the
- * sibling file, and `backend` is then read from the module itself.
- * `onMemoryGrowth` runs whenever the module's memory grows.
- * Resolves to { exports, backend }.
+ * The build to load for `backend` ('auto', 'simd' or 'scalar'): 'auto' is
+ * 'simd' where the engine has SIMD128. Throws when it cannot run here.
  */
-export async function instantiate({ backend = 'auto', wasm, onMemoryGrowth }) {
+export function chooseBackend(backend = 'auto') {
+  checkBackend(backend);
+  const want = backend === 'auto' ? (simdSupported() ? 'simd' : 'scalar') : backend;
+  if (want === 'simd' && !simdSupported()) throw new Error("fastmp: this engine has no wasm SIMD128; use backend: 'scalar'");
+  return want;
+}
+
+function checkBackend(backend) {
   if (!['auto', 'simd', 'scalar'].includes(backend)) {
     throw new TypeError(`fastmp: backend must be 'auto', 'simd' or 'scalar', not ${String(backend)}`);
   }
-  let source = wasm;
-  if (source === undefined) {
-    const want = backend === 'auto' ? (simdSupported() ? 'simd' : 'scalar') : backend;
-    if (want === 'simd' && !simdSupported()) throw new Error("fastmp: this engine has no wasm SIMD128; use backend: 'scalar'");
-    source = await readSibling(want);
-  }
-  const module = await compile(await source);
-  const instance = await WebAssembly.instantiate(module, {
-    env: { emscripten_notify_memory_growth: () => onMemoryGrowth() },
-  });
+}
+
+const imports = (onMemoryGrowth) => ({ env: { emscripten_notify_memory_growth: () => onMemoryGrowth() } });
+
+/** Starts an instance and checks it is the build asked for: { exports, backend }. */
+function started(instance, backend) {
   const { exports } = instance;
   exports._initialize();
   const actual = exports.fm_simd_enabled() ? 'simd' : 'scalar';
@@ -75,4 +85,35 @@ export async function instantiate({ backend = 'auto', wasm, onMemoryGrowth }) {
     throw new Error(`fastmp: asked for the ${backend} backend but the module given is the ${actual} build`);
   }
   return { exports, backend: actual };
+}
+
+/**
+ * Instantiates a build. `backend` is 'auto', 'simd' or 'scalar'; `wasm`, when
+ * given, is the module (or its bytes, or a Response) to use instead of the
+ * sibling file, and `backend` is then read from the module itself.
+ * `onMemoryGrowth` runs whenever the module's memory grows.
+ * Resolves to { exports, backend }.
+ */
+export async function instantiate({ backend = 'auto', wasm, onMemoryGrowth }) {
+  checkBackend(backend);
+  const source = wasm === undefined ? readSibling(chooseBackend(backend)) : wasm;
+  const module = await compile(await source);
+  return started(await WebAssembly.instantiate(module, imports(onMemoryGrowth)), backend);
+}
+
+/**
+ * instantiate() without a promise, for Node, workers and precompiled modules:
+ * `wasm` is a WebAssembly.Module or its bytes; without it, Node reads the
+ * sibling file. It blocks while it compiles (tens of KB; Chrome once refused
+ * more than 4 KB on a page's main thread), so pages should prefer instantiate().
+ */
+export function instantiateSync({ backend = 'auto', wasm, onMemoryGrowth }) {
+  checkBackend(backend);
+  const source = wasm === undefined ? readSiblingSync(chooseBackend(backend)) : wasm;
+  let module = source;
+  if (ArrayBuffer.isView(source) || source instanceof ArrayBuffer) module = new WebAssembly.Module(source);
+  else if (!(source instanceof WebAssembly.Module)) {
+    throw new TypeError('fastmp: initSync() options.wasm must be a WebAssembly.Module, an ArrayBuffer or a typed array');
+  }
+  return started(new WebAssembly.Instance(module, imports(onMemoryGrowth)), backend);
 }

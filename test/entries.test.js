@@ -1,0 +1,64 @@
+// The entries besides js/index.js and js/node.js, from the source tree:
+// initSync(), the CommonJS entry (js/node.cjs) and fastmp-wasm/inline
+// (js/inline.js with dist/fastmp-inline.js). test/package.test.js runs them
+// again from the installed tarball.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { expect, test } from 'vitest';
+import * as fastmp from '../js/index.js';
+import * as inline from '../js/inline.js';
+import { ROOT } from './helpers.js';
+
+const simdBytes = readFileSync(`${ROOT}/dist/fastmp-simd.wasm`);
+const scalarBytes = readFileSync(`${ROOT}/dist/fastmp-scalar.wasm`);
+
+/** The module answers with the right bytes: it is really loaded, not just named. */
+function works(api) {
+  expect(Buffer.from(api.pack(new Float32Array([1.5, -2, 3.25, 1e30]))).toString('hex')).toBe('94ca3fc00000cac0000000ca40500000ca7149f2ca');
+  return api.backend();
+}
+
+test('initSync() reads the sibling file in Node, or takes a module or its bytes', () => {
+  expect(fastmp.initSync()).toBe('simd');
+  expect(works(fastmp)).toBe('simd');
+  expect(fastmp.initSync({ backend: 'scalar', pureJs: 'never' })).toBe('scalar');
+  expect(works(fastmp)).toBe('scalar');
+  expect(fastmp.initSync({ wasm: simdBytes })).toBe('simd');
+  expect(works(fastmp)).toBe('simd');
+  expect(fastmp.initSync({ wasm: new WebAssembly.Module(scalarBytes) })).toBe('scalar');
+  expect(works(fastmp)).toBe('scalar');
+});
+
+test('initSync() fails as init() does, and leaves the previous instance in use', () => {
+  fastmp.initSync({ backend: 'simd' });
+  expect(() => fastmp.initSync({ backend: 'fast' })).toThrow(TypeError);
+  expect(() => fastmp.initSync({ pureJs: 'sometimes' })).toThrow(TypeError);
+  expect(() => fastmp.initSync({ wasm: new Response(simdBytes) })).toThrow(/initSync\(\) options.wasm must be/);
+  expect(() => fastmp.initSync({ wasm: scalarBytes, backend: 'simd' })).toThrow(/asked for the simd backend but the module given is the scalar build/);
+  expect(works(fastmp)).toBe('simd');
+});
+
+test('the inline entry carries the very bytes of dist/*.wasm and loads them', async () => {
+  const { SIMD, SCALAR } = await import('../dist/fastmp-inline.js');
+  expect(Buffer.from(SIMD, 'base64').equals(simdBytes)).toBe(true);
+  expect(Buffer.from(SCALAR, 'base64').equals(scalarBytes)).toBe(true);
+  expect(await inline.init()).toBe('simd');
+  expect(works(inline)).toBe('simd');
+  expect(inline.initSync({ backend: 'scalar' })).toBe('scalar');
+  expect(works(inline)).toBe('scalar');
+  // The same module state as index.js: one instance, whichever entry loaded it.
+  expect(fastmp.backend()).toBe('scalar');
+  await expect(inline.init({ backend: 'fast' })).rejects.toThrow(TypeError);
+  expect(await inline.init({ wasm: simdBytes })).toBe('simd');
+});
+
+test('every export of index.js is exported by the inline entry', () => {
+  expect(Object.keys(inline).sort()).toEqual(Object.keys(fastmp).sort());
+});
+
+test('require() of the package is the CommonJS entry, ready on return; FASTMP_BACKEND picks the build', () => {
+  const script = "const m = require('fastmp-wasm'); console.log(m.backend(), Buffer.from(m.pack(new Float64Array([0.5]))).toString('hex'))";
+  const run = (env) => execFileSync(process.execPath, ['-e', script], { cwd: ROOT, env: { ...process.env, ...env } }).toString().trim();
+  expect(run({ FASTMP_BACKEND: '' })).toBe('simd 91cb3fe0000000000000');
+  expect(run({ FASTMP_BACKEND: 'scalar' })).toBe('scalar 91cb3fe0000000000000');
+});

@@ -1,0 +1,239 @@
+// The package as users get it: `npm pack`, the tarball installed into a fresh
+// project in a temporary directory (with vite from the registry), then used
+// from Node ESM, Node CommonJS, tsc --strict, and a Vite build and a plain
+// page in headless Chromium, on the page and in a Worker, with SIMD on and
+// turned off in the engine. The consumer's files are test/package/*; every
+// consumer runs test/package/check.js, whose results are compared here with
+// bytes written out by hand.
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ROOT } from './helpers.js';
+
+const FIXTURES = join(ROOT, 'test/package');
+const VITE = JSON.parse(readFileSync(join(ROOT, 'node_modules/vite/package.json'), 'utf8')).version;
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+// V8 runs wasm SIMD128 on x86-64 only with SSE4.1: without it the engine
+// rejects SIMD modules, as an engine without SIMD does (validate() is false).
+const NO_SIMD_FLAG = '--no-enable-sse4-1';
+const x64 = process.arch === 'x64';
+
+/**
+ * What check.js returns on `backend` (`simd`: whether the engine has SIMD,
+ * which a forced scalar build does not change): every value written out by hand.
+ */
+const expected = (backend, simd = backend === 'simd') => ({
+  backend,
+  simd,
+  small: '94ca3fc00000cac0000000ca40500000ca7149f2ca', // [1.5, -2, 3.25, 1e30]
+  floatsHead: 'dc1000cac42aaaabcac42a9555', // array16 of 4096; -2048/3, -2047/3
+  floats: true,
+  floatsBack: true,
+  ints: '9700ff7fcc80d0dfce00010000d280000000', // 0, -1, 127, 128, -33, 65536, -2^31
+  intsBack: '0,-1,127,128,-33,65536,-2147483648',
+  bmp: '005a006f00eb002020ac', // 'Zoë €'
+  bmpLong: true,
+  bmpBack: true,
+  der: '1e06005a006f00eb',
+  surrogate: [true, 'SURROGATE', 2],
+});
+
+/** The environment of a child process, without what `npm test` or the caller set. */
+function cleanEnv(extra = {}) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_|^FASTMP_/i.test(k)));
+  return { ...env, ...extra };
+}
+
+const run = (file, args, cwd, env) => execFileSync(file, args, { cwd, env: cleanEnv(env), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const npm = (args, cwd) => run('npm', args, cwd);
+const node = (args, cwd, env) => run(process.execPath, args, cwd, env);
+
+let work;
+let project;
+let packed;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'fastmp-package-'));
+  // --ignore-scripts: the prepack build already ran (build.sh), and its output would mix with the JSON.
+  [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT));
+  project = join(work, 'consumer');
+  mkdirSync(project);
+  for (const name of readdirSync(FIXTURES)) copyFileSync(join(FIXTURES, name), join(project, name));
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fastmp-consumer', private: true, type: 'module' }));
+  npm(['install', '--no-audit', '--no-fund', '--loglevel=error', join(work, packed.filename), `vite@${VITE}`], project);
+});
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('the tarball holds the JS, the declarations and the wasm, nothing else, and no dependencies', () => {
+  expect(packed.files.map((f) => f.path).sort()).toEqual([
+    'README.md',
+    'dist/fastmp-inline.js',
+    'dist/fastmp-scalar.wasm',
+    'dist/fastmp-simd.wasm',
+    'js/args.js', 'js/errors.js', 'js/index.d.ts', 'js/index.js', 'js/inline.js', 'js/loader.js',
+    'js/memory.js', 'js/node.cjs', 'js/node.js', 'js/strings.js', 'js/wire.js',
+    'package.json',
+  ]);
+  expect(packed.size).toBeLessThan(100_000);
+  const installed = JSON.parse(readFileSync(join(project, 'node_modules/fastmp-wasm/package.json'), 'utf8'));
+  expect(installed.dependencies ?? {}).toEqual({});
+  expect(installed.engines.node).toBeDefined();
+});
+
+test('Node ESM: ready on import; fastmp-wasm/inline is the same API and instance', () => {
+  expect(JSON.parse(node(['esm.mjs'], project)))
+    .toEqual({ main: expected('simd'), inlineBackend: 'scalar', inline: expected('scalar', true), shared: true });
+  expect(JSON.parse(node(['esm.mjs'], project, { FASTMP_BACKEND: 'scalar' })).main).toEqual(expected('scalar', true));
+});
+
+test('Node CommonJS: require() returns the API ready to use, the same instance as import()', () => {
+  expect(JSON.parse(node(['cjs.cjs'], project))).toEqual({ main: expected('simd'), oneInstance: true });
+  expect(JSON.parse(node(['cjs.cjs'], project, { FASTMP_BACKEND: 'scalar' })).main).toEqual(expected('scalar', true));
+});
+
+test.runIf(x64)(`Node with SIMD off in the engine (${NO_SIMD_FLAG}): import and require pick the scalar build`, () => {
+  expect(JSON.parse(node([NO_SIMD_FLAG, 'esm.mjs'], project)).main).toEqual(expected('scalar'));
+  expect(JSON.parse(node([NO_SIMD_FLAG, 'cjs.cjs'], project)).main).toEqual(expected('scalar'));
+});
+
+test('tsc --strict type-checks an ESM and a CommonJS consumer of the installed declarations', () => {
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  let output = '';
+  try {
+    node([tsc, '-p', join(project, 'tsconfig.json')], project);
+  } catch (e) {
+    output = `${e.stdout}${e.stderr}` || String(e);
+  }
+  expect(output).toBe('');
+});
+
+describe('in headless Chromium', () => {
+  const servers = [];
+  const browsers = {};
+
+  /** A static server of `root` that logs the paths asked for, with their content types. */
+  async function serve(root) {
+    const server = { log: [] };
+    const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+    server.http = createServer(async (req, res) => {
+      let path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
+      if (path.endsWith('/')) path += 'index.html';
+      try {
+        const body = await readFile(join(root, path));
+        const type = types[extname(path)] ?? 'application/octet-stream';
+        server.log.push([path, type]);
+        res.writeHead(200, { 'content-type': type }).end(body);
+      } catch {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise((resolve) => server.http.listen(0, '127.0.0.1', resolve));
+    server.origin = `http://127.0.0.1:${server.http.address().port}`;
+    servers.push(server);
+    return server;
+  }
+
+  let built;
+  let plain;
+
+  beforeAll(async () => {
+    node([join(project, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], project);
+    built = await serve(join(project, 'dist'));
+    plain = await serve(project);
+    // launch() gives each browser a new empty profile directory.
+    browsers.simd = await chromium.launch({ executablePath: '/usr/bin/chromium', args: FLAGS });
+    if (x64) browsers.noSimd = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...FLAGS, `--js-flags=${NO_SIMD_FLAG}`] });
+  });
+
+  afterAll(async () => {
+    for (const browser of Object.values(browsers)) await browser.close();
+    for (const server of servers) server.http.close();
+  });
+
+  /** Opens `url`, waits for window.result (the page's and its Worker's checks). */
+  async function open(browser, server, path) {
+    server.log.length = 0;
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${server.origin}${path}`);
+    await page.waitForFunction(() => window.result !== undefined);
+    const result = await page.evaluate(() => window.result);
+    await page.close();
+    expect(errors).toEqual([]);
+    const wasm = server.log.filter(([p]) => p.endsWith('.wasm'));
+    return { result, wasm };
+  }
+
+  /** 'simd' or 'scalar': which build a (hashed) asset path is. */
+  const build = (path) => path.match(/fastmp-(simd|scalar)-[\w-]+\.wasm$/)?.[1];
+
+  const both = (backend) => ({ init: backend, page: expected(backend), worker: { init: backend, ...expected(backend) } });
+
+  test('Vite builds the page with no configuration: both wasm builds are emitted as assets', () => {
+    const assets = readdirSync(join(project, 'dist/assets'));
+    expect(assets.filter((f) => f.endsWith('.wasm')).map(build).sort()).toEqual(['scalar', 'simd']);
+  });
+
+  test('the Vite page and its Worker run the SIMD build, fetched as application/wasm', async () => {
+    const { result, wasm } = await open(browsers.simd, built, '/');
+    expect(result).toEqual(both('simd'));
+    expect(wasm.length).toBe(2); // the page's and the Worker's
+    for (const [path, type] of wasm) {
+      expect(path).toMatch(/^\/assets\/fastmp-simd-[\w-]+\.wasm$/);
+      expect(type).toBe('application/wasm');
+    }
+  });
+
+  test('fastmp-wasm/inline: the same results with no .wasm fetched (initSync in the Worker)', async () => {
+    const { result, wasm } = await open(browsers.simd, built, '/?entry=inline');
+    expect(result).toEqual(both('simd'));
+    expect(wasm).toEqual([]);
+  });
+
+  test('a plain <script type="module"> page (import map, no bundler) and its Worker', async () => {
+    const { result, wasm } = await open(browsers.simd, plain, '/plain.html');
+    expect(result).toEqual(both('simd'));
+    expect(wasm.map(([path]) => path)).toEqual(['/node_modules/fastmp-wasm/dist/fastmp-simd.wasm', '/node_modules/fastmp-wasm/dist/fastmp-simd.wasm']);
+  });
+
+  test('the Vite dev server (dependency pre-bundling, no configuration): the page and its Worker, both entries', async () => {
+    const vite = spawn(process.execPath, [join(project, 'node_modules/vite/bin/vite.js'), '--host', '127.0.0.1', '--port', '0'], { cwd: project, env: cleanEnv() });
+    try {
+      let output = '';
+      const origin = await new Promise((resolve, reject) => {
+        vite.stdout.on('data', (chunk) => {
+          output += chunk;
+          const url = output.replace(/\x1b\[[0-9;]*m/g, '').match(/http:\/\/127\.0\.0\.1:\d+/);
+          if (url) resolve(url[0]);
+        });
+        vite.on('exit', (code) => reject(new Error(`vite exited (${code}): ${output}`)));
+      });
+      const server = { origin, log: [] };
+      expect((await open(browsers.simd, server, '/')).result).toEqual(both('simd'));
+      expect((await open(browsers.simd, server, '/?entry=inline')).result).toEqual(both('simd'));
+    } finally {
+      vite.kill();
+    }
+  });
+
+  test.runIf(x64)(`with SIMD off in the engine (--js-flags=${NO_SIMD_FLAG}) every page reports 'scalar' and passes`, async () => {
+    const vite = await open(browsers.noSimd, built, '/');
+    expect(vite.result).toEqual(both('scalar'));
+    expect(vite.wasm.map(([path]) => build(path))).toEqual(['scalar', 'scalar']);
+    const inline = await open(browsers.noSimd, built, '/?entry=inline');
+    expect(inline.result).toEqual(both('scalar'));
+    expect(inline.wasm).toEqual([]);
+    const page = await open(browsers.noSimd, plain, '/plain.html');
+    expect(page.result).toEqual(both('scalar'));
+  });
+});
