@@ -78,23 +78,26 @@
  *   bool scalar_fn(const uint8_t *in, size_t len, size_t *pos, size_t i,
  *                  size_t stop, T *out, uint32_t flags, fm_result *r)
  *     decodes elements [i, stop) one by one, false once r holds an error.
- * Where SIMD declines, 16 elements are decoded one by one and SIMD is tried
- * again, so a run of mixed forms costs one failed test per block. */
+ * Where SIMD declines, elements are decoded one by one for a stretch (16,
+ * doubling while SIMD keeps declining) and SIMD is tried again. */
 #if FM_SIMD
 #define FM_UNPACK_ELEMENTS(run_fn, scalar_fn)                                            \
-  for (size_t i = 0; i < count;) {                                                       \
+  for (size_t i = 0, scalar_run = 16; i < count;) {                                      \
     size_t used = 0;                                                                     \
     size_t done = count - i >= 16 ? run_fn(in + pos, len - pos, out + i, count - i, flags, &used) : 0; \
     if (done) {                                                                          \
       pos += used;                                                                       \
       i += done;                                                                         \
-    } else if (scalar_fn(in, len, &pos, i, FM_MIN(count, i + 16), out, flags, r)) {      \
-      i = FM_MIN(count, i + 16);                                                         \
+      scalar_run = 16;                                                                   \
+    } else if (scalar_fn(in, len, &pos, i, FM_MIN(count, i + scalar_run), out, flags, r)) { \
+      i = FM_MIN(count, i + scalar_run);                                                 \
+      /* Each refusal doubles the stretch before SIMD is tried again (to 256): \
+       * mixed data then pays for few failed tests. */                                   \
+      scalar_run = FM_MIN(2 * scalar_run, 256);                                          \
     } else {                                                                             \
       return (fm_code)r->code;                                                           \
     }                                                                                    \
   }
-
 /* A run of blocks: calls block(in, avail, out) -> wire bytes of 16 elements
  * (0: not a block of its form) while it succeeds. One loop per form, so that
  * a loop holds only its own form's constant vectors: V8 rebuilds those it

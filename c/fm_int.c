@@ -260,40 +260,67 @@ DEFINE_PACK(fm_pack_u64, uint64_t, PACK_WIDE_SIMD(in, n, p, 8, 2, 64, false), pa
 
 /* ---- unpack: scalar ---------------------------------------------------------- */
 
-#define DEFINE_UNPACK_SCALAR(name, T, MIN, MAX)                                              \
+/* The scalar decoder of one target: fixints and the target's own-width forms
+ * (UTAG unsigned, STAG signed, P payload bytes) inline, everything else
+ * through the general reader. Both own-width forms carry the same payload
+ * load, so random data that mixes them costs no mispredicted dispatch
+ * (measured: Int32Array of random values, scalar build, 35 -> 8 us per 4096). */
+#define DEFINE_UNPACK_SCALAR(name, T, MIN, MAX, UTAG, STAG, P)                               \
   static bool name(const uint8_t *in, size_t len, size_t *pos, size_t i, size_t stop, T *out, \
                    uint32_t flags, fm_result *r) {                                            \
+    size_t p = *pos; /* a local: stores to out (bytes may alias anything) keep it in a register */ \
     for (; i < stop; i++) {                                                                   \
-      /* Fixints first: the most common form, and one byte with no range test          \
-       * beyond the sign for unsigned targets. */                                             \
-      if (*pos < len && (in[*pos] < 0x80 || ((MIN) < 0 && in[*pos] >= 0xe0))) {               \
-        out[i] = (T)(int8_t)in[(*pos)++];                                                     \
-        continue;                                                                             \
+      if (p < len) {                                                                          \
+        uint8_t tag = in[p];                                                                  \
+        if (tag < 0x80 || ((MIN) < 0 && tag >= 0xe0)) {                                       \
+          out[i] = (T)(int8_t)tag;                                                            \
+          p++;                                                                                \
+          continue;                                                                           \
+        }                                                                                     \
+        if ((tag == (UTAG) || tag == (STAG)) && len - p > (P)) {                              \
+          uint64_t v = load_be_n(in + p + 1, P);                                              \
+          /* Only the unsigned form into a signed target, or the signed form into an \
+           * unsigned one, needs a range test: the top payload bit. */                        \
+          bool top = v >> (8 * (P)-1);                                                        \
+          if (!top || ((MIN) < 0) == (tag == (STAG))) {                                       \
+            out[i] = (T)v;                                                                    \
+            p += 1 + (P);                                                                     \
+            continue;                                                                         \
+          }                                                                                   \
+        }                                                                                     \
       }                                                                                       \
       fm_number num;                                                                          \
-      size_t size = fm_read_number(in, len, *pos, i, &num, r);                                \
-      if (size == 0) return false;                                                            \
+      size_t size = fm_read_number(in, len, p, i, &num, r);                                   \
       uint64_t v;                                                                             \
-      fm_code code = fm_number_to_int(num, MIN, MAX, flags, &v);                              \
+      fm_code code = size ? fm_number_to_int(num, MIN, MAX, flags, &v) : (fm_code)r->code;    \
       if (code != FM_OK) {                                                                    \
-        fm_fail(r, code, i, *pos, in, len);                                                   \
-        r->value = num.bits;                                                                  \
+        if (size) {                                                                           \
+          fm_fail(r, code, i, p, in, len);                                                    \
+          r->value = num.bits;                                                                \
+        }                                                                                     \
+        *pos = p;                                                                             \
         return false;                                                                         \
       }                                                                                       \
       out[i] = (T)v;                                                                          \
-      *pos += size;                                                                           \
+      p += size;                                                                              \
     }                                                                                         \
+    *pos = p;                                                                                 \
     return true;                                                                              \
   }
 
-DEFINE_UNPACK_SCALAR(unpack_i8_scalar, int8_t, INT8_MIN, INT8_MAX)
-DEFINE_UNPACK_SCALAR(unpack_u8_scalar, uint8_t, 0, UINT8_MAX)
-DEFINE_UNPACK_SCALAR(unpack_i16_scalar, int16_t, INT16_MIN, INT16_MAX)
-DEFINE_UNPACK_SCALAR(unpack_u16_scalar, uint16_t, 0, UINT16_MAX)
-DEFINE_UNPACK_SCALAR(unpack_i32_scalar, int32_t, INT32_MIN, INT32_MAX)
-DEFINE_UNPACK_SCALAR(unpack_u32_scalar, uint32_t, 0, UINT32_MAX)
-DEFINE_UNPACK_SCALAR(unpack_i64_scalar, int64_t, INT64_MIN, INT64_MAX)
-DEFINE_UNPACK_SCALAR(unpack_u64_scalar, uint64_t, 0, UINT64_MAX)
+/* A big-endian unsigned value of n bytes (1, 2, 4 or 8; n is a constant at every use). */
+static inline uint64_t load_be_n(const uint8_t *p, size_t n) {
+  return n == 1 ? p[0] : n == 2 ? fm_load_be16(p) : n == 4 ? fm_load_be32(p) : fm_load_be64(p);
+}
+
+DEFINE_UNPACK_SCALAR(unpack_i8_scalar, int8_t, INT8_MIN, INT8_MAX, 0xcc, 0xd0, 1)
+DEFINE_UNPACK_SCALAR(unpack_u8_scalar, uint8_t, 0, UINT8_MAX, 0xcc, 0xd0, 1)
+DEFINE_UNPACK_SCALAR(unpack_i16_scalar, int16_t, INT16_MIN, INT16_MAX, 0xcd, 0xd1, 2)
+DEFINE_UNPACK_SCALAR(unpack_u16_scalar, uint16_t, 0, UINT16_MAX, 0xcd, 0xd1, 2)
+DEFINE_UNPACK_SCALAR(unpack_i32_scalar, int32_t, INT32_MIN, INT32_MAX, 0xce, 0xd2, 4)
+DEFINE_UNPACK_SCALAR(unpack_u32_scalar, uint32_t, 0, UINT32_MAX, 0xce, 0xd2, 4)
+DEFINE_UNPACK_SCALAR(unpack_i64_scalar, int64_t, INT64_MIN, INT64_MAX, 0xcf, 0xd3, 8)
+DEFINE_UNPACK_SCALAR(unpack_u64_scalar, uint64_t, 0, UINT64_MAX, 0xcf, 0xd3, 8)
 
 /* ---- unpack: SIMD blocks --------------------------------------------------------- */
 #if FM_SIMD
