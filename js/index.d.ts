@@ -108,8 +108,9 @@ export function free(x: PackableArray): void;
 export function refresh<T extends PackableArray>(x: T): T;
 
 /**
- * pack() with neither copy: x from alloc(); the result is a view of wasm memory
- * valid until the next fastmp call (passing it to fastmp later is 'STALE').
+ * pack() without the copy out (and for an alloc() array without the copy in):
+ * the result is a view of wasm memory valid until the next fastmp call
+ * (passing it to fastmp later is 'STALE'). No output array is allocated.
  */
 export function packView(x: PackableArray, options?: PackOptions): Uint8Array;
 

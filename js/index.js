@@ -227,20 +227,23 @@ export function refresh(x) {
 }
 
 /**
- * pack() without either copy: x must come from alloc(), and the result is a
- * view of the output in wasm memory, valid until the next fastmp call (which
- * may overwrite it; passing it to fastmp after that is a FastmpError STALE).
- * Copy it (slice()) or send it before the next call.
+ * pack() without the copy out (and, for an alloc() array, without the copy
+ * in either): the result is a view of the output in wasm memory, valid until
+ * the next fastmp call (which may overwrite it; passing it to fastmp after
+ * that is a FastmpError STALE). Send it or copy it (slice()) before then. No
+ * output array is allocated: in browsers, where allocating one costs more
+ * than packing it, this is the fast path.
  */
 export function packView(x, options = {}) {
   const s = ready();
   const b = s.boundary;
-  if (b.allocations.get(x) === undefined) throw new TypeError(`fastmp: packView() takes an array from alloc(), not ${describe(x)}`);
   const kind = KINDS.find((k) => x instanceof k.Type);
+  if (kind === undefined) throw new TypeError(`fastmp: packView() takes a ${TYPE_NAMES}, not ${describe(x)}`);
   const { bin = true } = asOptions(options, 'packView', ['bin']);
+  b.checkInput(x, 'packView');
+  if (x.length > wire.MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${x.length}`);
   if (kind.c === 'u8' && bin) {
-    b.allocation(x, 'packView');
-    const packed = wire.packBin(x);
+    const packed = wire.packBin(x.buffer === b.memory.buffer ? x.slice() : x);
     const out = b.reserve(packed.length);
     b.u8.set(packed, out);
     return b.outputView(out, packed.length);

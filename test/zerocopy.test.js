@@ -127,11 +127,21 @@ for (const backend of ['simd', 'scalar']) {
       usageError(() => pack(x), 'FREED');
       usageError(() => packView(x), 'FREED');
       expect(() => free(new Int32Array(10))).toThrow(TypeError);
-      expect(() => packView(new Float32Array(4))).toThrow(/packView\(\) takes an array from alloc\(\)/);
+      expect(() => packView([1, 2])).toThrow(/packView\(\) takes a Float32Array/);
       expect(() => refresh(new Float32Array(4))).toThrow(TypeError);
       expect(() => alloc(Array, 4)).toThrow(TypeError);
       expect(() => alloc(Float32Array, -1)).toThrow(RangeError);
       expect(() => alloc(Float32Array, 1.5)).toThrow(RangeError);
+    });
+
+    test('packView() of an ordinary typed array: one copy in, none out', () => {
+      for (const x of [randomF32(5000, 9), Int16Array.from({ length: 3000 }, (_, i) => i * 7 - 9000), new Uint8Array([1, 2, 3])]) {
+        const view = packView(x);
+        expect(view.buffer).not.toBe(x.buffer);
+        expect(Buffer.from(view).equals(Buffer.from(pack(x)))).toBe(true);
+      }
+      const bytes = new Uint8Array([5, 200]);
+      expect([...packView(bytes, { bin: false })]).toEqual([0x92, 5, 0xcc, 200]);
     });
 
     test('a subarray of an alloc() array packs correctly (copied, as any view of wasm memory)', () => {
@@ -139,6 +149,7 @@ for (const backend of ['simd', 'scalar']) {
       x.set(randomF64(100, 5));
       const sub = x.subarray(10, 60);
       expect(Buffer.from(pack(sub)).equals(Buffer.from(pack(Float64Array.from(sub))))).toBe(true);
+      expect(Buffer.from(packView(sub)).equals(Buffer.from(pack(Float64Array.from(sub))))).toBe(true);
       free(x);
     });
 
