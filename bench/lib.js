@@ -41,7 +41,10 @@ export async function medians(tasks, { time = 300, warmupTime = 100, rounds = 3,
       bench.add(name, fn);
     }
     await bench.run();
-    for (const t of bench.tasks) perTask.get(t.name).push(t.result.latency.p50 * 1e6);
+    for (const t of bench.tasks) {
+      if (t.result.error) throw new Error(`benchmark task '${t.name}' failed: ${t.result.error.message}`, { cause: t.result.error });
+      perTask.get(t.name).push(t.result.latency.p50 * 1e6);
+    }
   }
   return new Map([...perTask].map(([name, values]) => [name, values.sort((a, b) => a - b)[values.length >> 1]]));
 }

@@ -62,7 +62,9 @@ const unpackr = new Unpackr({ int64AsType: 'bigint' });
 
 /** @msgpack/msgpack: floats as float32 for a Float32Array, BigInts as 64-bit ints. */
 export const msgpackPack = (x) => encode(Array.from(x), { forceFloat32: x instanceof Float32Array, useBigInt64: isBig(x) });
-export const msgpackUnpack = (bytes, Type) => Type.from(decode(bytes, { useBigInt64: Type.name.startsWith('Big') }));
+// Small ints decode as numbers even with useBigInt64: BigInt arrays take them through BigInt().
+export const msgpackUnpack = (bytes, Type) => (Type.name.startsWith('Big')
+  ? Type.from(decode(bytes, { useBigInt64: true }), BigInt) : Type.from(decode(bytes)));
 export const msgpackrPack = (x) => (x instanceof Float32Array ? packr32 : packr).pack(Array.from(x));
 export const msgpackrUnpack = (bytes, Type) => Type.from(unpackr.unpack(bytes), Type.name.startsWith('Big') ? BigInt : undefined);
 export const msgpackPackBool = (flags) => encode(Array.from(flags, Boolean));

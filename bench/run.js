@@ -7,7 +7,7 @@
 // --only / --sizes run a subset (matching operation names / element counts),
 // for looking into one case; the outputs then hold only that subset.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,7 @@ function budget(n) {
   if (quick) return { time: 30, warmupTime: 10, rounds: 1, iterations: 4, warmupIterations: 2 };
   if (n >= 1 << 20) return { time: 900, warmupTime: 0, rounds: 3, iterations: 3, warmupIterations: 1 };
   if (n >= 4096) return { time: 240, warmupTime: 40 };
-  return { time: 150, warmupTime: 30 };
+  return { time: 120, warmupTime: 20 };
 }
 
 const paths = await loadPaths();
@@ -81,6 +81,7 @@ const meta = {
   gcc: firstLine('gcc', ['--version']),
   nativeFlags: '-O3 -march=x86-64-v2 (SIMD through SIMDe)',
 };
+mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, 'results.json'), `${JSON.stringify({ meta, results }, null, 1)}\n`);
 writeFileSync(join(outDir, 'RESULTS.md'), `${markdown(results, meta)}\n`);
 writeFileSync(join(outDir, 'chart.svg'), `${svg(results)}\n`);

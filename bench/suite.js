@@ -36,8 +36,10 @@ const STRING_SIZES = [['country code', 2], ['common name', 20], ['8', 8], ['16',
 
 /** Content of a numeric case: the small fixed value 7 in every element, or random values. */
 function values(type, n, content) {
-  const x = new type.Type(n);
-  if (content === 'fixed') return x.fill(type.id === 'bool' ? 1 : type.id.endsWith('64') ? 7n : 7);
+  const { Type } = type;
+  const x = new Type(n);
+  const big = Type === BigInt64Array || Type === BigUint64Array;
+  if (content === 'fixed') return x.fill(type.id === 'bool' ? 1 : big ? 7n : 7);
   if (type.id === 'bool') return x.map(() => (Math.random() < 0.5 ? 1 : 0));
   if (type.id.startsWith('f')) return x.map(() => (Math.random() - 0.5) * 2e6);
   const bytes = new Uint8Array(x.buffer);
