@@ -29,7 +29,7 @@ ARM_FLAGS ?= -O3 -static
 NATIVE := build/x86_64-simd/fm-cli build/x86_64-scalar/fm-cli \
           build/aarch64-simd/fm-cli build/aarch64-scalar/fm-cli
 
-.PHONY: all wasm native clean
+.PHONY: all wasm native fuzz clean
 all: wasm native
 wasm: dist/fastmp-simd.wasm dist/fastmp-scalar.wasm
 native: $(NATIVE)
@@ -60,6 +60,56 @@ build/aarch64-simd/fm-cli: $(KERNELS) $(HEADERS) $(HARNESS) Makefile
 build/aarch64-scalar/fm-cli: $(KERNELS) $(HEADERS) $(HARNESS) Makefile
 	@mkdir -p $(@D)
 	$(ARM_CC) $(CWARN) $(ARM_FLAGS) -DFM_SIMD=0 $(KERNELS) $(HARNESS) -o $@
+
+# ---- fuzzing (make fuzz; c/fuzz/run.sh builds and runs it) ---------------------
+# libFuzzer targets under ASan + UBSan, natively on x86-64 with clang. The
+# kernels are compiled twice (SIMD via SIMDe, and scalar); the scalar set is
+# linked into one relocatable object whose fm_* symbols are renamed scalar_fm_*,
+# so that the differential target links both sets into one binary.
+FUZZ_CC     ?= clang
+FUZZ_FLAGS  := -std=c11 -Wall -Wextra -Werror -g -O2 -march=x86-64-v2 -fno-omit-frame-pointer \
+               -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_DIR    := build/fuzz
+FUZZ_SRC    := $(wildcard c/fuzz/*.c) c/fuzz/fm_fuzz.h
+FUZZ_TYPES  := $(TYPES)
+FUZZ_KINDS  := bmp ia5 visible
+FUZZ_TARGETS := $(addprefix unpack_,$(FUZZ_TYPES)) $(addprefix decode_,$(FUZZ_KINDS)) \
+                $(addprefix der_,$(FUZZ_KINDS)) roundtrip diff
+FUZZ_SIMD_OBJ   := $(patsubst c/%.c,$(FUZZ_DIR)/obj/simd/%.o,$(KERNELS))
+FUZZ_SCALAR_OBJ := $(patsubst c/%.c,$(FUZZ_DIR)/obj/scalar/%.o,$(KERNELS))
+upper = $(shell echo $(1) | tr a-z A-Z)
+
+fuzz: $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
+
+$(FUZZ_DIR)/obj/simd/%.o: c/%.c $(HEADERS) Makefile
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -DFM_SIMD=1 -c $< -o $@
+
+$(FUZZ_DIR)/obj/scalar/%.o: c/%.c $(HEADERS) Makefile
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -DFM_SIMD=0 -c $< -o $@
+
+# One object holding the scalar kernels, every fm_* symbol it defines renamed.
+$(FUZZ_DIR)/obj/scalar-kernels.o: $(FUZZ_SCALAR_OBJ)
+	ld -r $^ -o $@.tmp
+	nm --defined-only -g $@.tmp | awk '$$3 ~ /^fm_/ { print $$3, "scalar_" $$3 }' > $@.syms
+	objcopy --redefine-syms=$@.syms $@.tmp $@
+	rm -f $@.tmp
+
+$(FUZZ_DIR)/unpack_%: c/fuzz/fuzz_unpack.c $(FUZZ_SIMD_OBJ) $(FUZZ_SRC) $(HEADERS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_TYPE=T_$(call upper,$*) $< $(FUZZ_SIMD_OBJ) -lm -o $@
+
+$(FUZZ_DIR)/decode_%: c/fuzz/fuzz_strings.c $(FUZZ_SIMD_OBJ) $(FUZZ_SRC) $(HEADERS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_STRING=S_$(call upper,$*) $< $(FUZZ_SIMD_OBJ) -lm -o $@
+
+$(FUZZ_DIR)/der_%: c/fuzz/fuzz_der.c $(FUZZ_SIMD_OBJ) $(FUZZ_SRC) $(HEADERS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_STRING=S_$(call upper,$*) $< $(FUZZ_SIMD_OBJ) -lm -o $@
+
+$(FUZZ_DIR)/roundtrip: c/fuzz/fuzz_roundtrip.c $(FUZZ_SIMD_OBJ) $(FUZZ_SRC) $(HEADERS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_SIMD_OBJ) -lm -o $@
+
+$(FUZZ_DIR)/diff: c/fuzz/fuzz_diff.c $(FUZZ_SIMD_OBJ) $(FUZZ_DIR)/obj/scalar-kernels.o $(FUZZ_SRC) $(HEADERS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_SIMD_OBJ) $(FUZZ_DIR)/obj/scalar-kernels.o -lm -o $@
 
 clean:
 	rm -rf dist build
