@@ -4,6 +4,7 @@
 KERNELS   := $(wildcard c/fm_*.c)
 HEADERS   := $(wildcard c/*.h)
 HARNESS   := c/harness/fm_cli.c
+GUARD     := c/harness/fm_guard.c
 CWARN     := -std=c11 -Wall -Wextra -Werror
 # Every element type has fm_pack_<type> and fm_unpack_<type>; the modules export
 # those and what the JS boundary needs, nothing else it can avoid.
@@ -26,8 +27,7 @@ X86_FLAGS ?= -O3 -march=x86-64-v2
 ARM_CC    ?= aarch64-linux-gnu-gcc
 ARM_FLAGS ?= -O3 -static
 
-NATIVE := build/x86_64-simd/fm-cli build/x86_64-scalar/fm-cli \
-          build/aarch64-simd/fm-cli build/aarch64-scalar/fm-cli
+NATIVE := $(foreach b,x86_64-simd x86_64-scalar aarch64-simd aarch64-scalar,build/$(b)/fm-cli build/$(b)/fm-guard)
 
 .PHONY: all wasm native fuzz clean
 all: wasm native
@@ -110,6 +110,23 @@ $(FUZZ_DIR)/roundtrip: c/fuzz/fuzz_roundtrip.c $(FUZZ_SIMD_OBJ) $(FUZZ_SRC) $(HE
 
 $(FUZZ_DIR)/diff: c/fuzz/fuzz_diff.c $(FUZZ_SIMD_OBJ) $(FUZZ_DIR)/obj/scalar-kernels.o $(FUZZ_SRC) $(HEADERS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_SIMD_OBJ) $(FUZZ_DIR)/obj/scalar-kernels.o -lm -o $@
+
+# The guard-page test (c/harness/fm_guard.c), for each native build.
+build/x86_64-simd/fm-guard: $(KERNELS) $(HEADERS) $(GUARD) Makefile
+	@mkdir -p $(@D)
+	$(X86_CC) $(CWARN) $(X86_FLAGS) -DFM_SIMD=1 $(KERNELS) $(GUARD) -o $@
+
+build/x86_64-scalar/fm-guard: $(KERNELS) $(HEADERS) $(GUARD) Makefile
+	@mkdir -p $(@D)
+	$(X86_CC) $(CWARN) $(X86_FLAGS) -DFM_SIMD=0 $(KERNELS) $(GUARD) -o $@
+
+build/aarch64-simd/fm-guard: $(KERNELS) $(HEADERS) $(GUARD) Makefile
+	@mkdir -p $(@D)
+	$(ARM_CC) $(CWARN) $(ARM_FLAGS) -DFM_SIMD=1 $(KERNELS) $(GUARD) -o $@
+
+build/aarch64-scalar/fm-guard: $(KERNELS) $(HEADERS) $(GUARD) Makefile
+	@mkdir -p $(@D)
+	$(ARM_CC) $(CWARN) $(ARM_FLAGS) -DFM_SIMD=0 $(KERNELS) $(GUARD) -o $@
 
 clean:
 	rm -rf dist build
