@@ -210,22 +210,27 @@ function unpackAt(input, Type, start, options = {}, fn) {
     return kind.float ? wire.unpackFloats(input, body, count, kind.c === 'f64')
       : wire.unpackInts(input, body, count, Type, integralFloats);
   }
-  return unpackWasm(s.boundary, kind, input, start, count, integralFloats ? 1 : 0);
+  return unpackWasm(s.boundary, kind, input, start, body, count, integralFloats ? 1 : 0);
 }
 
 function unpackBoolAt(input, start) {
   const s = ready();
   const { count, body } = wire.readArrayHeader(input, start);
   if (useJs(s, 'unpack', BOOL, count)) return wire.unpackBools(input, body, count);
-  return unpackWasm(s.boundary, BOOL, input, start, count, 0);
+  return unpackWasm(s.boundary, BOOL, input, start, body, count, 0);
 }
 
-/** Copy in once, decode in wasm, copy out once into a fresh typed array. */
-function unpackWasm(b, kind, input, start, count, flags) {
-  const len = input.length - start;
+/**
+ * Copy in once, decode in wasm, copy out once into a fresh typed array. Only
+ * the bytes the array can span are copied: no element is longer than 9 bytes
+ * (a boolean: 1), so unpackFrom at the start of a large buffer copies the
+ * array, not the rest of the buffer.
+ */
+function unpackWasm(b, kind, input, start, body, count, flags) {
+  const len = Math.min(input.length - start, body - start + count * (kind === BOOL ? 1 : 9));
   const inBytes = align16(len);
   const base = b.reserve(inBytes + count * kind.bytes);
-  b.u8.set(start === 0 ? input : input.subarray(start), base);
+  b.u8.set(start === 0 && len === input.length ? input : input.subarray(start, start + len), base);
   const out = base + inBytes;
   if (b.wasm[kind.unpack](base, len, out, count, flags, b.result) !== 0) {
     const r = b.readResult();
