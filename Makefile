@@ -1,5 +1,6 @@
 # Six builds of the same C: two wasm modules (the product) and four native
-# builds of the parity harness. build.sh installs the toolchain, then runs make.
+# builds of the parity harness and the guard-page test; and the libFuzzer
+# targets (make fuzz). build.sh installs the toolchain, then runs make.
 
 KERNELS   := $(wildcard c/fm_*.c)
 HEADERS   := $(wildcard c/*.h)
@@ -30,7 +31,7 @@ ARM_FLAGS ?= -O3 -static
 NATIVE := $(foreach b,x86_64-simd x86_64-scalar aarch64-simd aarch64-scalar,build/$(b)/fm-cli build/$(b)/fm-guard)
 
 .PHONY: all wasm native fuzz clean
-all: wasm native
+all: wasm native fuzz
 wasm: dist/fastmp-simd.wasm dist/fastmp-scalar.wasm
 native: $(NATIVE)
 

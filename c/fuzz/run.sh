@@ -30,16 +30,15 @@ printf '%-16s %12s %10s %8s\n' target execs 'execs/s' seconds
 total=0
 for t in "${targets[@]}"; do
   mkdir -p "build/fuzz/corpus/$t"
-  if ((seconds == 0)); then
-    budget=(-runs=0)
+  if ((seconds == 0)); then # only the committed corpus, each input once
+    args=(-runs=0 "c/fuzz/corpus/$t")
   else
-    budget=(-max_total_time="$seconds")
+    args=(-max_total_time="$seconds" "build/fuzz/corpus/$t" "c/fuzz/corpus/$t")
   fi
   log="build/fuzz/logs/$t.log"
   start=$(date +%s.%N)
-  if ! "build/fuzz/$t" "${budget[@]}" -timeout=10 -max_len=4096 -print_final_stats=1 \
-      -artifact_prefix="build/fuzz/crashes/$t-" \
-      "build/fuzz/corpus/$t" "c/fuzz/corpus/$t" >"$log" 2>&1; then
+  if ! "build/fuzz/$t" -timeout=10 -max_len=4096 -print_final_stats=1 \
+      -artifact_prefix="build/fuzz/crashes/$t-" "${args[@]}" >"$log" 2>&1; then
     echo "run.sh: $t FAILED; its log is $log:" >&2
     grep -E -A2 'fuzz check|ERROR|SUMMARY|Test unit written' "$log" >&2 || tail -20 "$log" >&2
     exit 1
