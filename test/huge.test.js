@@ -114,7 +114,7 @@ describe('hostile inputs', () => {
     const { value, end } = unpackFrom(big, Int32Array, 0, { integralFloats: true });
     expect([...value]).toEqual([256, 5, 42]);
     expect(end).toBe(16);
-    expect(performance.now() - start).toBeLessThan(100);
+    expect(performance.now() - start).toBeLessThan(500); // copying 2 GiB takes longer
     expect(memoryStats()).toEqual(before);
     expect(() => unpack(big, Int32Array, { integralFloats: true })).toThrow(expect.objectContaining({ code: 'TRAILING', offset: 16 }));
   });
@@ -140,7 +140,7 @@ describe('hostile inputs', () => {
           } catch (e) {
             error = e;
           }
-          expect(performance.now() - start).toBeLessThan(50);
+          expect(performance.now() - start).toBeLessThan(250); // allocating 2^32 elements would take seconds, or fail
           expect(error).toBeInstanceOf(FastmpError);
           // NOT_ARRAY: a bin header given to a non-byte target.
           expect(['LENGTH', 'NOT_ARRAY']).toContain(error.code);
