@@ -353,7 +353,7 @@ FUZZ_FN inline fm_code ref_str_fail(fm_result *r, fm_code code, size_t index, si
 }
 
 /* Content decode (BMP: big-endian units; IA5 / Visible: one byte per char)
- * into `units`; `check_only` for fm_*_check, which stores nothing. */
+ * into `units` (NULL: only check, as fm_*_check does). */
 FUZZ_FN fm_code ref_str_decode(int s, const uint8_t *in, size_t len, uint16_t *units, fm_result *r) {
   if (s == S_BMP) {
     if (len % 2) return ref_str_fail(r, FM_ERR_ODD_LENGTH, len / 2, len - 1, in[len - 1]);
@@ -428,19 +428,6 @@ FUZZ_FN fm_code ref_der_header(const uint8_t *in, size_t len, uint8_t tag, size_
   *content = header;
   r->end = header + length;
   return FM_OK;
-}
-
-FUZZ_FN inline size_t ref_der_put_header(uint8_t *out, uint8_t tag, size_t length) {
-  out[0] = tag;
-  if (length < 0x80) {
-    out[1] = (uint8_t)length;
-    return 2;
-  }
-  size_t octets = 1;
-  while (octets < 4 && length >> (8 * octets)) octets++;
-  out[1] = (uint8_t)(0x80 | octets);
-  for (size_t k = 0; k < octets; k++) out[2 + k] = (uint8_t)(length >> (8 * (octets - 1 - k)));
-  return 2 + octets;
 }
 
 #endif
