@@ -1,9 +1,11 @@
 # Six builds of the same C: two wasm modules (the product) and four native
-# builds of the parity harness. build.sh installs the toolchain, then runs make.
+# builds of the parity harness and the guard-page test; and the libFuzzer
+# targets (make fuzz). build.sh installs the toolchain, then runs make.
 
 KERNELS   := $(wildcard c/fm_*.c)
 HEADERS   := $(wildcard c/*.h c/harness/*.h)
 HARNESS   := c/harness/fm_cli.c c/harness/fm_ops.c
+GUARD     := c/harness/fm_guard.c
 CWARN     := -std=c11 -Wall -Wextra -Werror
 # Every element type has fm_pack_<type> and fm_unpack_<type>; the modules export
 # those and what the JS boundary needs, nothing else it can avoid.
@@ -26,12 +28,11 @@ X86_FLAGS ?= -O3 -march=x86-64-v2
 ARM_CC    ?= aarch64-linux-gnu-gcc
 ARM_FLAGS ?= -O3 -static
 
-NATIVE := build/x86_64-simd/fm-cli build/x86_64-scalar/fm-cli \
-          build/aarch64-simd/fm-cli build/aarch64-scalar/fm-cli \
+NATIVE := $(foreach b,x86_64-simd x86_64-scalar aarch64-simd aarch64-scalar,build/$(b)/fm-cli build/$(b)/fm-guard) \
           build/x86_64-simd/fm-bench build/x86_64-scalar/fm-bench
 
-.PHONY: all wasm native clean
-all: wasm native
+.PHONY: all wasm native fuzz clean
+all: wasm native fuzz
 wasm: dist/fastmp-simd.wasm dist/fastmp-scalar.wasm dist/fastmp-inline.js
 native: $(NATIVE)
 
@@ -79,6 +80,73 @@ build/x86_64-simd/fm-bench: $(KERNELS) $(HEADERS) $(BENCH) Makefile
 build/x86_64-scalar/fm-bench: $(KERNELS) $(HEADERS) $(BENCH) Makefile
 	@mkdir -p $(@D)
 	$(X86_CC) $(CWARN) $(X86_FLAGS) -DFM_SIMD=0 $(KERNELS) $(BENCH) -lmsgpackc -o $@
+
+# ---- fuzzing (make fuzz; c/fuzz/run.sh builds and runs it) ---------------------
+# libFuzzer targets under ASan + UBSan, natively on x86-64 with clang. The
+# kernels are compiled twice (SIMD via SIMDe, and scalar); the scalar set is
+# linked into one relocatable object whose fm_* symbols are renamed scalar_fm_*,
+# so that the differential target links both sets into one binary.
+FUZZ_CC     ?= clang
+FUZZ_FLAGS  := -std=c11 -Wall -Wextra -Werror -g -O2 -march=x86-64-v2 -fno-omit-frame-pointer \
+               -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_DIR    := build/fuzz
+FUZZ_SRC    := $(wildcard c/fuzz/*.c) c/fuzz/fm_fuzz.h
+FUZZ_TYPES  := $(TYPES)
+FUZZ_KINDS  := bmp ia5 visible
+FUZZ_TARGETS := $(addprefix unpack_,$(FUZZ_TYPES)) $(addprefix decode_,$(FUZZ_KINDS)) \
+                $(addprefix der_,$(FUZZ_KINDS)) roundtrip diff
+FUZZ_SIMD_OBJ   := $(patsubst c/%.c,$(FUZZ_DIR)/obj/simd/%.o,$(KERNELS))
+FUZZ_SCALAR_OBJ := $(patsubst c/%.c,$(FUZZ_DIR)/obj/scalar/%.o,$(KERNELS))
+upper = $(shell echo $(1) | tr a-z A-Z)
+
+fuzz: $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
+
+$(FUZZ_DIR)/obj/simd/%.o: c/%.c $(HEADERS) Makefile
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -DFM_SIMD=1 -c $< -o $@
+
+$(FUZZ_DIR)/obj/scalar/%.o: c/%.c $(HEADERS) Makefile
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -DFM_SIMD=0 -c $< -o $@
+
+# One object holding the scalar kernels, every fm_* symbol it defines renamed.
+$(FUZZ_DIR)/obj/scalar-kernels.o: $(FUZZ_SCALAR_OBJ)
+	ld -r $^ -o $@.tmp
+	nm --defined-only -g $@.tmp | awk '$$3 ~ /^fm_/ { print $$3, "scalar_" $$3 }' > $@.syms
+	objcopy --redefine-syms=$@.syms $@.tmp $@
+	rm -f $@.tmp
+
+$(FUZZ_DIR)/unpack_%: c/fuzz/fuzz_unpack.c $(FUZZ_SIMD_OBJ) $(FUZZ_SRC) $(HEADERS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_TYPE=T_$(call upper,$*) $< $(FUZZ_SIMD_OBJ) -lm -o $@
+
+$(FUZZ_DIR)/decode_%: c/fuzz/fuzz_strings.c $(FUZZ_SIMD_OBJ) $(FUZZ_SRC) $(HEADERS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_STRING=S_$(call upper,$*) $< $(FUZZ_SIMD_OBJ) -lm -o $@
+
+$(FUZZ_DIR)/der_%: c/fuzz/fuzz_der.c $(FUZZ_SIMD_OBJ) $(FUZZ_SRC) $(HEADERS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_STRING=S_$(call upper,$*) $< $(FUZZ_SIMD_OBJ) -lm -o $@
+
+$(FUZZ_DIR)/roundtrip: c/fuzz/fuzz_roundtrip.c $(FUZZ_SIMD_OBJ) $(FUZZ_SRC) $(HEADERS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_SIMD_OBJ) -lm -o $@
+
+$(FUZZ_DIR)/diff: c/fuzz/fuzz_diff.c $(FUZZ_SIMD_OBJ) $(FUZZ_DIR)/obj/scalar-kernels.o $(FUZZ_SRC) $(HEADERS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_SIMD_OBJ) $(FUZZ_DIR)/obj/scalar-kernels.o -lm -o $@
+
+# The guard-page test (c/harness/fm_guard.c), for each native build.
+build/x86_64-simd/fm-guard: $(KERNELS) $(HEADERS) $(GUARD) Makefile
+	@mkdir -p $(@D)
+	$(X86_CC) $(CWARN) $(X86_FLAGS) -DFM_SIMD=1 $(KERNELS) $(GUARD) -o $@
+
+build/x86_64-scalar/fm-guard: $(KERNELS) $(HEADERS) $(GUARD) Makefile
+	@mkdir -p $(@D)
+	$(X86_CC) $(CWARN) $(X86_FLAGS) -DFM_SIMD=0 $(KERNELS) $(GUARD) -o $@
+
+build/aarch64-simd/fm-guard: $(KERNELS) $(HEADERS) $(GUARD) Makefile
+	@mkdir -p $(@D)
+	$(ARM_CC) $(CWARN) $(ARM_FLAGS) -DFM_SIMD=1 $(KERNELS) $(GUARD) -o $@
+
+build/aarch64-scalar/fm-guard: $(KERNELS) $(HEADERS) $(GUARD) Makefile
+	@mkdir -p $(@D)
+	$(ARM_CC) $(CWARN) $(ARM_FLAGS) -DFM_SIMD=0 $(KERNELS) $(GUARD) -o $@
 
 clean:
 	rm -rf dist build

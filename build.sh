@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # build.sh - takes a fresh Debian machine (root, Node 20) to a full build:
 # installs the missing toolchain with apt-get, the JS tools with npm ci, then
-# makes the six builds (two wasm modules, four native parity harnesses).
+# makes the six builds (two wasm modules, four native parity harnesses and
+# guard-page tests) and the libFuzzer targets.
 # Rerunning it when nothing changed does nothing but check, in seconds.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -16,6 +17,7 @@ APT_PACKAGES=(
   python3-msgpack                                   # Python peer in the interop tests
   python3-pyasn1                                    # Python peer of the string tests (DER)
   chromium                                          # the browser test (driven by playwright-core)
+  clang libclang-rt-14-dev binutils                 # libFuzzer + ASan/UBSan targets (make fuzz; ld -r, objcopy)
 )
 
 missing=()

@@ -1,12 +1,14 @@
 // args.js - checks of the arguments every API function shares: wrong types
 // are TypeErrors, offsets out of range RangeErrors, each naming the function.
 
+/** "an Int32Array", "a Uint8Array": a name with its article. */
+export const withArticle = (name) => `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
+
 /** "a Float32Array", "an Array", "null": a value as an error message names it. */
 export function describe(v) {
   if (v === null) return 'null';
   if (typeof v === 'function') return v.name ? `the function ${v.name}` : 'a function';
-  const name = typeof v === 'object' ? v.constructor?.name ?? 'object' : typeof v;
-  return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
+  return withArticle(typeof v === 'object' ? v.constructor?.name ?? 'object' : typeof v);
 }
 
 /** Input bytes: a Uint8Array (a Buffer too), or a whole ArrayBuffer / SharedArrayBuffer. */

@@ -1,6 +1,8 @@
 // errors.js - FastmpError, the one error type for bad input, and the wire
 // codes it shares with the C kernels (c/fastmp.h).
 
+import { withArticle } from './args.js';
+
 /** C fm_code number (c/fastmp.h) -> FastmpError code. */
 export const CODE_NAMES = { 0: 'OK', 1: 'NOT_ARRAY', 2: 'TRUNCATED', 3: 'LENGTH', 4: 'TYPE', 5: 'CAPACITY', 6: 'RANGE' };
 // Strings and DER (c/fm_string.c); a DER input cut short is TRUNCATED (2).
@@ -72,11 +74,11 @@ export function decodeError(code, index, offset, bytes, count = 0, extra = {}) {
         return new FastmpError(code, `${at} is not a number: found ${describeTag(tag)}`, index, offset);
       }
       if (tag === 0xca || tag === 0xcb) {
-        return new FastmpError(code, `${at} is a float (${value}); a ${target} takes floats only with { integralFloats: true }`, index, offset, value);
+        return new FastmpError(code, `${at} is a float (${value}); ${withArticle(target)} takes floats only with { integralFloats: true }`, index, offset, value);
       }
       return new FastmpError(code, `${at} is not an integer: found ${describeTag(tag)}`, index, offset);
     case 'RANGE':
-      return new FastmpError(code, `${at} is ${formatValue(value)} (${describeTag(tag)}), which a ${target} cannot hold exactly`, index, offset, value);
+      return new FastmpError(code, `${at} is ${formatValue(value)} (${describeTag(tag)}), which ${withArticle(target)} cannot hold exactly`, index, offset, value);
     case 'TRAILING':
       return new FastmpError(code, `${bytes.length - offset} bytes follow the array, from byte ${offset} (use unpackFrom to read a prefix)`, index, offset);
     default:

@@ -211,7 +211,7 @@ export function alloc(Type, n) {
   if (!Number.isSafeInteger(n) || n < 0 || n > wire.MAX_ELEMENTS) {
     throw new RangeError(`fastmp: alloc() takes a length from 0 to 2^32-1, not ${String(n)}`);
   }
-  return s.boundary.allocate(Type, n, 5 + n * kind.wire + 16);
+  return s.boundary.allocArray(Type, n, 5 + n * kind.wire + 16);
 }
 
 /** Releases an array from alloc(). Freeing it twice, or using it after, is a FastmpError FREED. */
@@ -304,7 +304,7 @@ function unpackAt(input, Type, start, options = {}, fn) {
     return kind.float ? wire.unpackFloats(input, body, count, kind.c === 'f64')
       : wire.unpackInts(input, body, count, Type, integralFloats);
   }
-  return unpackWasm(s.boundary, kind, input, start, count, integralFloats ? 1 : 0, fn);
+  return unpackWasm(s.boundary, kind, input, start, body, count, integralFloats ? 1 : 0, fn);
 }
 
 function unpackBoolAt(input, start, fn) {
@@ -312,12 +312,17 @@ function unpackBoolAt(input, start, fn) {
   s.boundary.checkInput(input, fn);
   const { count, body } = wire.readArrayHeader(input, start);
   if (useJs(s, 'unpack', BOOL, count)) return wire.unpackBools(input, body, count);
-  return unpackWasm(s.boundary, BOOL, input, start, count, 0, fn);
+  return unpackWasm(s.boundary, BOOL, input, start, body, count, 0, fn);
 }
 
-/** Copy in once (unless the input is from alloc()), decode in wasm, copy out once into a fresh typed array. */
-function unpackWasm(b, kind, input, start, count, flags, fn) {
-  const len = input.length - start;
+/**
+ * Copy in once (unless the input is from alloc()), decode in wasm, copy out
+ * once into a fresh typed array. Only the bytes the array can span are
+ * copied: no element is longer than 9 bytes (a boolean: 1), so unpackFrom at
+ * the start of a large buffer copies the array, not the rest of the buffer.
+ */
+function unpackWasm(b, kind, input, start, body, count, flags, fn) {
+  const len = Math.min(input.length - start, body - start + count * (kind === BOOL ? 1 : 9));
   const record = b.allocation(input, fn);
   let bytes = input; // what error messages quote
   let base;
@@ -331,7 +336,7 @@ function unpackWasm(b, kind, input, start, count, flags, fn) {
     if (input.buffer === b.memory.buffer) bytes = input.slice();
     const inBytes = align16(len);
     base = b.reserve(inBytes + count * kind.bytes);
-    b.u8.set(bytes.subarray(start), base);
+    b.u8.set(start === 0 && len === bytes.length ? bytes : bytes.subarray(start, start + len), base);
     out = base + inBytes;
   }
   if (b.wasm[kind.unpack](base, len, out, count, flags, b.result) !== 0) {

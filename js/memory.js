@@ -8,9 +8,15 @@
 import { CODE_NAMES, FastmpError } from './errors.js';
 
 const MIN_SCRATCH = 1 << 16;
+// The largest scratch region: wasm32 memory is at most 4 GiB (65536 pages); one page less.
+const MAX_SCRATCH = 0xffff0000;
+// Room for emmalloc's region headers and alignment around an allocation (see allocate()).
+const ALLOC_MARGIN = 1 << 16;
 const RESULT_WORDS = 8; // fm_result on wasm32: code, count, index, offset, end, tag, value (u64)
 
-const align16 = (n) => (n + 15) & ~15;
+// Sizes reach 4 GiB: no 32-bit bitwise arithmetic on them ((n + 15) & ~15 wrapped
+// from 2 GiB on, and the boundary then reserved too little; found by test/huge.test.js).
+const align16 = (n) => n + (-n & 15);
 
 export class Boundary {
   /** @param {WebAssembly.Exports} exports an instance of a fastmp build */
@@ -56,18 +62,43 @@ export class Boundary {
   reserve(bytes) {
     this.generation++;
     if (bytes > this.capacity) {
-      if (bytes > 0xffff0000) throw new RangeError(`fastmp: ${bytes} bytes do not fit in wasm32 memory`);
+      if (bytes + 16 > MAX_SCRATCH) throw new RangeError(`fastmp: ${bytes} bytes do not fit in wasm32 memory (at most 4 GiB)`);
       if (this.scratch) this.wasm.free(this.scratch);
       this.scratch = 0;
       this.capacity = 0;
-      // Next power of two: bounded growth, and one allocation serves a range of sizes.
-      const capacity = Math.max(MIN_SCRATCH, 2 ** Math.ceil(Math.log2(bytes + 16)));
-      const pointer = this.wasm.malloc(Math.min(capacity, 0xffff0000)) >>> 0;
-      if (pointer === 0) throw new RangeError(`fastmp: wasm memory cannot grow to hold ${bytes} bytes`);
+      // Next power of two: bounded growth, and one allocation serves a range of
+      // sizes. When that much cannot be had (past 2 GiB the next power is 4 GiB,
+      // more than wasm32 holds with anything else in it), exactly what is asked.
+      let size = Math.max(MIN_SCRATCH, 2 ** Math.ceil(Math.log2(bytes + 16)));
+      let pointer = this.allocate(size);
+      if (pointer === 0) {
+        size = bytes + 16;
+        pointer = this.allocate(size);
+      }
+      if (pointer === 0) {
+        throw new RangeError(`fastmp: wasm memory cannot grow to hold ${bytes} bytes (wasm32 memory is at most 4 GiB; ${this.memory.buffer.byteLength} bytes now)`);
+      }
       this.scratch = pointer;
-      this.capacity = Math.min(capacity, 0xffff0000) - 16;
+      this.capacity = size - 16;
     }
     return align16(this.scratch);
+  }
+
+  /**
+   * malloc(size), or 0 when it cannot be had. Emscripten 3.1.6's emmalloc
+   * computes the end of a region in 32-bit arithmetic: asked for a size that
+   * reaches past 4 GiB from a free region, it wraps around and returns a
+   * pointer to a few bytes, and its heap is corrupt from then on (found by
+   * test/huge.test.js: a request for 4294901737 bytes "succeeded" in 4 MB of
+   * memory, and a fresh instance's malloc(0xfffefff0) returned 0x11888). Every
+   * free region lies below the memory's current size, so a request that stays
+   * below 4 GiB from there cannot wrap; one that does not could only be served
+   * from free memory, and the boundary frees its scratch region only to ask
+   * for a larger one.
+   */
+  allocate(size) {
+    if (size + this.memory.buffer.byteLength + ALLOC_MARGIN > 2 ** 32) return 0;
+    return this.wasm.malloc(size) >>> 0;
   }
 
   // ---- zero-copy ----------------------------------------------------------------
@@ -77,9 +108,9 @@ export class Boundary {
    * without a copy in. `packBytes` of scratch are reserved first, so that
    * packing it never needs to grow memory (which would detach the view).
    */
-  allocate(Type, n, packBytes) {
+  allocArray(Type, n, packBytes) {
     this.reserve(packBytes);
-    const pointer = this.wasm.malloc(Math.max(n * Type.BYTES_PER_ELEMENT, 1)) >>> 0;
+    const pointer = this.allocate(Math.max(n * Type.BYTES_PER_ELEMENT, 1));
     if (pointer === 0) throw new RangeError(`fastmp: wasm memory cannot grow to hold ${n} elements`);
     const view = new Type(this.memory.buffer, pointer, n);
     this.allocations.set(view, { pointer, length: n, Type, live: true });

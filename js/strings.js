@@ -23,9 +23,9 @@ const JS_BELOW = {
   scalar: { encodeBMP: 128, decodeBMP: 48, encodeASCII: 96, decodeASCII: 48 },
 };
 
-const BMP = { name: 'BMPString', tag: 0x1e, wide: true, encode: 'fm_bmp_encode', decode: 'fm_bmp_decode' };
-const IA5 = { name: 'IA5String', tag: 0x16, wide: false, lo: 0x00, hi: 0x7f, encode: 'fm_ia5_encode', decode: 'fm_ia5_decode', check: 'fm_ia5_check' };
-const VISIBLE = { name: 'VisibleString', tag: 0x1a, wide: false, lo: 0x20, hi: 0x7e, encode: 'fm_visible_encode', decode: 'fm_visible_decode', check: 'fm_visible_check' };
+const BMP = { name: 'BMPString', api: 'BMP', tag: 0x1e, wide: true, encode: 'fm_bmp_encode', decode: 'fm_bmp_decode' };
+const IA5 = { name: 'IA5String', api: 'IA5', tag: 0x16, wide: false, lo: 0x00, hi: 0x7f, encode: 'fm_ia5_encode', decode: 'fm_ia5_decode', check: 'fm_ia5_check' };
+const VISIBLE = { name: 'VisibleString', api: 'Visible', tag: 0x1a, wide: false, lo: 0x20, hi: 0x7e, encode: 'fm_visible_encode', decode: 'fm_visible_decode', check: 'fm_visible_check' };
 
 // Node's Buffer writes a string's UTF-16 units (lone surrogates as they are)
 // or its UTF-8 natively, and builds strings from UTF-16LE or Latin-1 bytes
@@ -59,7 +59,19 @@ function decodeError(code, kind, index, offset, unit) {
 }
 
 function oddLengthError(len, last) {
-  return new FastmpError('ODD_LENGTH', `BMPString content of ${len} bytes is not whole chars: its last byte, at ${last}, is half a char`, len >> 1, last);
+  return new FastmpError('ODD_LENGTH', `BMPString content of ${len} bytes is not whole chars: its last byte, at ${last}, is half a char`, (len - 1) / 2, last);
+}
+
+// Engines cap the length of a string (V8: 2^29 - 24 chars on 64-bit), and
+// Node reports it with a plain Error (ERR_STRING_TOO_LONG), after the whole
+// decode. Node tells the cap up front; elsewhere what the engine throws while
+// making a string that long becomes the same RangeError.
+const MAX_STRING = globalThis.process?.getBuiltinModule?.('node:buffer')?.constants?.MAX_STRING_LENGTH ?? Infinity;
+const MIN_ENGINE_MAX_STRING = 2 ** 28 - 16; // no engine caps strings below this (V8 on 32-bit)
+
+function stringTooLong(kind, chars, cause) {
+  const cap = MAX_STRING === Infinity ? '' : ` (at most ${MAX_STRING} chars)`;
+  return new RangeError(`fastmp: ${kind.name} content of ${chars} chars is longer than a JS string can be here${cap}; decode${kind.api}ToUint16() returns the chars as a Uint16Array`, { cause });
 }
 
 function derError(code, kind, offset, detail) {
@@ -148,7 +160,7 @@ function jsEncodeNarrow(kind, value, out, at) {
 
 /** The units of BMP content bytes[start, end), checked. Small inputs as an Array (for fromCharCode). */
 function jsDecodeBMP(bytes, start, end, asArray) {
-  const n = (end - start) >> 1;
+  const n = (end - start) / 2; // even: odd lengths are refused before
   const units = asArray ? new Array(n) : new Uint16Array(n);
   for (let i = 0, p = start; i < n; i++, p += 2) {
     const c = (bytes[p] << 8) | bytes[p + 1];
@@ -322,10 +334,22 @@ export function stringsApi(ready) {
 
   /** Content bytes[start, end) as a string (or units). */
   function decode(kind, bytes, start, end, toUnits) {
-    const s = ready();
+    ready();
     const len = end - start;
     if (kind.wide && len % 2) throw oddLengthError(len, end - 1);
-    const n = kind.wide ? len >> 1 : len;
+    const n = kind.wide ? len / 2 : len; // no >> 1: content reaches 4 GiB
+    if (toUnits) return decodeContent(kind, bytes, start, end, n, true);
+    if (n > MAX_STRING) throw stringTooLong(kind, n);
+    try {
+      return decodeContent(kind, bytes, start, end, n, false);
+    } catch (e) {
+      if (e instanceof FastmpError || e instanceof RangeError || n <= MIN_ENGINE_MAX_STRING) throw e;
+      throw stringTooLong(kind, n, e);
+    }
+  }
+
+  function decodeContent(kind, bytes, start, end, n, toUnits) {
+    const s = ready();
     if (useJs(s, decodeOp(kind), n)) {
       if (kind.wide) {
         const units = jsDecodeBMP(bytes, start, end, !toUnits && n < SMALL);

@@ -65,3 +65,49 @@ test('100 000 calls of mixed sizes: wasm memory stops growing once the largest s
   expect(memoryStats()).toEqual(settled);
   expect(checked).toBeGreaterThan(100);
 });
+
+// The boundary's sizes reach 4 GiB: no 32-bit wrap anywhere (issue 6).
+test('align16 is exact past 2 GiB', async () => {
+  const { align16 } = await import('../js/memory.js');
+  for (const [n, want] of [[0, 0], [1, 16], [16, 16], [2 ** 31 - 1, 2 ** 31], [2 ** 31 + 1, 2 ** 31 + 16], [2 ** 32 - 17, 2 ** 32 - 16], [4.5e9 + 1, 4.5e9 + 16]]) {
+    expect(align16(n)).toBe(want);
+  }
+});
+
+test('reserve never asks malloc for a region that would reach past 4 GiB, and falls back to the exact size', async () => {
+  const { Boundary } = await import('../js/memory.js');
+  // A stand-in for the wasm exports: memory of `size` bytes, a malloc that
+  // records what it is asked and grows memory like sbrk (up to 4 GiB).
+  const fake = (size) => {
+    const asked = [];
+    let top = 1024;
+    const exports = {
+      memory: { buffer: { byteLength: size } },
+      malloc: (n) => {
+        asked.push(n >>> 0);
+        if (top + (n >>> 0) > 2 ** 32) return 0;
+        const p = top;
+        top += n >>> 0;
+        exports.memory.buffer = { byteLength: Math.max(exports.memory.buffer.byteLength, top) };
+        return p;
+      },
+      free: () => {},
+    };
+    return { exports, asked };
+  };
+  const { exports, asked } = fake(2 ** 21);
+  const b = new Boundary(exports);
+  b.refreshViews = () => {};
+  // 2.2 GB: the next power of two (4 GiB) is never asked for; the exact size is.
+  b.reserve(2.2e9);
+  expect(asked.slice(1)).toEqual([2.2e9 + 16]);
+  expect(b.capacity).toBe(2.2e9);
+  // With 2.2 GB of memory in use, 2.3 GB more cannot be had: no malloc call at all, a RangeError.
+  expect(() => b.reserve(2.3e9)).toThrow(/wasm memory cannot grow to hold 2300000000 bytes/);
+  expect(asked.length).toBe(2);
+  expect([b.scratch, b.capacity]).toEqual([0, 0]); // nothing half-done
+  // Past wasm32's 4 GiB: refused before anything is freed or asked.
+  expect(() => b.reserve(2 ** 32)).toThrow(/do not fit in wasm32 memory/);
+  // Every request malloc saw stays below 4 GiB from the memory's size at the time.
+  for (const n of asked) expect(n + 2 ** 21).toBeLessThanOrEqual(2 ** 32);
+});

@@ -1,0 +1,158 @@
+/* fuzz_diff.c - the differential target (build/fuzz/diff): the SIMD kernels
+ * (-DFM_SIMD=1, SIMDe) and the scalar kernels (-DFM_SIMD=0) linked into one
+ * binary, run on the same input; any difference aborts.
+ *
+ * The scalar set is the same sources compiled a second time, linked into one
+ * relocatable object whose fm_* symbols are then renamed scalar_fm_* (see the
+ * Makefile's fuzz rules): no kernel source is copied or changed for this.
+ *
+ * Input: a selector byte (which operation, byte % OP_COUNT), then the
+ * operation's input: msgpack for unpack, typed-array bytes for pack, content
+ * or DER bytes for the string decoders, little-endian units for the string
+ * encoders. Compared: every fm_result field, and every byte of the output
+ * buffers (filled alike beforehand), except the packers' slack past their end.
+ */
+#include "fm_fuzz.h"
+
+/* The scalar set: each API function again, renamed, with the same type. */
+#define SCALAR(f) extern __typeof__(f) scalar_##f;
+#define API(X)                                                                              \
+  X(fm_pack_f32) X(fm_pack_f64) X(fm_pack_i8) X(fm_pack_u8) X(fm_pack_i16) X(fm_pack_u16)   \
+  X(fm_pack_i32) X(fm_pack_u32) X(fm_pack_i64) X(fm_pack_u64) X(fm_pack_bool)               \
+  X(fm_unpack_f32) X(fm_unpack_f64) X(fm_unpack_i8) X(fm_unpack_u8) X(fm_unpack_i16)        \
+  X(fm_unpack_u16) X(fm_unpack_i32) X(fm_unpack_u32) X(fm_unpack_i64) X(fm_unpack_u64)      \
+  X(fm_unpack_bool) X(fm_simd_enabled) X(fm_bmp_encode) X(fm_bmp_decode) X(fm_ia5_encode)   \
+  X(fm_ia5_decode) X(fm_visible_encode) X(fm_visible_decode) X(fm_ia5_check)                \
+  X(fm_visible_check) X(fm_der_read_bmp) X(fm_der_read_ia5) X(fm_der_read_visible)          \
+  X(fm_der_write_bmp) X(fm_der_write_ia5) X(fm_der_write_visible)
+API(SCALAR)
+
+FUZZ_ALL_FACES()
+FUZZ_ALL_FACES(scalar_)
+
+/* One build's kernels, as tables. */
+typedef struct build {
+  const char *name;
+  fuzz_pack_fn pack[T_COUNT];
+  fuzz_unpack_fn unpack[T_COUNT];
+  fm_code (*str_decode[S_COUNT])(const uint8_t *, size_t, uint16_t *, fm_result *);
+  fm_code (*str_encode[S_COUNT])(const uint16_t *, size_t, uint8_t *, fm_result *);
+  fm_code (*str_check[S_COUNT])(const uint8_t *, size_t, fm_result *);
+  fm_code (*der_read[S_COUNT])(const uint8_t *, size_t, uint16_t *, fm_result *);
+  fm_code (*der_write[S_COUNT])(const uint16_t *, size_t, uint8_t *, fm_result *);
+  int (*simd_enabled)(void);
+} build;
+
+#define BUILD(PREFIX, NAME)                                                                   \
+  {                                                                                           \
+    NAME, FUZZ_FACE_TABLE(PREFIX, pack), FUZZ_FACE_TABLE(PREFIX, unpack),                     \
+        {PREFIX##fm_bmp_decode, PREFIX##fm_ia5_decode, PREFIX##fm_visible_decode},            \
+        {PREFIX##fm_bmp_encode, PREFIX##fm_ia5_encode, PREFIX##fm_visible_encode},            \
+        {NULL, PREFIX##fm_ia5_check, PREFIX##fm_visible_check},                               \
+        {PREFIX##fm_der_read_bmp, PREFIX##fm_der_read_ia5, PREFIX##fm_der_read_visible},      \
+        {PREFIX##fm_der_write_bmp, PREFIX##fm_der_write_ia5, PREFIX##fm_der_write_visible},   \
+        PREFIX##fm_simd_enabled                                                               \
+  }
+
+static const build BUILDS[2] = {BUILD(, "simd"), BUILD(scalar_, "scalar")};
+
+/* The operations, in selector order. */
+enum {
+  OP_UNPACK = 0,                          /* + type */
+  OP_UNPACK_INTEGRAL = OP_UNPACK + T_COUNT, /* + integer type - T_I8 */
+  OP_PACK = OP_UNPACK_INTEGRAL + 8,       /* + type */
+  OP_DECODE = OP_PACK + T_COUNT,          /* + string kind */
+  OP_BMP_DECODE_IN_PLACE = OP_DECODE + S_COUNT,
+  OP_CHECK, /* + string kind - S_IA5 */
+  OP_ENCODE = OP_CHECK + 2, /* + string kind */
+  OP_BMP_ENCODE_IN_PLACE = OP_ENCODE + S_COUNT,
+  OP_DER_READ, /* + string kind */
+  OP_DER_WRITE = OP_DER_READ + S_COUNT, /* + string kind */
+  OP_COUNT = OP_DER_WRITE + S_COUNT
+};
+
+/* One run: the result, and the output buffer it filled. */
+typedef struct outcome {
+  fm_result r;
+  uint8_t *out;
+  size_t compared; /* bytes of out to compare */
+} outcome;
+
+static void run(const build *b, int op, const uint8_t *in, size_t len, outcome *o) {
+  memset(&o->r, 0x3c, sizeof o->r);
+  size_t n16 = len / 2; /* units, for the encoders */
+  size_t out_size;
+  int t = -1, s = -1;
+  if (op < OP_PACK) {
+    t = op < OP_UNPACK_INTEGRAL ? op - OP_UNPACK : T_I8 + (op - OP_UNPACK_INTEGRAL);
+    out_size = len * FUZZ_TYPES[t].size; /* room for the most elements len bytes can hold */
+  } else if (op < OP_DECODE) {
+    t = op - OP_PACK;
+    out_size = FM_PACK_BOUND(len / FUZZ_TYPES[t].size, FUZZ_TYPES[t].max_wire);
+  } else if (op < OP_ENCODE) {
+    out_size = 2 * len;
+  } else if (op < OP_DER_READ) {
+    out_size = 2 * n16;
+  } else if (op < OP_DER_WRITE) {
+    out_size = 2 * len;
+  } else {
+    out_size = FM_DER_HEADER_MAX + 2 * n16;
+  }
+  o->out = fuzz_alloc(out_size);
+  memset(o->out, 0xa5, out_size);
+  o->compared = out_size;
+  /* Typed inputs live in an aligned block of their own, as in the JS boundary. */
+  uint8_t *copy = fuzz_alloc(len);
+  memcpy(copy, in, len);
+  if (op < OP_PACK) {
+    b->unpack[t](in, len, o->out, len, op < OP_UNPACK_INTEGRAL ? 0 : FM_INTEGRAL_FLOATS, &o->r);
+  } else if (op < OP_DECODE) {
+    size_t n = len / FUZZ_TYPES[t].size;
+    size_t size = b->pack[t](copy, n, o->out);
+    o->r = (fm_result){.count = (uint32_t)n, .end = size}; /* packers return only the size */
+    o->compared = size;
+  } else if (op < OP_BMP_DECODE_IN_PLACE) {
+    s = op - OP_DECODE;
+    b->str_decode[s](in, len, (uint16_t *)(void *)o->out, &o->r);
+  } else if (op == OP_BMP_DECODE_IN_PLACE) {
+    b->str_decode[S_BMP](copy, len, (uint16_t *)(void *)copy, &o->r);
+    memcpy(o->out, copy, len);
+  } else if (op < OP_ENCODE) {
+    b->str_check[S_IA5 + op - OP_CHECK](in, len, &o->r);
+  } else if (op < OP_BMP_ENCODE_IN_PLACE) {
+    b->str_encode[op - OP_ENCODE]((const uint16_t *)(void *)copy, n16, o->out, &o->r);
+  } else if (op == OP_BMP_ENCODE_IN_PLACE) {
+    b->str_encode[S_BMP]((const uint16_t *)(void *)copy, n16, copy, &o->r);
+    memcpy(o->out, copy, 2 * n16);
+  } else if (op < OP_DER_WRITE) {
+    b->der_read[op - OP_DER_READ](in, len, (uint16_t *)(void *)o->out, &o->r);
+  } else {
+    b->der_write[op - OP_DER_WRITE]((const uint16_t *)(void *)copy, n16, o->out, &o->r);
+  }
+  free(copy);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static bool checked;
+  if (!checked) { /* the two sets really are the two builds */
+    FUZZ_CHECK(BUILDS[0].simd_enabled() == 1 && BUILDS[1].simd_enabled() == 0, "builds mixed up");
+    checked = true;
+  }
+  if (size == 0) return 0;
+  int op = data[0] % OP_COUNT;
+  outcome simd, scalar;
+  run(&BUILDS[0], op, data + 1, size - 1, &simd);
+  run(&BUILDS[1], op, data + 1, size - 1, &scalar);
+  char what[32];
+  snprintf(what, sizeof what, "op %d, simd vs scalar", op);
+  fuzz_expect_result(what, &simd.r, &scalar.r);
+  FUZZ_CHECK(simd.compared == scalar.compared, "op %d: %zu vs %zu bytes", op, simd.compared,
+             scalar.compared);
+  for (size_t k = 0; k < simd.compared; k++) {
+    FUZZ_CHECK(simd.out[k] == scalar.out[k], "op %d: output byte %zu: simd %02x, scalar %02x", op,
+               k, simd.out[k], scalar.out[k]);
+  }
+  free(simd.out);
+  free(scalar.out);
+  return 0;
+}

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""seeds.py - writes the small seed corpora of the fuzz targets into
+c/fuzz/corpus/<target>/ (run once; the files are committed). Each seed is a
+valid input whose shape reaches a kernel path: uniform SIMD blocks of every
+element form, runs of fixints, mixed forms, block boundaries (15/16/17/33
+elements or 64-unit BMP blocks), and the DER length forms. The fuzzer mutates
+them into everything else."""
+import hashlib, os, random, struct
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'corpus')
+TYPES = ['f32', 'f64', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'bool']
+rnd = random.Random(6)
+
+
+def header(n):
+    if n <= 15:
+        return bytes([0x90 | n])
+    if n <= 0xffff:
+        return b'\xdc' + struct.pack('>H', n)
+    return b'\xdd' + struct.pack('>I', n)
+
+
+FORMS = {  # tag, struct format of the payload, value range
+    'posfix': (None, None, 0, 127), 'negfix': (None, None, -32, -1),
+    'u8': (0xcc, '>B', 0, 255), 'u16': (0xcd, '>H', 0, 65535), 'u32': (0xce, '>I', 0, 2**32 - 1),
+    'u64': (0xcf, '>Q', 0, 2**64 - 1), 'i8': (0xd0, '>b', -128, 127), 'i16': (0xd1, '>h', -32768, 32767),
+    'i32': (0xd2, '>i', -2**31, 2**31 - 1), 'i64': (0xd3, '>q', -2**63, 2**63 - 1),
+}
+
+
+def element(form):
+    if form == 'f32':
+        return b'\xca' + struct.pack('>f', rnd.uniform(-1e6, 1e6))
+    if form == 'f64':
+        return b'\xcb' + struct.pack('>d', rnd.uniform(-1e6, 1e6))
+    if form == 'bool':
+        return bytes([0xc2 + rnd.randrange(2)])
+    tag, fmt, lo, hi = FORMS[form]
+    # Small values mostly, so that more of them fit the narrow targets.
+    v = rnd.randint(lo, hi) if rnd.random() < 0.3 else rnd.randint(max(lo, -100), min(hi, 100))
+    if tag is None:
+        return struct.pack('>b', v)
+    return bytes([tag]) + struct.pack(fmt, v)
+
+
+def array(forms):
+    return header(len(forms)) + b''.join(element(f) for f in forms)
+
+
+OWN = {'f32': 'f32', 'f64': 'f64', 'i8': 'i8', 'u8': 'u8', 'i16': 'i16', 'u16': 'u16', 'i32': 'i32',
+       'u32': 'u32', 'i64': 'i64', 'u64': 'u64', 'bool': 'bool'}
+NUMERIC = ['posfix', 'negfix', 'u8', 'u16', 'u32', 'u64', 'i8', 'i16', 'i32', 'i64', 'f32', 'f64']
+
+
+def unpack_seeds(t):
+    own = OWN[t]
+    seeds = [array([]), array([own] * 3), array([own] * 16), array([own] * 17), array([own] * 33)]
+    if t == 'bool':
+        return seeds + [array(['bool'] * 70)]
+    seeds += [array(['posfix'] * 16), array(['posfix'] * 40), array(['negfix'] * 33),
+              array(['f32'] * 16), array(['f64'] * 17),
+              array([rnd.choice(NUMERIC) for _ in range(50)]),
+              array(['posfix'] * 16 + [own] * 16 + ['f64'] * 16 + ['negfix'] * 3)]
+    return seeds
+
+
+def bmp_units(n, bad_at=None):
+    units = [rnd.choice([0x41, 0xe9, 0x3b1, 0x4e2d, 0xfeff, 0xffff, 0x0]) for _ in range(n)]
+    if bad_at is not None:
+        units[bad_at] = 0xd83d
+    return units
+
+
+def ascii_bytes(n, lo, hi):
+    return bytes(rnd.randint(lo, hi) for _ in range(n))
+
+
+def der(tag, content):
+    n = len(content)
+    if n < 0x80:
+        return bytes([tag, n]) + content
+    octets = n.to_bytes((n.bit_length() + 7) // 8, 'big')
+    return bytes([tag, 0x80 | len(octets)]) + octets + content
+
+
+def string_seeds(kind):
+    if kind == 'bmp':
+        return [b''.join(struct.pack('>H', u) for u in bmp_units(n, bad)) for n, bad in
+                [(0, None), (3, None), (8, None), (64, None), (70, None), (70, 66), (130, 64)]]
+    lo, hi = (0, 0x7f) if kind == 'ia5' else (0x20, 0x7e)
+    return [b'', ascii_bytes(7, lo, hi), ascii_bytes(16, lo, hi), ascii_bytes(64, lo, hi),
+            ascii_bytes(100, lo, hi), ascii_bytes(80, lo, hi) + b'\x80' + ascii_bytes(20, lo, hi)]
+
+
+TAGS = {'bmp': 0x1e, 'ia5': 0x16, 'visible': 0x1a}
+
+
+def der_seeds(kind):
+    contents = string_seeds(kind)
+    if kind == 'bmp':
+        contents.append(b''.join(struct.pack('>H', u) for u in bmp_units(200)))
+    else:
+        contents.append(contents[-2] * 3)
+    return [der(TAGS[kind], c) for c in contents]
+
+
+def typed_bytes(t, n):
+    fmt = {'f32': '<f', 'f64': '<d', 'i8': '<b', 'u8': '<B', 'i16': '<h', 'u16': '<H', 'i32': '<i',
+           'u32': '<I', 'i64': '<q', 'u64': '<Q', 'bool': '<B'}[t]
+    out = b''
+    for k in range(n):
+        if t in ('f32', 'f64'):
+            out += struct.pack(fmt, rnd.uniform(-1e9, 1e9))
+        else:
+            size = struct.calcsize(fmt)
+            signed = fmt[1].islower()
+            bits = 8 * size
+            lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+            # fixints, then each size class, so that SIMD vectors see every mix
+            pick = k % 4
+            v = rnd.randint(max(lo, -32), min(hi, 127)) if pick < 2 else rnd.randint(lo, hi)
+            out += struct.pack(fmt, v)
+    return out
+
+
+def write(target, seeds):
+    d = os.path.join(ROOT, target)
+    os.makedirs(d, exist_ok=True)
+    for s in seeds:
+        with open(os.path.join(d, hashlib.sha1(s).hexdigest()), 'wb') as f:
+            f.write(s)
+
+
+def main():
+    for t in TYPES:
+        write('unpack_' + t, unpack_seeds(t))
+    for k in TAGS:
+        write('decode_' + k, string_seeds(k))
+        write('der_' + k, der_seeds(k))
+    write('roundtrip', [bytes([i]) + typed_bytes(t, n) for i, t in enumerate(TYPES) for n in (3, 17, 40)])
+    # diff: the selector of c/fuzz/fuzz_diff.c (unpack 0-10, unpack with integral
+    # floats 11-18, pack 19-29, string decode 30-32, BMP decode in place 33,
+    # check 34-35, encode 36-38, BMP encode in place 39, DER read 40-42, write 43-45)
+    diff = []
+    for i, t in enumerate(TYPES):
+        diff += [bytes([i]) + unpack_seeds(t)[k] for k in (3, 4, -1)]
+        diff += [bytes([19 + i]) + typed_bytes(t, 40)]
+    for i, t in enumerate(TYPES[2:10]):
+        diff += [bytes([11 + i]) + array(['f64'] * 17)]
+    for i, k in enumerate(TAGS):
+        diff += [bytes([30 + i]) + s for s in string_seeds(k)[-2:]]
+        diff += [bytes([40 + i]) + der_seeds(k)[-1]]
+        diff += [bytes([36 + i]) + b''.join(struct.pack('<H', b) for b in ascii_bytes(70, 0x20, 0x7e))]
+        diff += [bytes([43 + i]) + b''.join(struct.pack('<H', b) for b in ascii_bytes(130, 0x20, 0x7e))]
+    diff += [bytes([33]) + string_seeds('bmp')[-1], bytes([34]) + ascii_bytes(90, 0, 0x7f),
+             bytes([35]) + ascii_bytes(90, 0x20, 0x7e),
+             bytes([39]) + b''.join(struct.pack('<H', u) for u in bmp_units(70, 65))]
+    write('diff', diff)
+
+
+if __name__ == '__main__':
+    main()
