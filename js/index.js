@@ -33,6 +33,18 @@ for (const kind of [...KINDS, BOOL]) {
 }
 const TYPE_NAMES = KINDS.map((k) => k.Type.name).join(', ');
 
+// Kinds by constructor and by prototype: one Map lookup per call, where
+// KINDS.find() with instanceof (megamorphic there) cost ~100 ns at the
+// 8th type, as much as packing a short array.
+const KIND_OF_TYPE = new Map(KINDS.map((k) => [k.Type, k]));
+const KIND_OF_PROTO = new Map(KINDS.map((k) => [k.Type.prototype, k]));
+
+/** The kind of a typed array x (a subclass such as Buffer too), or undefined. */
+function kindOf(x) {
+  if (x === null || typeof x !== 'object') return undefined;
+  return KIND_OF_PROTO.get(Object.getPrototypeOf(x)) ?? KINDS.find((k) => x instanceof k.Type);
+}
+
 /**
  * Below these element counts the pure-JS path is faster than a wasm call: the
  * call and the copy in cost more than the loop saves. Each is the first size
@@ -134,17 +146,17 @@ function useJs(s, op, kind, n) {
  */
 export function pack(x, options = {}) {
   const s = ready();
-  const kind = KINDS.find((k) => x instanceof k.Type);
+  const kind = kindOf(x);
   if (kind === undefined) throw new TypeError(`fastmp: pack() takes a ${TYPE_NAMES}, not ${describe(x)}`);
   const { bin = true } = asOptions(options, 'pack', ['bin']);
-  s.boundary.checkInput(x, 'pack');
+  const record = s.boundary.checkInput(x, 'pack');
   if (kind.c === 'u8' && bin) return wire.packBin(x);
   if (x.length > wire.MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${x.length}`);
   if (useJs(s, 'pack', kind, x.length)) {
     return kind.c === 'f32' ? wire.packF32(x) : kind.c === 'f64' ? wire.packF64(x)
       : kind.bytes === 8 ? wire.packBigInts(x) : wire.packInts(x);
   }
-  return packWasm(s.boundary, kind, x);
+  return packWasm(s.boundary, kind, x, record);
 }
 
 /**
@@ -154,6 +166,7 @@ export function pack(x, options = {}) {
 export function packBool(x) {
   const s = ready();
   let bytes = x;
+  let record;
   if (Array.isArray(x)) {
     bytes = new Uint8Array(x.length);
     for (let i = 0; i < x.length; i++) {
@@ -163,32 +176,34 @@ export function packBool(x) {
   } else if (!(x instanceof Uint8Array)) {
     throw new TypeError(`fastmp: packBool() takes an array of booleans or a Uint8Array, not ${describe(x)}`);
   } else {
-    s.boundary.checkInput(x, 'packBool');
+    record = s.boundary.checkInput(x, 'packBool');
   }
   if (bytes.length > wire.MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${bytes.length}`);
   if (useJs(s, 'pack', BOOL, bytes.length)) return wire.packBools(bytes);
-  return packWasm(s.boundary, BOOL, bytes);
+  return packWasm(s.boundary, BOOL, bytes, record);
 }
 
 /** Copy in once (unless x is from alloc()), pack in wasm, copy out once into a fresh Uint8Array. */
-function packWasm(b, kind, x, fn = 'pack') {
-  const { out, size } = packInWasm(b, kind, x, fn);
+function packWasm(b, kind, x, record) {
+  const { out, size } = packInWasm(b, kind, x, record);
   return copyOut(b.u8, out, out + size);
 }
 
-/** Packs x in wasm; returns where the output is in wasm memory and its size. */
-function packInWasm(b, kind, x, fn) {
+/**
+ * Packs x in wasm; returns where the output is in wasm memory and its size.
+ * `record`: checkInput()'s record of x when x is from alloc().
+ */
+function packInWasm(b, kind, x, record) {
   const n = x.length;
   const outBytes = 5 + n * kind.wire + 16; // 16: FM_PACK_SLACK
-  const record = b.allocation(x, fn);
   if (record !== undefined) { // zero-copy in: x already lives in wasm memory
     const out = b.reserve(outBytes);
     return { out, size: b.wasm[kind.pack](record.pointer, n, out) >>> 0 };
   }
   // Any other view of wasm memory (a subarray of an alloc() array, say) is
-  // copied out first: reserve() may move or detach what it points at.
-  const source = x.buffer === b.memory.buffer ? x.slice() : x;
+  // copied out first if reserve() is about to grow memory and detach it.
   const inBytes = align16(n * kind.bytes);
+  const source = b.stable(x, inBytes + outBytes);
   const base = b.reserve(inBytes + outBytes);
   b.view(kind === BOOL ? Uint8Array : kind.Type).set(source, base / kind.bytes);
   const out = base + inBytes;
@@ -206,7 +221,7 @@ function packInWasm(b, kind, x, fn) {
  */
 export function alloc(Type, n) {
   const s = ready();
-  const kind = KINDS.find((k) => k.Type === Type);
+  const kind = KIND_OF_TYPE.get(Type);
   if (kind === undefined) throw new TypeError(`fastmp: alloc() makes a ${TYPE_NAMES}, not ${describe(Type)}`);
   if (!Number.isSafeInteger(n) || n < 0 || n > wire.MAX_ELEMENTS) {
     throw new RangeError(`fastmp: alloc() takes a length from 0 to 2^32-1, not ${String(n)}`);
@@ -237,18 +252,18 @@ export function refresh(x) {
 export function packView(x, options = {}) {
   const s = ready();
   const b = s.boundary;
-  const kind = KINDS.find((k) => x instanceof k.Type);
+  const kind = kindOf(x);
   if (kind === undefined) throw new TypeError(`fastmp: packView() takes a ${TYPE_NAMES}, not ${describe(x)}`);
   const { bin = true } = asOptions(options, 'packView', ['bin']);
-  b.checkInput(x, 'packView');
+  const record = b.checkInput(x, 'packView');
   if (x.length > wire.MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${x.length}`);
   if (kind.c === 'u8' && bin) {
-    const packed = wire.packBin(x.buffer === b.memory.buffer ? x.slice() : x);
+    const packed = wire.packBin(x.buffer === b.buffer ? x.slice() : x);
     const out = b.reserve(packed.length);
     b.u8.set(packed, out);
     return b.outputView(out, packed.length);
   }
-  const { out, size } = packInWasm(b, kind, x, 'packView');
+  const { out, size } = packInWasm(b, kind, x, record);
   return b.outputView(out, size);
 }
 
@@ -265,8 +280,9 @@ export function packView(x, options = {}) {
  */
 export function unpack(bytes, Type, options) {
   const input = asBytes(bytes, 'unpack');
+  const length = input.length; // before the call: a packView() output may be detached by it
   const { value, end } = unpackAt(input, Type, 0, options, 'unpack');
-  if (end !== input.length) throw decodeError('TRAILING', NO_INDEX, end, input);
+  if (end !== length) throw trailing(end, input, length);
   return value;
 }
 
@@ -280,10 +296,17 @@ export function unpackFrom(bytes, Type, offset = 0, options) {
 /** Unpacks a msgpack array of booleans (0xc2 / 0xc3 only) into a Uint8Array of 0 / 1. */
 export function unpackBool(bytes) {
   const input = asBytes(bytes, 'unpackBool');
+  const length = input.length;
   const { value, end } = unpackBoolAt(input, 0, 'unpackBool');
-  if (end !== input.length) throw decodeError('TRAILING', NO_INDEX, end, input);
+  if (end !== length) throw trailing(end, input, length);
   return value;
 }
+
+/**
+ * Bytes after the array. `input` may be a packView() output that the call's
+ * memory growth detached (length 0 now): the message needs only the length.
+ */
+const trailing = (end, input, length) => decodeError('TRAILING', NO_INDEX, end, input.length === length ? input : new Uint8Array(length));
 
 /** unpackBool for the array that starts at bytes[offset]; returns { value, end }. */
 export function unpackBoolFrom(bytes, offset = 0) {
@@ -294,8 +317,8 @@ export function unpackBoolFrom(bytes, offset = 0) {
 
 function unpackAt(input, Type, start, options = {}, fn) {
   const s = ready();
-  s.boundary.checkInput(input, fn);
-  const kind = KINDS.find((k) => k.Type === Type);
+  const record = s.boundary.checkInput(input, fn);
+  const kind = KIND_OF_TYPE.get(Type);
   if (kind === undefined) throw new TypeError(`fastmp: ${fn}() decodes into a ${TYPE_NAMES}; the second argument was ${describe(Type)}`);
   const { integralFloats = false } = asOptions(options, fn, ['integralFloats']);
   if (kind.c === 'u8' && wire.isBinAt(input, start)) return wire.readBin(input, start, Type);
@@ -304,15 +327,15 @@ function unpackAt(input, Type, start, options = {}, fn) {
     return kind.float ? wire.unpackFloats(input, body, count, kind.c === 'f64')
       : wire.unpackInts(input, body, count, Type, integralFloats);
   }
-  return unpackWasm(s.boundary, kind, input, start, body, count, integralFloats ? 1 : 0, fn);
+  return unpackWasm(s.boundary, kind, input, start, body, count, integralFloats ? 1 : 0, record);
 }
 
 function unpackBoolAt(input, start, fn) {
   const s = ready();
-  s.boundary.checkInput(input, fn);
+  const record = s.boundary.checkInput(input, fn);
   const { count, body } = wire.readArrayHeader(input, start);
   if (useJs(s, 'unpack', BOOL, count)) return wire.unpackBools(input, body, count);
-  return unpackWasm(s.boundary, BOOL, input, start, body, count, 0, fn);
+  return unpackWasm(s.boundary, BOOL, input, start, body, count, 0, record);
 }
 
 /**
@@ -321,9 +344,8 @@ function unpackBoolAt(input, start, fn) {
  * copied: no element is longer than 9 bytes (a boolean: 1), so unpackFrom at
  * the start of a large buffer copies the array, not the rest of the buffer.
  */
-function unpackWasm(b, kind, input, start, body, count, flags, fn) {
+function unpackWasm(b, kind, input, start, body, count, flags, record) {
   const len = Math.min(input.length - start, body - start + count * (kind === BOOL ? 1 : 9));
-  const record = b.allocation(input, fn);
   let bytes = input; // what error messages quote
   let base;
   let out;
@@ -332,9 +354,9 @@ function unpackWasm(b, kind, input, start, body, count, flags, fn) {
     out = b.reserve(count * kind.bytes);
   } else {
     // A view of wasm memory that is not from alloc() (a packView() output) is
-    // copied out first: reserve() may move or detach what it points at.
-    if (input.buffer === b.memory.buffer) bytes = input.slice();
+    // copied out first if reserve() is about to grow memory and detach it.
     const inBytes = align16(len);
+    bytes = b.stable(input, inBytes + count * kind.bytes);
     base = b.reserve(inBytes + count * kind.bytes);
     b.u8.set(start === 0 && len === bytes.length ? bytes : bytes.subarray(start, start + len), base);
     out = base + inBytes;
@@ -343,10 +365,22 @@ function unpackWasm(b, kind, input, start, body, count, flags, fn) {
     const r = b.readResult();
     const target = kind === BOOL ? 'boolean' : kind.Type.name;
     const value = r.code === 'RANGE' || r.code === 'TYPE' ? wire.reportedValue(r.tag, r.value) : undefined;
-    if (record !== undefined) bytes = new Uint8Array(b.memory.buffer, record.pointer, record.length);
+    if (record !== undefined) bytes = new Uint8Array(b.buffer, record.pointer, record.length);
+    else if (bytes.buffer === b.buffer) bytes = quotedCopy(b, base, start, len); // the input may be overwritten
     throw decodeError(r.code, r.index, start + r.offset, bytes, r.count, { target, value });
   }
   const first = out / kind.bytes;
   const value = copyOut(b.view(kind.Type), first, first + count);
   return { value, end: start + b.resultEnd() };
+}
+
+/**
+ * The input as an error message quotes it, rebuilt from the copy at `base`:
+ * an input that is itself in scratch (a packView() output) may have been
+ * overwritten by the copy in or by the output.
+ */
+function quotedCopy(b, base, start, len) {
+  const bytes = new Uint8Array(start + len);
+  bytes.set(b.u8.subarray(base, base + len), start);
+  return bytes;
 }

@@ -26,11 +26,13 @@ export class Boundary {
     this.scratch = 0;
     this.capacity = 0;
     this.views = new Map();
-    // Zero-copy: arrays from alloc() (each view -> its record), packView()
-    // outputs (-> the generation they belong to), and the generation: one
-    // more at every reserve(), i.e. at every call that uses the scratch region.
-    this.allocations = new WeakMap();
-    this.outputs = new WeakMap();
+    // Zero-copy: every view fastmp hands out -> its record. An array from
+    // alloc(): { pointer, length, Type, live, generation: -1 }; a packView()
+    // output: the same shape with the generation it belongs to, one more at
+    // every reserve(), i.e. at every call that uses the scratch region. One
+    // map (and one record shape): checkInput() runs on every call, and one
+    // WeakMap lookup costs less than reading a typed array's .buffer.
+    this.handed = new WeakMap();
     this.generation = 0;
     this.refreshViews();
     this.result = exports.malloc(RESULT_WORDS * 4) >>> 0;
@@ -39,7 +41,10 @@ export class Boundary {
 
   /** Called by the module (emscripten_notify_memory_growth) and at start. */
   refreshViews() {
+    // memory.buffer is a host getter, slow next to a field: hot paths compare
+    // inputs against this copy, which every growth notification renews.
     const buffer = this.memory.buffer;
+    this.buffer = buffer;
     this.u8 = new Uint8Array(buffer);
     this.u32 = new Uint32Array(buffer);
     this.views.clear();
@@ -49,7 +54,7 @@ export class Boundary {
   view(Type) {
     let v = this.views.get(Type);
     if (v === undefined) {
-      v = new Type(this.memory.buffer);
+      v = new Type(this.buffer);
       this.views.set(Type, v);
     }
     return v;
@@ -112,35 +117,30 @@ export class Boundary {
     this.reserve(packBytes);
     const pointer = this.allocate(Math.max(n * Type.BYTES_PER_ELEMENT, 1));
     if (pointer === 0) throw new RangeError(`fastmp: wasm memory cannot grow to hold ${n} elements`);
-    const view = new Type(this.memory.buffer, pointer, n);
-    this.allocations.set(view, { pointer, length: n, Type, live: true });
+    const view = new Type(this.buffer, pointer, n);
+    this.handed.set(view, { pointer, length: n, Type, live: true, generation: -1 });
     return view;
   }
 
-  /** The record of an array from alloc(), or undefined; throws if it was freed or is detached. */
-  allocation(x, fn) {
-    const record = this.allocations.get(x);
-    if (record === undefined) return undefined;
-    if (!record.live) throw usageError('FREED', `${fn}() was given an array that free() has released`);
-    if (x.buffer !== this.memory.buffer) {
-      throw usageError('STALE', `${fn}() was given an array from alloc() whose view wasm memory growth has detached; refresh(x) gives a live one`);
-    }
-    return record;
+  /** The record of an array from alloc(), or undefined. */
+  allocationOf(x) {
+    const record = this.handed.get(x);
+    return record === undefined || record.generation >= 0 ? undefined : record;
   }
 
   /** A live view of the same allocation as x (after memory growth detached x). */
   refreshed(x) {
-    const record = this.allocations.get(x);
+    const record = this.allocationOf(x);
     if (record === undefined) return undefined;
     if (!record.live) throw usageError('FREED', 'refresh() was given an array that free() has released');
-    const view = new record.Type(this.memory.buffer, record.pointer, record.length);
-    this.allocations.set(view, record);
+    const view = new record.Type(this.buffer, record.pointer, record.length);
+    this.handed.set(view, record);
     return view;
   }
 
   /** Releases an allocation; false when x is not from alloc(). */
   release(x) {
-    const record = this.allocations.get(x);
+    const record = this.allocationOf(x);
     if (record === undefined) return false;
     if (!record.live) throw usageError('FREED', 'free() was given an array that is already freed');
     record.live = false;
@@ -150,24 +150,43 @@ export class Boundary {
 
   /** A view of output bytes in scratch, valid until the next call (see checkInput). */
   outputView(start, size) {
-    const view = new Uint8Array(this.memory.buffer, start, size);
-    this.outputs.set(view, this.generation);
+    const view = new Uint8Array(this.buffer, start, size);
+    this.handed.set(view, { pointer: start, length: size, Type: Uint8Array, live: true, generation: this.generation });
     return view;
   }
 
   /**
    * Refuses an input that is one of fastmp's own views gone stale: a packView()
    * output after a later call reused the scratch, or an array from alloc() that
-   * was freed or detached. Other inputs pass (they are not in wasm memory, or
-   * the caller made them).
+   * was freed or detached. Returns the record of a live alloc() array (its
+   * elements are read in place), else undefined: the input is the caller's
+   * (or a current packView() output) and is read or copied like any other.
    */
   checkInput(bytes, fn) {
-    if (bytes.buffer !== this.memory.buffer && bytes.byteLength !== 0) return;
-    const generation = this.outputs.get(bytes);
-    if (generation !== undefined && (generation !== this.generation || bytes.buffer !== this.memory.buffer)) {
-      throw usageError('STALE', `${fn}() was given a packView() output that a later call has overwritten or memory growth has detached; copy it (slice()) to keep it`);
+    const record = this.handed.get(bytes);
+    if (record === undefined) return undefined;
+    if (record.generation >= 0) {
+      if (record.generation !== this.generation || bytes.buffer !== this.buffer) {
+        throw usageError('STALE', `${fn}() was given a packView() output that a later call has overwritten or memory growth has detached; copy it (slice()) to keep it`);
+      }
+      return undefined;
     }
-    this.allocation(bytes, fn);
+    if (!record.live) throw usageError('FREED', `${fn}() was given an array that free() has released`);
+    if (bytes.buffer !== this.buffer) {
+      throw usageError('STALE', `${fn}() was given an array from alloc() whose view wasm memory growth has detached; refresh(x) gives a live one`);
+    }
+    return record;
+  }
+
+  /**
+   * A view of wasm memory, copied out when reserving `bytes` of scratch would
+   * grow memory (which detaches it); any other input as it is. Without growth
+   * a view of wasm memory stays valid, and TypedArray set() copies correctly
+   * between overlapping views of one buffer. Reading .buffer only when growth
+   * is due keeps it off the common path.
+   */
+  stable(input, bytes) {
+    return bytes > this.capacity && input.buffer === this.buffer ? input.slice() : input;
   }
 
   /** fm_result.end: where the array stopped, after a successful decode. */

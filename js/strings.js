@@ -23,7 +23,9 @@ const JS_BELOW = {
   scalar: { encodeBMP: 128, decodeBMP: 48, encodeASCII: 96, decodeASCII: 48 },
 };
 
-const BMP = { name: 'BMPString', api: 'BMP', tag: 0x1e, wide: true, encode: 'fm_bmp_encode', decode: 'fm_bmp_decode' };
+// One shape for all three (BMP's lo/hi/check unused): the shared functions
+// below then see a single map, where three would make their accesses polymorphic.
+const BMP = { name: 'BMPString', api: 'BMP', tag: 0x1e, wide: true, lo: 0x0000, hi: 0xffff, encode: 'fm_bmp_encode', decode: 'fm_bmp_decode', check: null };
 const IA5 = { name: 'IA5String', api: 'IA5', tag: 0x16, wide: false, lo: 0x00, hi: 0x7f, encode: 'fm_ia5_encode', decode: 'fm_ia5_decode', check: 'fm_ia5_check' };
 const VISIBLE = { name: 'VisibleString', api: 'Visible', tag: 0x1a, wide: false, lo: 0x20, hi: 0x7e, encode: 'fm_visible_encode', decode: 'fm_visible_decode', check: 'fm_visible_check' };
 
@@ -268,7 +270,10 @@ function wasmEncode(b, kind, value, shift) {
  * Decodes content bytes[start, end) (of even length for BMP) to a string, or
  * to a Uint16Array when `toUnits`.
  */
-function wasmDecode(b, kind, bytes, start, end, toUnits) {
+function wasmDecode(b, kind, input, start, end, toUnits) {
+  // A view of wasm memory (an alloc() array, a packView() output) is copied
+  // first: the call may move what it points at, or decode over it in place.
+  const bytes = input.buffer === b.buffer ? input.slice() : input;
   const len = end - start;
   const k = b.wasm;
   const wide = kind.wide;
@@ -324,7 +329,9 @@ export function stringsApi(ready) {
       return out;
     }
     const b = s.boundary;
-    const base = wasmEncode(b, kind, value, header);
+    // Units in wasm memory (an alloc() array) are copied first: the call may move them.
+    const units = typeof value === 'string' || value.buffer !== b.buffer ? value : value.slice();
+    const base = wasmEncode(b, kind, units, header);
     if (!header) return copyOut(b.u8, base, base + size);
     const out = freshBytes(header + size);
     writeHeader(out, tag, size);
@@ -366,22 +373,25 @@ export function stringsApi(ready) {
     return wasmDecode(s.boundary, kind, bytes, start, end, toUnits);
   }
 
-  function write(kind, value, fn) {
+  /** A string, or a Uint16Array (checked like any input that may be fastmp's own view). */
+  function charsOf(value, fn) {
     const chars = asChars(value, fn);
+    if (typeof chars !== 'string') ready().boundary.checkInput(chars, fn);
+    return chars;
+  }
+
+  function write(kind, value, fn) {
+    const chars = charsOf(value, fn);
     const size = kind.wide ? 2 * chars.length : chars.length;
     if (size > 0xffffffff) throw new RangeError(`fastmp: ${fn}(): ${size} content bytes have no DER length (at most 2^32-1)`);
     return encode(kind, chars, headerSize(size), kind.tag);
   }
 
-  /**
-   * Input bytes, checked; a view of wasm memory (an alloc() array, a
-   * packView() output) is copied first, as a call may move what it points at.
-   */
+  /** Input bytes, checked (the wasm path copies a view of wasm memory first). */
   function inputOf(bytes, fn) {
     const input = asBytes(bytes, fn);
-    const b = ready().boundary;
-    b.checkInput(input, fn);
-    return input.buffer === b.memory.buffer ? input.slice() : input;
+    ready().boundary.checkInput(input, fn);
+    return input;
   }
 
   function read(kind, bytes, offset, fn) {
@@ -397,7 +407,7 @@ export function stringsApi(ready) {
 
   return {
     /** string | Uint16Array -> BMPString content (big-endian UCS-2). */
-    encodeBMP: (value) => encode(BMP, asChars(value, 'encodeBMP'), 0),
+    encodeBMP: (value) => encode(BMP, charsOf(value, 'encodeBMP'), 0),
     /** BMPString content -> string. */
     decodeBMP: (bytes) => decodeAll(BMP, bytes, 'decodeBMP', false),
     /** BMPString content -> Uint16Array of its chars. */
@@ -407,13 +417,13 @@ export function stringsApi(ready) {
     /** The DER BMPString at bytes[offset] -> { value, end }. */
     readBMPString: (bytes, offset = 0) => read(BMP, bytes, offset, 'readBMPString'),
 
-    encodeIA5: (value) => encode(IA5, asChars(value, 'encodeIA5'), 0),
+    encodeIA5: (value) => encode(IA5, charsOf(value, 'encodeIA5'), 0),
     decodeIA5: (bytes) => decodeAll(IA5, bytes, 'decodeIA5', false),
     decodeIA5ToUint16: (bytes) => decodeAll(IA5, bytes, 'decodeIA5ToUint16', true),
     writeIA5String: (value) => write(IA5, value, 'writeIA5String'),
     readIA5String: (bytes, offset = 0) => read(IA5, bytes, offset, 'readIA5String'),
 
-    encodeVisible: (value) => encode(VISIBLE, asChars(value, 'encodeVisible'), 0),
+    encodeVisible: (value) => encode(VISIBLE, charsOf(value, 'encodeVisible'), 0),
     decodeVisible: (bytes) => decodeAll(VISIBLE, bytes, 'decodeVisible', false),
     decodeVisibleToUint16: (bytes) => decodeAll(VISIBLE, bytes, 'decodeVisibleToUint16', true),
     writeVisibleString: (value) => write(VISIBLE, value, 'writeVisibleString'),

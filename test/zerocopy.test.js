@@ -153,6 +153,41 @@ for (const backend of ['simd', 'scalar']) {
       free(x);
     });
 
+    test('a packView() output unpacked by a call that grows memory is copied before the growth detaches it', () => {
+      // Pack 1 M fixints: scratch ~3 MB. Unpacking them as Float64Array needs ~9 MB more: growth.
+      const ints = Int8Array.from({ length: 1 << 20 }, (_, i) => (i % 200) - 100);
+      const view = packView(ints, { bin: false });
+      const before = memoryStats().wasmMemory;
+      const floats = unpack(view, Float64Array);
+      expect(memoryStats().wasmMemory).toBeGreaterThan(before);
+      expect(floats).toEqual(Float64Array.from(ints));
+    });
+
+    test('a packView() output that fails to unpack gets an error quoting its own bytes', () => {
+      const ints = new Int32Array(5000).fill(7);
+      ints[4321] = 300;
+      const view = packView(ints);
+      const offset = 3 + 4321; // array16 header, then one byte per fixint
+      const e = (() => { try { unpack(view, Int8Array); } catch (err) { return err; } throw new Error('no error'); })();
+      expect(e).toBeInstanceOf(FastmpError);
+      expect([e.code, e.index, e.offset, e.value]).toEqual(['RANGE', 4321, offset, 300]);
+      expect(e.message).toMatch(/300/);
+    });
+
+    test('encodeBMP() takes an alloc(Uint16Array) array: encoded in place, refused once freed or detached', () => {
+      const units = alloc(Uint16Array, 3);
+      units.set([0x41, 0x4e2d, 0xfeff]);
+      expect([...encodeBMP(units)]).toEqual([0x00, 0x41, 0x4e, 0x2d, 0xfe, 0xff]);
+      const big = alloc(Uint16Array, 100);
+      big.fill(0x263a);
+      growMemory();
+      usageError(() => encodeBMP(big), 'STALE');
+      expect(encodeBMP(refresh(big))).toEqual(encodeBMP('\u263a'.repeat(100)));
+      free(units);
+      usageError(() => encodeBMP(units), 'FREED');
+      free(big);
+    });
+
     test('strings read alloc() bytes too', () => {
       const bmp = encodeBMP('zero-copy ✓');
       const input = alloc(Uint8Array, bmp.length);
