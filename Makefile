@@ -5,7 +5,7 @@
 KERNELS   := $(wildcard c/fm_*.c)
 HEADERS   := $(wildcard c/*.h c/harness/*.h)
 HARNESS   := c/harness/fm_cli.c c/harness/fm_ops.c
-GUARD     := c/harness/fm_guard.c
+GUARD     := c/harness/fm_guard.c c/harness/fm_ops.c
 CWARN     := -std=c11 -Wall -Wextra -Werror
 # Every element type has fm_pack_<type> and fm_unpack_<type>; the modules export
 # those and what the JS boundary needs, nothing else it can avoid.

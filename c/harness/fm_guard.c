@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "../fastmp.h"
+#include "fm_ops.h" /* FM_TYPED_KERNELS */
 
 #define MAX_N 300
 #define CANARY 0xee
@@ -114,51 +115,26 @@ static uint32_t rnd(void) { /* xorshift32 */
 
 /* ---- the typed kernels --------------------------------------------------------- */
 
-typedef size_t (*pack_fn)(const void *in, size_t n, uint8_t *out);
-typedef fm_code (*unpack_fn)(const uint8_t *in, size_t len, void *out, size_t capacity,
-                             uint32_t flags, fm_result *r);
-
-#define FACES(t, T)                                                                     \
-  static size_t pack_##t(const void *in, size_t n, uint8_t *out) {                      \
-    return fm_pack_##t((const T *)in, n, out);                                          \
-  }                                                                                     \
-  static fm_code unpack_##t(const uint8_t *in, size_t len, void *out, size_t capacity,  \
-                            uint32_t flags, fm_result *r) {                             \
-    return fm_unpack_##t(in, len, (T *)out, capacity, flags, r);                        \
-  }
-FACES(f32, float)
-FACES(f64, double)
-FACES(i8, int8_t)
-FACES(u8, uint8_t)
-FACES(i16, int16_t)
-FACES(u16, uint16_t)
-FACES(i32, int32_t)
-FACES(u32, uint32_t)
-FACES(i64, int64_t)
-FACES(u64, uint64_t)
-FACES(bool, uint8_t)
-
 static const struct {
   const char *name;
   size_t size, max_wire;
   bool is_float, is_signed;
   uint8_t own_tag; /* the element form of the type's own width */
-  pack_fn pack;
-  unpack_fn unpack;
 } TYPES[] = {
-    {"f32", 4, 5, true, true, 0xca, pack_f32, unpack_f32},
-    {"f64", 8, 9, true, true, 0xcb, pack_f64, unpack_f64},
-    {"i8", 1, 2, false, true, 0xd0, pack_i8, unpack_i8},
-    {"u8", 1, 2, false, false, 0xcc, pack_u8, unpack_u8},
-    {"i16", 2, 3, false, true, 0xd1, pack_i16, unpack_i16},
-    {"u16", 2, 3, false, false, 0xcd, pack_u16, unpack_u16},
-    {"i32", 4, 5, false, true, 0xd2, pack_i32, unpack_i32},
-    {"u32", 4, 5, false, false, 0xce, pack_u32, unpack_u32},
-    {"i64", 8, 9, false, true, 0xd3, pack_i64, unpack_i64},
-    {"u64", 8, 9, false, false, 0xcf, pack_u64, unpack_u64},
-    {"bool", 1, 1, false, false, 0xc2, pack_bool, unpack_bool},
+    {"f32", 4, 5, true, true, 0xca},
+    {"f64", 8, 9, true, true, 0xcb},
+    {"i8", 1, 2, false, true, 0xd0},
+    {"u8", 1, 2, false, false, 0xcc},
+    {"i16", 2, 3, false, true, 0xd1},
+    {"u16", 2, 3, false, false, 0xcd},
+    {"i32", 4, 5, false, true, 0xd2},
+    {"u32", 4, 5, false, false, 0xce},
+    {"i64", 8, 9, false, true, 0xd3},
+    {"u64", 8, 9, false, false, 0xcf},
+    {"bool", 1, 1, false, false, 0xc2},
 };
 enum { TYPE_COUNT = sizeof TYPES / sizeof TYPES[0], T_BOOL = TYPE_COUNT - 1 };
+_Static_assert((int)TYPE_COUNT == (int)FM_TYPE_COUNT, "the same types as the harness, in its order");
 
 /* Typed-array contents, chosen to drive every SIMD path of the packers. */
 enum { FILL_ZERO, FILL_FIXINT, FILL_WIDEST, FILL_MIXED, FILL_RANDOM, FILL_COUNT };
@@ -257,7 +233,7 @@ static void check_pack(size_t t, int fill, size_t n, bool at_end) {
   _Alignas(16) uint8_t values[8 * MAX_N];
   fill_typed(t, fill, values, n);
   /* The output size, from an ordinary buffer. */
-  size_t want = TYPES[t].pack(values, n, heap_out);
+  size_t want = FM_TYPED_KERNELS[t].pack(values, n, heap_out);
   for (int bound = 0; bound < 2; bound++) {
     size_t room = bound ? FM_PACK_BOUND(n, TYPES[t].max_wire) : want + FM_PACK_SLACK;
     snprintf(current, sizeof current, "fm_pack_%s of %zu %s, input and output %s the guards%s",
@@ -266,7 +242,7 @@ static void check_pack(size_t t, int fill, size_t n, bool at_end) {
     uint8_t *in = place(&IN, n * size, at_end);
     memcpy(in, values, n * size);
     uint8_t *out = place(&OUT, room, at_end);
-    size_t got = TYPES[t].pack(in, n, out);
+    size_t got = FM_TYPED_KERNELS[t].pack(in, n, out);
     calls++;
     if (got != want || memcmp(out, heap_out, want) != 0) fail("output differs from the heap run");
     if (!canary_intact(&OUT, out, room)) fail("wrote outside its output");
@@ -280,16 +256,16 @@ static void check_unpack(size_t t, uint32_t flags, const uint8_t *src, size_t le
   size_t size = TYPES[t].size;
   fm_result want, got;
   /* The count, as the JS boundary learns it: from the header (CAPACITY with room for none). */
-  fm_code code = TYPES[t].unpack(src, len, heap_out, 0, flags, &want);
+  fm_code code = FM_TYPED_KERNELS[t].unpack(src, len, heap_out, 0, flags, &want);
   size_t count = code == FM_ERR_CAPACITY ? want.count : 0;
-  TYPES[t].unpack(src, len, heap_out, count, flags, &want);
+  FM_TYPED_KERNELS[t].unpack(src, len, heap_out, count, flags, &want);
   snprintf(current, sizeof current, "fm_unpack_%s%s of %zu bytes (%s), count %zu, buffers %s the guards",
            TYPES[t].name, flags ? " (integral floats)" : "", len, what, count,
            at_end ? "ending at" : "starting after");
   uint8_t *in = place(&IN, len, at_end);
   memcpy(in, src, len);
   uint8_t *out = place(&OUT, count * size, at_end);
-  TYPES[t].unpack(in, len, out, count, flags, &got);
+  FM_TYPED_KERNELS[t].unpack(in, len, out, count, flags, &got);
   calls++;
   if (!same_result(&got, &want)) fail("result differs from the heap run");
   size_t done = got.code == FM_OK ? count : 0;

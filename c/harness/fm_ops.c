@@ -5,11 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Uniform faces of the typed kernels, so that one table drives them all. */
-typedef size_t (*pack_fn)(const void *in, size_t n, uint8_t *out);
-typedef fm_code (*unpack_fn)(const uint8_t *in, size_t len, void *out, size_t capacity,
-                             uint32_t flags, fm_result *r);
-
 #define FACES(t, T)                                                                     \
   static size_t pack_##t(const void *in, size_t n, uint8_t *out) {                      \
     return fm_pack_##t((const T *)in, n, out);                                          \
@@ -31,17 +26,19 @@ FACES(i64, int64_t)
 FACES(u64, uint64_t)
 FACES(bool, uint8_t)
 
+const fm_typed_kernels FM_TYPED_KERNELS[FM_TYPE_COUNT] = {
+    {pack_f32, unpack_f32}, {pack_f64, unpack_f64}, {pack_i8, unpack_i8},    {pack_u8, unpack_u8},
+    {pack_i16, unpack_i16}, {pack_u16, unpack_u16}, {pack_i32, unpack_i32},  {pack_u32, unpack_u32},
+    {pack_i64, unpack_i64}, {pack_u64, unpack_u64}, {pack_bool, unpack_bool},
+};
+
 static const struct {
   size_t size;     /* bytes per element in the typed array */
   size_t max_wire; /* bytes of its largest msgpack form */
-  pack_fn pack;
-  unpack_fn unpack;
 } TYPES[] = {
-    {4, 5, pack_f32, unpack_f32}, {8, 9, pack_f64, unpack_f64}, {1, 2, pack_i8, unpack_i8},
-    {1, 2, pack_u8, unpack_u8},   {2, 3, pack_i16, unpack_i16}, {2, 3, pack_u16, unpack_u16},
-    {4, 5, pack_i32, unpack_i32}, {4, 5, pack_u32, unpack_u32}, {8, 9, pack_i64, unpack_i64},
-    {8, 9, pack_u64, unpack_u64}, {1, 1, pack_bool, unpack_bool},
+    {4, 5}, {8, 9}, {1, 2}, {1, 2}, {2, 3}, {2, 3}, {4, 5}, {4, 5}, {8, 9}, {8, 9}, {1, 1},
 };
+_Static_assert(sizeof TYPES / sizeof TYPES[0] == FM_TYPE_COUNT, "one row per type");
 enum { TYPE_COUNT = sizeof TYPES / sizeof TYPES[0], OP_INTEGRAL_FLOATS = 23 };
 enum {
   OP_BMP_ENCODE = 32, OP_BMP_DECODE, OP_IA5_ENCODE, OP_IA5_DECODE, OP_VISIBLE_ENCODE,
@@ -128,14 +125,14 @@ static size_t run_string(fm_op *o, fm_result *r) {
 size_t fm_op_run(fm_op *o, fm_result *r) {
   if (is_pack(o->op)) {
     size_t t = type_of(o->op), n = o->len / TYPES[t].size;
-    size_t size = TYPES[t].pack(o->in, n, o->out);
+    size_t size = FM_TYPED_KERNELS[t].pack(o->in, n, o->out);
     *r = (fm_result){.code = FM_OK, .count = (uint32_t)n, .end = size};
     return size;
   }
   if (is_unpack(o->op)) {
     size_t t = type_of(o->op);
     uint32_t flags = o->op >= OP_INTEGRAL_FLOATS ? FM_INTEGRAL_FLOATS : 0;
-    fm_code code = TYPES[t].unpack(o->in, o->len, o->out, o->len, flags, r);
+    fm_code code = FM_TYPED_KERNELS[t].unpack(o->in, o->len, o->out, o->len, flags, r);
     return code == FM_OK ? r->count * TYPES[t].size : 0;
   }
   return run_string(o, r);

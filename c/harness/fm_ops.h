@@ -41,6 +41,19 @@ size_t fm_op_run(fm_op *o, fm_result *r);
 
 void fm_op_release(fm_op *o);
 
+/* Uniform faces of the typed kernels, by element type t (as in the op
+ * numbers above), so that one table drives them all: this harness, and the
+ * guard-page test. */
+typedef size_t (*fm_pack_fn)(const void *in, size_t n, uint8_t *out);
+typedef fm_code (*fm_unpack_fn)(const uint8_t *in, size_t len, void *out, size_t capacity,
+                                uint32_t flags, fm_result *r);
+typedef struct fm_typed_kernels {
+  fm_pack_fn pack;
+  fm_unpack_fn unpack;
+} fm_typed_kernels;
+enum { FM_TYPE_COUNT = 11 };
+extern const fm_typed_kernels FM_TYPED_KERNELS[FM_TYPE_COUNT];
+
 /* Exits with a message when memory runs out. */
 void *fm_xmalloc(size_t size);
 
