@@ -132,23 +132,14 @@ static size_t call_memcpy(void *ctx) {
   return ((volatile uint8_t *)c->to)[c->size ? c->size - 1 : 0];
 }
 
-static bool get_u32(FILE *in, uint32_t *v) {
-  uint8_t b[4];
-  if (fread(b, 1, 4, in) != 4) return false;
-  *v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-  return true;
-}
-
 int main(int argc, char **argv) {
   if (argc != 3) die("usage: fm-bench IN OUT");
   FILE *in = fopen(argv[1], "rb"), *out = fopen(argv[2], "w");
   if (!in || !out) die("cannot open input or output");
   int op;
-  while ((op = fgetc(in)) != EOF) {
-    uint32_t len;
-    if (!get_u32(in, &len)) die("truncated request");
-    uint8_t *data = fm_xmalloc(len);
-    if (fread(data, 1, len, in) != len) die("truncated request");
+  uint32_t len;
+  uint8_t *data;
+  while ((data = fm_read_request(in, "fm-bench", &op, &len)) != NULL) {
     double ns;
     size_t size;
     if (op >= PEER_FIRST && op <= PEER_LAST) {

@@ -29,13 +29,6 @@ static void put_u32(FILE *out, size_t v) {
   if (fwrite(b, 1, 4, out) != 4) die("write failed");
 }
 
-static bool get_u32(FILE *in, uint32_t *v) {
-  uint8_t b[4];
-  if (fread(b, 1, 4, in) != 4) return false;
-  *v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-  return true;
-}
-
 static void put_response(FILE *out, const fm_result *r, const void *data, size_t size) {
   put_u32(out, r->code);
   put_u32(out, r->count);
@@ -55,11 +48,9 @@ int main(int argc, char **argv) {
   FILE *out = strcmp(argv[2], "-") ? fopen(argv[2], "wb") : stdout;
   if (!in || !out) die("cannot open input or output");
   int op;
-  while ((op = fgetc(in)) != EOF) {
-    uint32_t len;
-    if (!get_u32(in, &len)) die("truncated request");
-    uint8_t *data = fm_xmalloc(len);
-    if (fread(data, 1, len, in) != len) die("truncated request");
+  uint32_t len;
+  uint8_t *data;
+  while ((data = fm_read_request(in, "fm-cli", &op, &len)) != NULL) {
     fm_op o;
     const char *why;
     if (!fm_op_prepare(&o, op, data, len, true, &why)) die(why);

@@ -46,6 +46,19 @@ enum {
   OP_DER_READ_VISIBLE, OP_DER_WRITE_BMP, OP_DER_WRITE_IA5, OP_DER_WRITE_VISIBLE
 };
 
+uint8_t *fm_read_request(FILE *in, const char *who, int *op, uint32_t *len) {
+  if ((*op = fgetc(in)) == EOF) return NULL;
+  uint8_t b[4];
+  uint8_t *data = NULL;
+  if (fread(b, 1, 4, in) == 4) {
+    *len = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    data = fm_xmalloc(*len);
+    if (fread(data, 1, *len, in) == *len) return data;
+  }
+  fprintf(stderr, "%s: truncated request\n", who);
+  exit(2);
+}
+
 void *fm_xmalloc(size_t size) {
   void *p = malloc(size ? size : 1);
   if (!p) {

@@ -18,6 +18,7 @@
 #define FM_OPS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "../fastmp.h"
 
@@ -56,5 +57,10 @@ extern const fm_typed_kernels FM_TYPED_KERNELS[FM_TYPE_COUNT];
 
 /* Exits with a message when memory runs out. */
 void *fm_xmalloc(size_t size);
+
+/* Reads the next request of a harness batch (u8 op, u32 length little-endian,
+ * `length` bytes): the bytes (fm_xmalloc'd; the caller frees them), or NULL at
+ * the end of the batch. A truncated request exits with a message naming `who`. */
+uint8_t *fm_read_request(FILE *in, const char *who, int *op, uint32_t *len);
 
 #endif
