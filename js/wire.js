@@ -3,7 +3,7 @@
 // the C kernels rule for rule (c/fm_msgpack.h); the parity tests hold it to
 // them byte for byte.
 
-import { FastmpError, NO_INDEX, decodeError } from './errors.js';
+import { NO_INDEX, decodeError } from './errors.js';
 
 /** Largest msgpack array: its length field is a u32. */
 export const MAX_ELEMENTS = 0xffffffff;

@@ -23,7 +23,7 @@ async function fuzz(seconds) {
   try {
     ({ stdout } = await run(join(ROOT, 'c/fuzz/run.sh'), [String(seconds)], { cwd: ROOT, maxBuffer: 1 << 24 }));
   } catch (e) {
-    throw new Error(`c/fuzz/run.sh ${seconds} failed:\n${e.stdout}${e.stderr}`);
+    throw new Error(`c/fuzz/run.sh ${seconds} failed:\n${e.stdout}${e.stderr}`, { cause: e });
   }
   return Object.fromEntries(stdout.trim().split('\n').slice(1).map((line) => line.trim().split(/\s+/))
     .map(([target, execs]) => [target, Number(execs)]));

@@ -22,7 +22,7 @@ test.concurrent.each(NATIVE_BUILDS.map((b) => [b.name, b]))('%s: no kernel touch
     result = await run(cmd, args);
   } catch (e) {
     // A fault or a failed check: the harness names the call (and the address).
-    throw new Error(`fm-guard (${name}) failed:\n${e.stdout}${e.stderr}`);
+    throw new Error(`fm-guard (${name}) failed:\n${e.stdout}${e.stderr}`, { cause: e });
   }
   expect(result.stdout).toMatch(/^fm-guard: (SIMD|scalar) build, \d+ calls at every length 0\.\.300, no guard page touched/);
   expect(result.stdout).toContain(name.endsWith('simd') ? 'SIMD build' : 'scalar build');

@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from './helpers.js';
@@ -213,7 +214,7 @@ describe('in headless Chromium', () => {
       const origin = await new Promise((resolve, reject) => {
         vite.stdout.on('data', (chunk) => {
           output += chunk;
-          const url = output.replace(/\x1b\[[0-9;]*m/g, '').match(/http:\/\/127\.0\.0\.1:\d+/);
+          const url = stripVTControlCharacters(output).match(/http:\/\/127\.0\.0\.1:\d+/);
           if (url) resolve(url[0]);
         });
         vite.on('exit', (code) => reject(new Error(`vite exited (${code}): ${output}`)));

@@ -1,0 +1,51 @@
+// ESLint flat config: `npm run lint` (and the first step of `npm test`).
+// @eslint/js recommended on every .js / .mjs / .cjs file; each file gets the
+// globals of the place it runs in (Node, a page, a Worker, or both for js/).
+import js from '@eslint/js';
+import globals from 'globals';
+
+export default [
+  {
+    ignores: [
+      'dist/', // generated: the inlined-wasm bundle
+      'build/', // generated: native builds and fuzz corpora
+      'bench/results.json',
+      'test/.readme-example.mjs', // written by readme.test.js from the README
+    ],
+  },
+  js.configs.recommended,
+  {
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // Dropping keys by destructuring (`const { message, ...facts } = o`)
+      // leaves the dropped names unused on purpose.
+      'no-unused-vars': ['error', { ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // The library runs on pages, in Workers and in Node. It touches Node's
+    // `process` only behind a `typeof process` check.
+    files: ['js/**/*.js'],
+    languageOptions: { globals: { ...globals.browser, process: 'readonly' } },
+  },
+  {
+    files: ['js/**/*.cjs', 'test/**', 'bench/**', 'examples/bench/serve.js', '*.config.js'],
+    ignores: ['test/package/main.js', 'test/package/*worker*.js'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    // Tests that drive Chromium: the callbacks they pass to page.evaluate()
+    // and page.waitForFunction() run on the page.
+    files: ['test/browser.test.js', 'test/bench-page.test.js', 'test/package.test.js'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  {
+    // Page and Worker code: the browser benchmark and the package test's
+    // consumers (check.js runs in Node too).
+    files: [
+      'examples/bench/bench.js', 'examples/bench/baselines.js',
+      'test/package/check.js', 'test/package/main.js', 'test/package/*worker*.js',
+    ],
+    languageOptions: { globals: { ...globals.browser, ...globals.worker } },
+  },
+];
