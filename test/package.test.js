@@ -74,8 +74,9 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test('the tarball holds the JS, the declarations and the wasm, nothing else, and no dependencies', () => {
+test('the tarball holds the JS, the declarations, the wasm and the licence, nothing else, and no dependencies', () => {
   expect(packed.files.map((f) => f.path).sort()).toEqual([
+    'LICENSE',
     'README.md',
     'dist/fastmp-inline.js',
     'dist/fastmp-scalar.wasm',
