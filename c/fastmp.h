@@ -53,6 +53,33 @@ typedef struct fm_result {
   uint64_t value; /* on a range error: the element's raw value (its tag tells the kind) */
 } fm_result;
 
+/* The layout the JS boundary reads on wasm32: js/abi.js RESULT states the same
+ * offsets (and NO_INDEX_U32 the same FM_NO_INDEX); test/c-interface.test.js
+ * reads these lines and checks that both agree. */
+#if defined(__wasm32__)
+_Static_assert(offsetof(fm_result, code) == 0, "js/abi.js RESULT.code");
+_Static_assert(offsetof(fm_result, count) == 4, "js/abi.js RESULT.count");
+_Static_assert(offsetof(fm_result, index) == 8, "js/abi.js RESULT.index");
+_Static_assert(offsetof(fm_result, offset) == 12, "js/abi.js RESULT.offset");
+_Static_assert(offsetof(fm_result, end) == 16, "js/abi.js RESULT.end");
+_Static_assert(offsetof(fm_result, tag) == 20, "js/abi.js RESULT.tag");
+_Static_assert(offsetof(fm_result, value) == 24, "js/abi.js RESULT.valueLo (valueHi: + 4)");
+_Static_assert(sizeof(fm_result) == 32, "js/abi.js RESULT.size");
+_Static_assert(FM_NO_INDEX == 0xffffffffu, "js/abi.js NO_INDEX_U32");
+#endif
+/* On every build: the fields in this order, `code` and `count` first, `value`
+ * last, so that only the width of size_t moves the offsets. */
+_Static_assert(offsetof(fm_result, code) == 0 && offsetof(fm_result, count) == 4,
+               "code and count lead");
+_Static_assert(offsetof(fm_result, count) < offsetof(fm_result, index) &&
+                   offsetof(fm_result, index) < offsetof(fm_result, offset) &&
+                   offsetof(fm_result, offset) < offsetof(fm_result, end) &&
+                   offsetof(fm_result, end) < offsetof(fm_result, tag) &&
+                   offsetof(fm_result, tag) < offsetof(fm_result, value),
+               "fm_result's fields in declaration order");
+_Static_assert(sizeof(fm_result) == offsetof(fm_result, value) + sizeof(uint64_t),
+               "value is the last field");
+
 /* Largest msgpack array: its length field is a u32. */
 #define FM_MAX_ELEMENTS 0xffffffffu
 
