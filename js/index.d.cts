@@ -1,0 +1,36 @@
+// Type declarations for CommonJS consumers: `require('fastmp-wasm')` (Node:
+// js/node.cjs, ready on return) and `require('fastmp-wasm/inline')`.
+//
+//   import fastmp = require('fastmp-wasm');   // TypeScript, --module node16 / nodenext
+//   const { pack, unpack } = require('fastmp-wasm');
+//
+// The API itself is declared once, in index.d.ts; this file hands the same
+// declarations to require(). Its namespace repeats the names of the types
+// (not their definitions), so that `fastmp.Backend` etc. name them.
+
+import type * as api from './index.js' with { 'resolution-mode': 'import' };
+
+declare const fastmp: typeof api;
+
+declare namespace fastmp {
+  export type Backend = api.Backend;
+  export type FloatArray = api.FloatArray;
+  export type IntArray = api.IntArray;
+  export type BigIntArray = api.BigIntArray;
+  export type PackableArray = api.PackableArray;
+  export type PackableArrayType = api.PackableArrayType;
+  export type TypedArrayOf<T extends api.PackableArrayType> = api.TypedArrayOf<T>;
+  export type Bytes = api.Bytes;
+  export type PackOptions = api.PackOptions;
+  export type UnpackOptions = api.UnpackOptions;
+  export type InitOptions = api.InitOptions;
+  export type InitSyncOptions = api.InitSyncOptions;
+  export type Fastmp = api.Fastmp;
+  export type Chars = api.Chars;
+  export type ReadString = api.ReadString;
+  export type FastmpErrorCode = api.FastmpErrorCode;
+  export type StringErrorCode = api.StringErrorCode;
+  export type FastmpError = api.FastmpError;
+}
+
+export = fastmp;
