@@ -1,5 +1,5 @@
 // A consumer of the installed package, type-checked with tsc --strict.
-import { FastmpError, backend, decodeBMP, encodeBMP, init, initSync, pack, unpack, type Backend } from 'fastmp-wasm';
+import { FastmpError, backend, createFastmp, decodeBMP, encodeBMP, init, initSync, pack, unpack, type Backend } from 'fastmp-wasm';
 import * as inline from 'fastmp-wasm/inline';
 
 export async function main(): Promise<string> {
@@ -15,6 +15,15 @@ export async function main(): Promise<string> {
     if (e instanceof FastmpError) return e.code;
   }
   return `${b} ${s} ${i} ${backend()} ${floats[0]} ${text}`;
+}
+
+// Results are over an ArrayBuffer: a BufferSource as they are (TypeScript >= 5.7).
+export async function send(url: string): Promise<ArrayBuffer> {
+  const fm = await createFastmp();
+  const bytes = fm.pack(new Float32Array([1.5]));
+  await fetch(url, { method: 'POST', body: new Blob([bytes, inline.encodeBMP('a')]) });
+  const floats: Float32Array<ArrayBuffer> = unpack(bytes, Float32Array);
+  return crypto.subtle.digest('SHA-256', floats);
 }
 
 // @ts-expect-error: pack takes a typed array
