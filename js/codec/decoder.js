@@ -1,0 +1,554 @@
+// decoder.js - MessagePack to values: what @msgpack/msgpack decodes, read by
+// recursive descent with an explicit depth limit, every length checked
+// against the bytes left before anything is allocated for it; plus, with a
+// compiled shape (js/codec/shape.js), typed arrays at the shaped positions,
+// read by the port (js/codec/port-js.js documents the contract).
+
+import { FastmpError, describeTag } from '../errors.js';
+import { BOOL } from '../kinds.js';
+import { ExtensionCodec } from './ext.js';
+import { asInput, decoderConfig } from './options.js';
+import { KeySegment, addSegment, codecError, show, withPath } from './path.js';
+import { jsPort } from './port-js.js';
+import { ARRAY, EVERY, TYPED } from './shape.js';
+import { decodeArrayStream, decodeAsync, decodeMultiStream } from './stream.js';
+import { EXT_RECORD, EXT_TYPED_ARRAY, typedFromBytes, typedFromExt } from './typed.js';
+import { KeyCache, readUtf8 } from './utf8.js';
+
+const EMPTY = new Uint8Array(0);
+const EMPTY_VIEW = new DataView(EMPTY.buffer);
+const UINT32_LIMIT = 0x100000000;
+const sharedKeyCache = new KeyCache();
+
+/**
+ * @typedef {object} DecoderOptions
+ * @property {object} [extensionCodec] an ExtensionCodec (ours or @msgpack/msgpack's)
+ * @property {unknown} [context] passed to the extension decoders
+ * @property {boolean} [useBigInt64=false] int64/uint64 as BigInt (else a number, rounded beyond 2^53)
+ * @property {boolean} [rawStrings=false] str values (not map keys) as Uint8Array views of the input
+ * @property {number} [maxStrLength] longest str in bytes (default 2^32-1)
+ * @property {number} [maxBinLength] longest bin (default 2^32-1)
+ * @property {number} [maxArrayLength] most array elements (default 2^32-1)
+ * @property {number} [maxMapLength] most map entries (default 2^32-1)
+ * @property {number} [maxExtLength] longest ext payload (default 2^32-1)
+ * @property {object|null} [keyDecoder] map-key cache ({ canBeCached, decode }); null: none
+ * @property {(key: unknown) => string|number} [mapKeyConverter] turns every map key into a property key
+ * @property {number} [maxDepth=100] deepest nesting read (the top value has depth 1)
+ * @property {unknown} [shape] where typed arrays are (js/codec/shape.js)
+ * @property {boolean} [integralFloats=false] shaped integer arrays accept floats that are exact integers
+ */
+
+export class Decoder {
+  /**
+   * @param {DecoderOptions} [options]
+   * @param {object} [port] who reads shaped typed arrays (default: pure JS)
+   */
+  constructor(options, port = jsPort) {
+    const c = decoderConfig(options, ExtensionCodec.defaultCodec);
+    this.config = c;
+    this.port = port;
+    this.extensionCodec = c.extensionCodec;
+    this.ownCodec = c.extensionCodec instanceof ExtensionCodec;
+    this.context = c.context;
+    this.useBigInt64 = c.useBigInt64;
+    this.rawStrings = c.rawStrings;
+    this.maxStrLength = c.maxStrLength;
+    this.maxBinLength = c.maxBinLength;
+    this.maxArrayLength = c.maxArrayLength;
+    this.maxMapLength = c.maxMapLength;
+    this.maxExtLength = c.maxExtLength;
+    this.keyDecoder = c.keyDecoder === undefined ? sharedKeyCache : c.keyDecoder;
+    this.mapKeyConverter = c.mapKeyConverter;
+    this.maxDepth = c.maxDepth;
+    this.shape = c.shape;
+    this.integralFloats = c.integralFloats;
+    this.bytes = EMPTY;
+    this.view = EMPTY_VIEW;
+    this.pos = 0;
+    this.end = 0;
+    this.reader = null;
+    this.entered = false;
+  }
+
+  /**
+   * One value that fills the input exactly (bytes after it: TRAILING).
+   * @param {Uint8Array|ArrayBufferLike|ArrayLike<number>} input
+   * @returns {unknown}
+   */
+  decode(input) {
+    const bytes = asInput(input);
+    if (this.entered) return this.clone().decode(bytes);
+    this.entered = true;
+    try {
+      this.setInput(bytes, 0);
+      const value = this.readTop();
+      if (this.pos < this.end) {
+        throw withPath(codecError('TRAILING', `${this.end - this.pos} bytes follow the value, from byte ${this.pos} (decodeFrom() reads a prefix)`, this.pos));
+      }
+      return value;
+    } finally {
+      this.entered = false;
+    }
+  }
+
+  /**
+   * The value at input[offset], and where it ends.
+   * @param {Uint8Array|ArrayBufferLike|ArrayLike<number>} input
+   * @param {number} [offset=0]
+   * @returns {{ value: unknown, end: number }}
+   */
+  decodeFrom(input, offset = 0) {
+    const bytes = asInput(input);
+    if (!Number.isSafeInteger(offset) || offset < 0 || offset > bytes.length) {
+      throw new RangeError(`fastmp: decodeFrom() offset must be an integer from 0 to ${bytes.length}, not ${String(offset)}`);
+    }
+    if (this.entered) return this.clone().decodeFrom(bytes, offset);
+    this.entered = true;
+    try {
+      this.setInput(bytes, offset);
+      const value = this.readTop();
+      return { value, end: this.pos };
+    } finally {
+      this.entered = false;
+    }
+  }
+
+  /**
+   * Every value in the input, one after another.
+   * @param {Uint8Array|ArrayBufferLike|ArrayLike<number>} input
+   * @returns {Generator<unknown, void, unknown>}
+   */
+  *decodeMulti(input) {
+    const bytes = asInput(input);
+    for (let offset = 0; offset < bytes.length;) {
+      const { value, end } = this.decodeFrom(bytes, offset);
+      offset = end;
+      yield value;
+    }
+  }
+
+  /**
+   * One value from a stream of chunks (bytes after it: TRAILING).
+   * @param {AsyncIterable<Uint8Array|ArrayBufferLike|ArrayLike<number>>|ReadableStream} stream
+   * @returns {Promise<unknown>}
+   */
+  decodeAsync(stream) {
+    return decodeAsync(this, stream);
+  }
+
+  /**
+   * Every value in a stream of chunks, each as soon as it is complete.
+   * @param {AsyncIterable<Uint8Array|ArrayBufferLike|ArrayLike<number>>|ReadableStream} stream
+   * @returns {AsyncGenerator<unknown, void, unknown>}
+   */
+  decodeStream(stream) {
+    return decodeMultiStream(this, stream);
+  }
+
+  /**
+   * The elements of the one array a stream of chunks holds, each as soon as it is complete.
+   * @param {AsyncIterable<Uint8Array|ArrayBufferLike|ArrayLike<number>>|ReadableStream} stream
+   * @returns {AsyncGenerator<unknown, void, unknown>}
+   */
+  decodeArrayStream(stream) {
+    return decodeArrayStream(this, stream);
+  }
+
+  /** A fresh decoder with the same options and port (for a call made while this one is busy). */
+  clone() {
+    return new this.constructor(this.config, this.port);
+  }
+
+  setInput(bytes, offset) {
+    this.bytes = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.pos = offset;
+    this.end = bytes.length;
+    this.reader = null;
+  }
+
+  readTop() {
+    try {
+      return this.shape === null ? this.readAny(1) : this.readShaped(this.shape, 1);
+    } catch (err) {
+      throw withPath(err);
+    }
+  }
+
+  // ---- errors --------------------------------------------------------------
+
+  /** The input ends inside the value at `start`, which needs `size` bytes from there. */
+  truncated(start, size) {
+    return codecError('TRUNCATED', `input ends inside the value at byte ${start} (${describeTag(this.bytes[start])})`, start, { needed: start + size });
+  }
+
+  /** A header at `start` claims more bytes than are left. */
+  tooLong(start, what, claimed, needed) {
+    return codecError('LENGTH', `${what} at byte ${start} claims ${claimed}, more than the ${this.end - this.pos} bytes left`, start, { needed });
+  }
+
+  overLimit(start, what, n, option, limit) {
+    return codecError('MAX_LENGTH', `${what} at byte ${start} has length ${n}, beyond ${option} (${limit})`, start);
+  }
+
+  tooDeep(start, depth) {
+    return codecError('DEPTH', `value nested too deep at byte ${start}: depth ${depth + 1} is beyond maxDepth ${this.maxDepth}`, start);
+  }
+
+  /** Throws unless `size` bytes are left from `start`. */
+  need(start, size) {
+    if (this.end - start < size) throw this.truncated(start, size);
+  }
+
+  // ---- any value -------------------------------------------------------------
+
+  readAny(depth) {
+    const start = this.pos;
+    if (start >= this.end) throw this.truncated(start, 1);
+    const tag = this.bytes[start];
+    this.pos = start + 1;
+    if (tag < 0xc0) {
+      if (tag < 0x80) return tag;
+      if (tag < 0x90) return this.readMap(tag & 0x0f, start, depth);
+      if (tag < 0xa0) return this.readArray(tag & 0x0f, start, depth);
+      return this.readStr(tag & 0x1f, start);
+    }
+    if (tag >= 0xe0) return tag - 0x100;
+    return this.readTagged(tag, start, depth);
+  }
+
+  /** Tags 0xc0 to 0xdf. */
+  readTagged(tag, start, depth) {
+    const view = this.view;
+    switch (tag) {
+      case 0xc0: return null;
+      case 0xc2: return false;
+      case 0xc3: return true;
+      case 0xca: this.need(start, 5); this.pos = start + 5; return view.getFloat32(start + 1);
+      case 0xcb: this.need(start, 9); this.pos = start + 9; return view.getFloat64(start + 1);
+      case 0xcc: this.need(start, 2); this.pos = start + 2; return this.bytes[start + 1];
+      case 0xcd: this.need(start, 3); this.pos = start + 3; return view.getUint16(start + 1);
+      case 0xce: this.need(start, 5); this.pos = start + 5; return view.getUint32(start + 1);
+      case 0xd0: this.need(start, 2); this.pos = start + 2; return view.getInt8(start + 1);
+      case 0xd1: this.need(start, 3); this.pos = start + 3; return view.getInt16(start + 1);
+      case 0xd2: this.need(start, 5); this.pos = start + 5; return view.getInt32(start + 1);
+      case 0xcf:
+      case 0xd3: return this.readInt64(tag === 0xd3, start);
+      case 0xd9:
+      case 0xda:
+      case 0xdb: return this.readStr(this.lengthAfter(tag - 0xd9, start), start);
+      case 0xc4:
+      case 0xc5:
+      case 0xc6: return this.readBin(this.lengthAfter(tag - 0xc4, start), start);
+      case 0xdc:
+      case 0xdd: return this.readArray(this.lengthAfter(tag - 0xdb, start), start, depth);
+      case 0xde:
+      case 0xdf: return this.readMap(this.lengthAfter(tag - 0xdd, start), start, depth);
+      case 0xc7:
+      case 0xc8:
+      case 0xc9: return this.readExt(this.lengthAfter(tag - 0xc7, start), start);
+      case 0xd4: case 0xd5: case 0xd6: case 0xd7: case 0xd8:
+        return this.readExt(1 << (tag - 0xd4), start);
+      default: // 0xc1
+        throw codecError('TAG', `byte ${start} is ${describeTag(tag)}, which msgpack never uses`, start);
+    }
+  }
+
+  /**
+   * The length field after the tag at `start`: form 0 is 8 bits, 1 is 16,
+   * 2 is 32. Moves pos past it.
+   */
+  lengthAfter(form, start) {
+    const size = 1 << form;
+    this.need(start, 1 + size);
+    this.pos = start + 1 + size;
+    if (form === 0) return this.bytes[start + 1];
+    return form === 1 ? this.view.getUint16(start + 1) : this.view.getUint32(start + 1);
+  }
+
+  readInt64(signed, start) {
+    this.need(start, 9);
+    this.pos = start + 9;
+    const view = this.view;
+    if (this.useBigInt64) return signed ? view.getBigInt64(start + 1) : view.getBigUint64(start + 1);
+    const high = signed ? view.getInt32(start + 1) : view.getUint32(start + 1);
+    return high * UINT32_LIMIT + view.getUint32(start + 5);
+  }
+
+  readStr(n, start) {
+    if (this.rawStrings) return this.readBin(n, start);
+    return this.readText(n, start);
+  }
+
+  /** The UTF-8 text of the str at `start` (pos: its first byte). */
+  readText(n, start) {
+    if (n > this.maxStrLength) throw this.overLimit(start, 'a str', n, 'maxStrLength', this.maxStrLength);
+    const p = this.pos;
+    if (n > this.end - p) throw this.tooLong(start, 'a str', `${n} bytes`, p + n);
+    const text = readUtf8(this.bytes, p, p + n);
+    if (text === undefined) throw this.notUtf8(start);
+    this.pos = p + n;
+    return text;
+  }
+
+  notUtf8(start) {
+    return codecError('UTF8', `the str at byte ${start} is not valid UTF-8 (rawStrings: true reads its bytes)`, start);
+  }
+
+  /** A bin (and a raw str): a view of the input, as @msgpack/msgpack returns it. */
+  readBin(n, start) {
+    if (n > this.maxBinLength) throw this.overLimit(start, 'a bin', n, 'maxBinLength', this.maxBinLength);
+    const p = this.pos;
+    if (n > this.end - p) throw this.tooLong(start, 'a bin', `${n} bytes`, p + n);
+    this.pos = p + n;
+    return this.bytes.subarray(p, p + n);
+  }
+
+  readArray(n, start, depth) {
+    this.checkArray(n, start, depth);
+    const array = new Array(n);
+    let i = 0;
+    try {
+      for (; i < n; i++) array[i] = this.readAny(depth + 1);
+    } catch (err) {
+      throw addSegment(err, i);
+    }
+    return array;
+  }
+
+  /** Limits of an array of n elements: each takes at least a byte, and they are one level deeper. */
+  checkArray(n, start, depth) {
+    if (n > this.maxArrayLength) throw this.overLimit(start, 'an array', n, 'maxArrayLength', this.maxArrayLength);
+    if (n > this.end - this.pos) throw this.tooLong(start, 'an array', `${n} elements`, this.pos + n);
+    if (n > 0 && depth >= this.maxDepth) throw this.tooDeep(start, depth);
+  }
+
+  readMap(n, start, depth) {
+    this.checkMap(n, start, depth);
+    const map = {};
+    let i = 0;
+    let key;
+    try {
+      for (; i < n; i++) {
+        key = undefined;
+        key = this.readKey(depth + 1);
+        map[key] = this.readAny(depth + 1);
+      }
+    } catch (err) {
+      throw addSegment(err, key === undefined ? new KeySegment(i) : key);
+    }
+    return map;
+  }
+
+  checkMap(n, start, depth) {
+    if (n > this.maxMapLength) throw this.overLimit(start, 'a map', n, 'maxMapLength', this.maxMapLength);
+    if (2 * n > this.end - this.pos) throw this.tooLong(start, 'a map', `${n} entries`, this.pos + 2 * n);
+    if (n > 0 && depth >= this.maxDepth) throw this.tooDeep(start, depth);
+  }
+
+  /**
+   * A map key: a str is always text (rawStrings does not apply) and goes
+   * through the key cache; other keys are read as values. Then
+   * mapKeyConverter, or the default rule: strings and numbers only. A key
+   * `__proto__` is refused (before and after conversion), so no decoded
+   * object ever gets a prototype from the message.
+   */
+  readKey(depth) {
+    const start = this.pos;
+    if (start >= this.end) throw this.truncated(start, 1);
+    const tag = this.bytes[start];
+    let key;
+    if (tag >= 0xa0 && tag <= 0xbf) {
+      this.pos = start + 1;
+      key = this.readKeyText(tag & 0x1f, start);
+    } else if (tag >= 0xd9 && tag <= 0xdb) {
+      key = this.readKeyText(this.lengthAfter(tag - 0xd9, start), start);
+    } else {
+      key = this.readAny(depth);
+    }
+    if (key === '__proto__') throw this.badKey(start, 'is __proto__, which is not allowed');
+    if (this.mapKeyConverter !== null) {
+      key = this.mapKeyConverter(key);
+      if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'symbol') key = String(key);
+      if (key === '__proto__') throw this.badKey(start, 'converts to __proto__, which is not allowed');
+    } else if (typeof key !== 'string' && typeof key !== 'number') {
+      throw this.badKey(start, `is ${show(key)}: the type of a key must be string or number (see mapKeyConverter)`);
+    }
+    return key;
+  }
+
+  readKeyText(n, start) {
+    const cache = this.keyDecoder;
+    if (cache === null || !cache.canBeCached(n) || n > this.maxStrLength || n > this.end - this.pos) {
+      return this.readText(n, start);
+    }
+    const p = this.pos;
+    const key = cache.decode(this.bytes, p, n);
+    if (key === undefined) throw this.notUtf8(start);
+    this.pos = p + n;
+    return key;
+  }
+
+  badKey(start, what) {
+    return codecError('KEY', `the map key at byte ${start} ${what}`, start);
+  }
+
+  /** An ext of n payload bytes (pos: its type byte). */
+  readExt(n, start) {
+    if (n > this.maxExtLength) throw this.overLimit(start, 'an ext', n, 'maxExtLength', this.maxExtLength);
+    const p = this.pos;
+    if (n + 1 > this.end - p) throw this.tooLong(start, 'an ext', `${n} bytes`, p + n + 1);
+    const type = (this.bytes[p] << 24) >> 24;
+    const data = this.bytes.subarray(p + 1, p + 1 + n);
+    this.pos = p + 1 + n;
+    return this.extValue(type, data, start);
+  }
+
+  /**
+   * Registered decoders first (ours may take 0x72 / 0x74 too); then msgpackr's
+   * typed arrays (0x74) as msgpackr reads them, records (0x72) refused; any
+   * other type as the codec returns it (ExtData when none is registered).
+   */
+  extValue(type, data, start) {
+    const codec = this.extensionCodec;
+    if ((type === EXT_TYPED_ARRAY || type === EXT_RECORD) && !(this.ownCodec && codec.decodes(type))) {
+      if (type === EXT_TYPED_ARRAY) return typedFromExt(data, start);
+      throw codecError('UNSUPPORTED', `the ext at byte ${start} is a msgpackr record (0x72): fastmp does not read records (pack with useRecords: false)`, start);
+    }
+    try {
+      return codec.decode(data, type, this.context);
+    } catch (err) {
+      if (err instanceof FastmpError && err.offset < 0) err.offset = start;
+      throw err;
+    }
+  }
+
+  // ---- shaped values -----------------------------------------------------
+
+  readShaped(node, depth) {
+    switch (node.type) {
+      case TYPED: return this.readTypedField(node.kind);
+      case ARRAY: return this.readShapedArray(node.elem, depth);
+      default: return this.readShapedMap(node, depth);
+    }
+  }
+
+  /** The tag at pos, which must exist. */
+  peekTag() {
+    if (this.pos >= this.end) throw this.truncated(this.pos, 1);
+    return this.bytes[this.pos];
+  }
+
+  readShapedArray(elem, depth) {
+    const start = this.pos;
+    const n = this.arrayHeader(this.peekTag(), start);
+    if (n < 0) throw this.notShaped(start, 'an array');
+    this.checkArray(n, start, depth);
+    const array = new Array(n);
+    let i = 0;
+    try {
+      for (; i < n; i++) array[i] = this.readShaped(elem, depth + 1);
+    } catch (err) {
+      throw addSegment(err, i);
+    }
+    return array;
+  }
+
+  /** MAP: listed keys by their shape, others as usual. EVERY: every value by one shape. */
+  readShapedMap(node, depth) {
+    const start = this.pos;
+    const n = this.mapHeader(this.peekTag(), start);
+    if (n < 0) throw this.notShaped(start, 'a map');
+    this.checkMap(n, start, depth);
+    const every = node.type === EVERY ? node.elem : null;
+    const keys = node.keys;
+    const map = {};
+    let i = 0;
+    let key;
+    try {
+      for (; i < n; i++) {
+        key = undefined;
+        key = this.readKey(depth + 1);
+        const child = every ?? (typeof key === 'string' ? keys.get(key) : undefined);
+        map[key] = child === undefined ? this.readAny(depth + 1) : this.readShaped(child, depth + 1);
+      }
+    } catch (err) {
+      throw addSegment(err, key === undefined ? new KeySegment(i) : key);
+    }
+    return map;
+  }
+
+  /** Element count of the array header at `start` (pos moves past it), or -1 when it is not an array. */
+  arrayHeader(tag, start) {
+    if (tag >= 0x90 && tag <= 0x9f) {
+      this.pos = start + 1;
+      return tag & 0x0f;
+    }
+    return tag === 0xdc || tag === 0xdd ? this.lengthAfter(tag - 0xdb, start) : -1;
+  }
+
+  mapHeader(tag, start) {
+    if (tag >= 0x80 && tag <= 0x8f) {
+      this.pos = start + 1;
+      return tag & 0x0f;
+    }
+    return tag === 0xde || tag === 0xdf ? this.lengthAfter(tag - 0xdd, start) : -1;
+  }
+
+  /**
+   * A typed array of `kind` at pos: from a numeric msgpack array (by the
+   * port, range-checked), a bin of whole elements, or a typed-array ext of
+   * the same element type.
+   */
+  readTypedField(kind) {
+    const start = this.pos;
+    const tag = this.peekTag();
+    const n = this.arrayHeader(tag, start);
+    if (n >= 0) {
+      if (n > this.maxArrayLength) throw this.overLimit(start, 'an array', n, 'maxArrayLength', this.maxArrayLength);
+      this.reader ??= this.port.typedReader(this.bytes);
+      const { value, end } = this.reader.read(kind, start, this.integralFloats);
+      this.pos = end;
+      return value;
+    }
+    if (kind !== BOOL && tag >= 0xc4 && tag <= 0xc6) return this.typedFromBin(kind, start);
+    if (kind !== BOOL && ((tag >= 0xc7 && tag <= 0xc9) || (tag >= 0xd4 && tag <= 0xd8))) return this.typedFromExtAt(kind, start);
+    throw this.notShaped(start, kind === BOOL ? 'an array of booleans' : `${kind.name} (an array, a bin or a typed-array ext)`);
+  }
+
+  typedFromBin(kind, start) {
+    const n = this.lengthAfter(this.bytes[start] - 0xc4, start);
+    if (n > this.maxBinLength) throw this.overLimit(start, 'a bin', n, 'maxBinLength', this.maxBinLength);
+    if (n > this.end - this.pos) throw this.tooLong(start, 'a bin', `${n} bytes`, this.pos + n);
+    if (n % kind.bytes !== 0) {
+      throw codecError('TYPE', `the bin at byte ${start} holds ${n} bytes, not a whole number of ${kind.name} elements`, start);
+    }
+    const value = typedFromBytes(kind, this.bytes, this.pos, n);
+    this.pos += n;
+    return value;
+  }
+
+  typedFromExtAt(kind, start) {
+    const tag = this.bytes[start];
+    let n;
+    if (tag >= 0xd4) {
+      n = 1 << (tag - 0xd4);
+      this.pos = start + 1;
+    } else {
+      n = this.lengthAfter(tag - 0xc7, start);
+    }
+    if (n > this.maxExtLength) throw this.overLimit(start, 'an ext', n, 'maxExtLength', this.maxExtLength);
+    const p = this.pos;
+    if (n + 1 > this.end - p) throw this.tooLong(start, 'an ext', `${n} bytes`, p + n + 1);
+    const type = (this.bytes[p] << 24) >> 24;
+    if (type !== EXT_TYPED_ARRAY || n === 0 || this.bytes[p + 1] !== kind.ext) {
+      throw this.notShaped(start, `${kind.name} (this ext is not a typed-array ext of ${kind.name})`);
+    }
+    this.pos = p + 1 + n;
+    return typedFromExt(this.bytes.subarray(p + 1, p + 1 + n), start);
+  }
+
+  notShaped(start, expected) {
+    return codecError('TYPE', `expected ${expected} at byte ${start}, found ${describeTag(this.bytes[start])}`, start);
+  }
+}

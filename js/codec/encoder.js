@@ -1,0 +1,593 @@
+// encoder.js - values to MessagePack. Without typed arrays the bytes are
+// @msgpack/msgpack's (same choice of every form, same option semantics); a
+// typed array is written by the port (js/codec/port-js.js documents the
+// contract) straight into the output store: a standard msgpack array by
+// default, msgpackr's ext 0x74 or a bin on request.
+//
+// The output lives in a store the port hands out once per Encoder and that is
+// kept between calls; JS writes headers, scalars and strings into it through
+// cached bytes/view, re-read after every store call (any of which may replace
+// them). Each value is visited once: getters run once, nothing calls toJSON.
+
+import { BOOL, KIND_OF_NAME } from '../kinds.js';
+import { MAX_ELEMENTS } from '../wire.js';
+import { ExtData, ExtensionCodec } from './ext.js';
+import { encoderConfig } from './options.js';
+import { addSegment, codecError, show, withPath } from './path.js';
+import { jsPort } from './port-js.js';
+import { encodeDateToTimeSpec, timestampSize, writeTimeSpec } from './timestamp.js';
+import { BoolArray, EXT_TYPED_ARRAY, viewBytes, viewKind } from './typed.js';
+import { TEXT_ENCODER_THRESHOLD, encodeUtf8Into, writeUtf8Short } from './utf8.js';
+
+const UINT8 = KIND_OF_NAME.get('Uint8Array');
+const UINT32_LIMIT = 0x100000000;
+const BIGINT_MAX = 2n ** 64n - 1n;
+const BIGINT_MIN = -(2n ** 63n);
+/** Strings of at least this many UTF-16 units: room for one byte a unit first, more only when needed. */
+const HUGE_STRING = 0x10000;
+
+/** Bytes of the smallest header of a container or str with `n` entries, by its three forms. */
+const headerSize = (n, fixMax) => (n <= fixMax ? 1 : n < 0x10000 ? 3 : 5);
+
+/**
+ * @typedef {object} EncoderOptions
+ * @property {object} [extensionCodec] an ExtensionCodec (ours or @msgpack/msgpack's)
+ * @property {unknown} [context] passed to the extension encoders
+ * @property {boolean} [useBigInt64=false] write BigInts as int64/uint64 (and safe integers beyond 32 bits as float64)
+ * @property {number} [maxDepth=100] the deepest nesting written (the top value has depth 1)
+ * @property {number} [initialBufferSize=2048] the store's first capacity
+ * @property {boolean} [sortKeys=false] write map keys sorted (canonical output)
+ * @property {boolean} [forceFloat32=false] non-integer numbers as float32
+ * @property {boolean} [ignoreUndefined=false] leave out map entries whose value is undefined
+ * @property {boolean} [forceIntegerToFloat=false] integers as floats too
+ * @property {'array'|'ext'|'bin'} [typedArrays='array'] how typed arrays other than Uint8Array are written
+ */
+
+export class Encoder {
+  /**
+   * @param {EncoderOptions} [options]
+   * @param {object} [port] where the output lives and who packs typed arrays (default: pure JS)
+   */
+  constructor(options, port = jsPort) {
+    const c = encoderConfig(options, ExtensionCodec.defaultCodec);
+    this.config = c;
+    this.port = port;
+    this.extensionCodec = c.extensionCodec;
+    this.context = c.context;
+    this.useBigInt64 = c.useBigInt64;
+    this.maxDepth = c.maxDepth;
+    this.initialBufferSize = c.initialBufferSize;
+    this.sortKeys = c.sortKeys;
+    this.forceFloat32 = c.forceFloat32;
+    this.ignoreUndefined = c.ignoreUndefined;
+    this.forceIntegerToFloat = c.forceIntegerToFloat;
+    this.typedArrays = c.typedArrays;
+    this.store = null;
+    this.bytes = new Uint8Array(0);
+    this.view = new DataView(this.bytes.buffer);
+    this.pos = 0;
+    this.base = 0; // where the output will start in its final buffer (encodeInto's offset)
+    this.entered = false;
+    this.fastDates = false;
+    this.noExtensions = false;
+  }
+
+  /**
+   * @param {unknown} value
+   * @returns {Uint8Array} a new Uint8Array with its own ArrayBuffer
+   */
+  encode(value) {
+    if (this.entered) return this.clone().encode(value);
+    this.entered = true;
+    try {
+      this.run(value, 0);
+      return this.store.take(this.pos);
+    } finally {
+      this.entered = false;
+    }
+  }
+
+  /**
+   * encode() without the copy: a view of the encoder's store, valid until
+   * its next call (with the wasm port: until wasm memory next grows, too).
+   * @param {unknown} value
+   * @returns {Uint8Array}
+   */
+  encodeSharedRef(value) {
+    if (this.entered) return this.clone().encodeSharedRef(value);
+    this.entered = true;
+    try {
+      this.run(value, 0);
+      return this.store.bytes.subarray(0, this.pos);
+    } finally {
+      this.entered = false;
+    }
+  }
+
+  /**
+   * Encodes into target[offset...] without allocating an output.
+   * @param {unknown} value
+   * @param {Uint8Array} target
+   * @param {number} [offset=0]
+   * @returns {number} the offset after the message
+   * @throws {RangeError} when the message does not fit (err.needed: its size)
+   */
+  encodeInto(value, target, offset = 0) {
+    if (!(target instanceof Uint8Array)) throw new TypeError(`fastmp: encodeInto() writes into a Uint8Array, not ${show(target)}`);
+    if (!Number.isSafeInteger(offset) || offset < 0 || offset > target.length) {
+      throw new RangeError(`fastmp: encodeInto() offset must be an integer from 0 to ${target.length}, not ${String(offset)}`);
+    }
+    if (this.entered) return this.clone().encodeInto(value, target, offset);
+    this.entered = true;
+    try {
+      this.run(value, offset);
+      const size = this.pos;
+      if (size > target.length - offset) {
+        const err = new RangeError(`fastmp: encodeInto() needs ${size} bytes from offset ${offset}, the target has ${target.length - offset}`);
+        err.needed = size;
+        throw err;
+      }
+      this.store.copyInto(target, offset, size);
+      return offset + size;
+    } finally {
+      this.entered = false;
+    }
+  }
+
+  /** A fresh encoder with the same options and port (for a call made while this one is busy). */
+  clone() {
+    return new this.constructor(this.config, this.port);
+  }
+
+  /** The store, made on first use (module-level encode() lends its own to others). */
+  takeStore() {
+    return (this.store ??= this.port.newOutput(this.initialBufferSize));
+  }
+
+  run(value, base) {
+    const codec = this.extensionCodec;
+    const ours = codec instanceof ExtensionCodec;
+    this.fastDates = ours && codec.nativeTimestamp;
+    this.noExtensions = ours && codec.onlyTimestamps;
+    const store = this.takeStore();
+    store.refresh();
+    this.bytes = store.bytes;
+    this.view = store.view;
+    this.pos = 0;
+    this.base = base;
+    try {
+      this.encodeAny(value, 1);
+    } catch (err) {
+      throw withPath(err);
+    }
+  }
+
+  /** Room for `extra` more bytes at pos: the store grows, bytes/view are re-read. */
+  grow(extra) {
+    this.growAt(this.pos, extra);
+  }
+
+  /** Room for `extra` bytes at p, keeping every byte before p (pos <= p). */
+  growAt(p, extra) {
+    const store = this.store;
+    store.ensure(p, extra);
+    this.bytes = store.bytes;
+    this.view = store.view;
+  }
+
+  encodeAny(value, depth) {
+    if (depth > this.maxDepth) {
+      throw codecError('DEPTH', `value nested too deep: depth ${depth} is beyond maxDepth ${this.maxDepth} (a cyclic reference?)`, this.pos);
+    }
+    switch (typeof value) {
+      case 'number':
+        this.writeNumber(value);
+        return;
+      case 'string':
+        this.writeString(value);
+        return;
+      case 'boolean':
+        this.writeByte(value ? 0xc3 : 0xc2);
+        return;
+      case 'undefined':
+        this.writeByte(0xc0);
+        return;
+      case 'object':
+        if (value === null) this.writeByte(0xc0);
+        else this.encodeObject(value, depth);
+        return;
+      case 'bigint':
+        if (this.useBigInt64) this.writeBigInt(value);
+        else this.encodeObject(value, depth);
+        return;
+      default: // function, symbol: only an extension can take them
+        this.encodeObject(value, depth);
+    }
+  }
+
+  writeByte(b) {
+    if (this.pos >= this.bytes.length) this.grow(1);
+    this.bytes[this.pos++] = b;
+  }
+
+  /** A number in its smallest form, as @msgpack/msgpack chooses it. */
+  writeNumber(v) {
+    if (this.forceIntegerToFloat || !Number.isSafeInteger(v)) {
+      this.writeFloat(v);
+      return;
+    }
+    if (this.pos + 9 > this.bytes.length) this.grow(9);
+    const b = this.bytes;
+    const p = this.pos;
+    if (v >= 0) {
+      if (v < 0x80) {
+        b[p] = v;
+        this.pos = p + 1;
+        return;
+      }
+      if (v < 0x100) {
+        b[p] = 0xcc;
+        b[p + 1] = v;
+        this.pos = p + 2;
+        return;
+      }
+      if (v < 0x10000) {
+        b[p] = 0xcd;
+        b[p + 1] = v >>> 8;
+        b[p + 2] = v;
+        this.pos = p + 3;
+        return;
+      }
+      if (v < UINT32_LIMIT) {
+        b[p] = 0xce;
+        this.view.setUint32(p + 1, v);
+        this.pos = p + 5;
+        return;
+      }
+      if (this.useBigInt64) {
+        this.writeFloat(v); // int64 reads back as a BigInt there
+        return;
+      }
+      b[p] = 0xcf;
+    } else {
+      if (v >= -0x20) {
+        b[p] = v;
+        this.pos = p + 1;
+        return;
+      }
+      if (v >= -0x80) {
+        b[p] = 0xd0;
+        b[p + 1] = v;
+        this.pos = p + 2;
+        return;
+      }
+      if (v >= -0x8000) {
+        b[p] = 0xd1;
+        b[p + 1] = v >> 8;
+        b[p + 2] = v;
+        this.pos = p + 3;
+        return;
+      }
+      if (v >= -0x80000000) {
+        b[p] = 0xd2;
+        this.view.setInt32(p + 1, v);
+        this.pos = p + 5;
+        return;
+      }
+      if (this.useBigInt64) {
+        this.writeFloat(v);
+        return;
+      }
+      b[p] = 0xd3;
+    }
+    this.view.setUint32(p + 1, Math.floor(v / UINT32_LIMIT));
+    this.view.setUint32(p + 5, v >>> 0);
+    this.pos = p + 9;
+  }
+
+  writeFloat(v) {
+    if (this.pos + 9 > this.bytes.length) this.grow(9);
+    const p = this.pos;
+    if (this.forceFloat32) {
+      this.bytes[p] = 0xca;
+      this.view.setFloat32(p + 1, v);
+      this.pos = p + 5;
+    } else {
+      this.bytes[p] = 0xcb;
+      this.view.setFloat64(p + 1, v);
+      this.pos = p + 9;
+    }
+  }
+
+  writeBigInt(v) {
+    if (v > BIGINT_MAX || v < BIGINT_MIN) {
+      throw codecError('RANGE', `the BigInt ${v} does not fit in 64 bits`, this.pos, { value: v });
+    }
+    if (this.pos + 9 > this.bytes.length) this.grow(9);
+    const p = this.pos;
+    if (v >= 0n) {
+      this.bytes[p] = 0xcf;
+      this.view.setBigUint64(p + 1, v);
+    } else {
+      this.bytes[p] = 0xd3;
+      this.view.setBigInt64(p + 1, v);
+    }
+    this.pos = p + 9;
+  }
+
+  /**
+   * A str. Room for the longest UTF-8 form (3 bytes a unit) is made first and
+   * the text written after the header it needs at most; when the byte length
+   * turns out to need a shorter header, the text moves down (rare: only
+   * strings of 11-31 or 86-255 units whose bytes cross a header boundary).
+   */
+  writeString(str) {
+    const n = str.length;
+    if (n > TEXT_ENCODER_THRESHOLD) {
+      this.writeLongString(str, n);
+      return;
+    }
+    if (this.pos + 2 + 3 * n > this.bytes.length) this.grow(2 + 3 * n);
+    const b = this.bytes;
+    const p = this.pos;
+    if (n < 32) {
+      const end = writeUtf8Short(str, b, p + 1);
+      const size = end - p - 1;
+      if (size < 32) {
+        b[p] = 0xa0 | size;
+        this.pos = end;
+        return;
+      }
+      b.copyWithin(p + 2, p + 1, end);
+      b[p] = 0xd9;
+      b[p + 1] = size;
+      this.pos = end + 1;
+      return;
+    }
+    const end = writeUtf8Short(str, b, p + 2); // 32..150 bytes: str 8
+    b[p] = 0xd9;
+    b[p + 1] = end - p - 2;
+    this.pos = end;
+  }
+
+  writeLongString(str, n) {
+    // More than 50 units: 51 to 3n bytes, so str 8, 16 or 32; room for the longest header first.
+    const most = 3 * n;
+    const head = most < 0x100 ? 2 : most < 0x10000 ? 3 : 5;
+    const start = this.pos + head;
+    const end = this.writeUtf8(str, n, start);
+    const size = end - start;
+    if (size >= UINT32_LIMIT) throw codecError('LENGTH', `a string of ${size} UTF-8 bytes is longer than msgpack's limit of 2^32-1`, this.pos);
+    const fits = size < 0x100 ? 2 : size < 0x10000 ? 3 : 5;
+    if (fits !== head) this.bytes.copyWithin(this.pos + fits, start, end);
+    this.putHeader(this.pos, size, fits, 0xd9, 0xda, 0xdb);
+    this.pos += fits + size;
+  }
+
+  /** Writes str (n units) as UTF-8 at `start` (beyond pos: the header goes before it); returns its end. */
+  writeUtf8(str, n, start) {
+    const headRoom = start - this.pos;
+    if (n < HUGE_STRING) {
+      if (start + 3 * n > this.bytes.length) this.grow(headRoom + 3 * n);
+      return encodeUtf8Into(str, this.bytes, start).end;
+    }
+    // Huge: room for one byte a unit, then more as TextEncoder reports what it could not write.
+    if (start + n > this.bytes.length) this.grow(headRoom + n);
+    let { read, end } = encodeUtf8Into(str, this.bytes, start);
+    while (read < n) {
+      const rest = str.substring(read);
+      this.growAt(end, 3 * rest.length);
+      const more = encodeUtf8Into(rest, this.bytes, end);
+      read += more.read;
+      end = more.end;
+    }
+    return end;
+  }
+
+  /** Writes the header of `size` bytes (1, 2 for the 8-bit form, 3, 5) for n at p. */
+  putHeader(p, n, size, tag8or1, tag16, tag32) {
+    const b = this.bytes;
+    if (size === 1) {
+      b[p] = tag8or1 | n;
+    } else if (size === 2) {
+      b[p] = tag8or1;
+      b[p + 1] = n;
+    } else if (size === 3) {
+      b[p] = tag16;
+      b[p + 1] = n >>> 8;
+      b[p + 2] = n;
+    } else {
+      b[p] = tag32;
+      this.view.setUint32(p + 1, n);
+    }
+  }
+
+  /** A fixarray/fixmap, 16- or 32-bit array/map header for n entries. */
+  writeContainerHeader(n, fix, tag16, tag32) {
+    if (this.pos + 5 > this.bytes.length) this.grow(5);
+    const size = headerSize(n, 15);
+    this.putHeader(this.pos, n, size, fix, tag16, tag32);
+    this.pos += size;
+  }
+
+  encodeObject(value, depth) {
+    if (this.fastDates && value instanceof Date) {
+      this.writeDate(value);
+      return;
+    }
+    if (!this.noExtensions) {
+      const ext = this.extensionCodec.tryToEncode(value, this.context) ?? (value instanceof ExtData ? value : null);
+      if (ext != null) {
+        this.writeExt(ext);
+        return;
+      }
+    } else if (value instanceof ExtData) {
+      this.writeExt(value);
+      return;
+    }
+    if (Array.isArray(value)) {
+      this.writeArray(value, depth);
+    } else if (ArrayBuffer.isView(value)) {
+      this.writeView(value);
+    } else if (value instanceof BoolArray) {
+      this.writeTypedArray(BOOL, value.bytes);
+    } else if (typeof value === 'object') {
+      this.writeMap(value, depth);
+    } else {
+      throw codecError('TYPE', `cannot encode ${show(value)} (unrecognized object: an extension may take it)`, this.pos);
+    }
+  }
+
+  writeArray(array, depth) {
+    const n = array.length;
+    this.writeContainerHeader(n, 0x90, 0xdc, 0xdd);
+    let i = 0;
+    try {
+      for (; i < n; i++) this.encodeAny(array[i], depth + 1);
+    } catch (err) {
+      throw addSegment(err, i);
+    }
+  }
+
+  writeMap(object, depth) {
+    const keys = Object.keys(object);
+    if (this.sortKeys) keys.sort();
+    if (this.ignoreUndefined) {
+      this.writeMapWithoutUndefined(object, keys, depth);
+      return;
+    }
+    const n = keys.length;
+    this.writeContainerHeader(n, 0x80, 0xde, 0xdf);
+    let i = 0;
+    try {
+      for (; i < n; i++) {
+        const key = keys[i];
+        this.writeString(key);
+        this.encodeAny(object[key], depth + 1);
+      }
+    } catch (err) {
+      throw addSegment(err, keys[i]);
+    }
+  }
+
+  /**
+   * ignoreUndefined: the header is written for every key, and patched (the
+   * entries moved down if it shrinks) once the written ones are counted, so
+   * that each value is read once.
+   */
+  writeMapWithoutUndefined(object, keys, depth) {
+    const start = this.pos;
+    this.writeContainerHeader(keys.length, 0x80, 0xde, 0xdf);
+    const reserved = this.pos - start;
+    let count = 0;
+    let i = 0;
+    try {
+      for (; i < keys.length; i++) {
+        const key = keys[i];
+        const value = object[key];
+        if (value === undefined) continue;
+        this.writeString(key);
+        this.encodeAny(value, depth + 1);
+        count++;
+      }
+    } catch (err) {
+      throw addSegment(err, keys[i]);
+    }
+    const size = headerSize(count, 15);
+    if (size !== reserved) {
+      this.bytes.copyWithin(start + size, start + reserved, this.pos);
+      this.pos -= reserved - size;
+    }
+    this.putHeader(start, count, size, 0x80, 0xde, 0xdf);
+  }
+
+  /** A typed array or DataView, by kind and the typedArrays option. */
+  writeView(view) {
+    const kind = viewKind(view);
+    if (kind === undefined || kind === UINT8 || this.typedArrays === 'bin') this.writeBin(viewBytes(view));
+    else if (this.typedArrays === 'ext') this.writeTypedExt(kind, viewBytes(view));
+    else this.writeTypedArray(kind, view);
+  }
+
+  /** A standard msgpack array of x's elements, written by the port at pos. */
+  writeTypedArray(kind, x) {
+    if (x.length > MAX_ELEMENTS) {
+      throw codecError('LENGTH', `a ${kind.name} of ${x.length} elements is longer than a msgpack array can be (2^32-1)`, this.pos);
+    }
+    const store = this.store;
+    this.pos = store.writeTyped(kind, x, this.pos);
+    this.bytes = store.bytes;
+    this.view = store.view;
+  }
+
+  writeBin(data) {
+    const n = data.length;
+    if (n >= UINT32_LIMIT) throw codecError('LENGTH', `a bin of ${n} bytes is longer than msgpack's limit of 2^32-1`, this.pos);
+    if (this.pos + 5 + n > this.bytes.length) this.grow(5 + n);
+    const size = n < 0x100 ? 2 : n < 0x10000 ? 3 : 5;
+    this.putHeader(this.pos, n, size, 0xc4, 0xc5, 0xc6);
+    this.bytes.set(data, this.pos + size);
+    this.pos += size + n;
+  }
+
+  /** msgpackr's typed-array ext: always ext 8/16/32, then 0x74, the element code and the raw bytes. */
+  writeTypedExt(kind, data) {
+    const n = data.length + 1;
+    if (n >= UINT32_LIMIT) throw codecError('LENGTH', `a ${kind.name} of ${data.length} bytes is too long for an ext`, this.pos);
+    if (this.pos + 7 + n > this.bytes.length) this.grow(7 + n);
+    const size = n < 0x100 ? 2 : n < 0x10000 ? 3 : 5;
+    this.putHeader(this.pos, n, size, 0xc7, 0xc8, 0xc9);
+    const p = this.pos + size;
+    this.bytes[p] = EXT_TYPED_ARRAY;
+    this.bytes[p + 1] = kind.ext;
+    this.bytes.set(data, p + 2);
+    this.pos = p + 1 + n;
+  }
+
+  /** An ExtData; a function payload is called with its position in the output and written as ext 32. */
+  writeExt(ext) {
+    const type = ext.type;
+    let data = ext.data;
+    const deferred = typeof data === 'function';
+    if (deferred) data = data(this.base + this.pos + 6);
+    const n = data?.length;
+    if (typeof n !== 'number') throw new TypeError(`fastmp: extension ${type} returned ${show(data)}, not a Uint8Array`);
+    if (n >= UINT32_LIMIT) throw codecError('LENGTH', `an extension of ${n} bytes is longer than msgpack's limit of 2^32-1`, this.pos);
+    if (this.pos + 6 + n > this.bytes.length) this.grow(6 + n);
+    const b = this.bytes;
+    let p = this.pos;
+    if (deferred) {
+      b[p] = 0xc9;
+      this.view.setUint32(p + 1, n);
+      p += 5;
+    } else {
+      p += this.writeExtHeader(p, n);
+    }
+    b[p] = type;
+    b.set(data, p + 1);
+    this.pos = p + 1 + n;
+  }
+
+  /** fixext 1/2/4/8/16 or ext 8/16/32 for n bytes at p; returns its size (without the type byte). */
+  writeExtHeader(p, n) {
+    const fixed = n === 1 ? 0xd4 : n === 2 ? 0xd5 : n === 4 ? 0xd6 : n === 8 ? 0xd7 : n === 16 ? 0xd8 : 0;
+    if (fixed !== 0) {
+      this.bytes[p] = fixed;
+      return 1;
+    }
+    const size = n < 0x100 ? 2 : n < 0x10000 ? 3 : 5;
+    this.putHeader(p, n, size, 0xc7, 0xc8, 0xc9);
+    return size;
+  }
+
+  /** A Date as the timestamp extension, written in place (what the built-in extension would return). */
+  writeDate(date) {
+    const spec = encodeDateToTimeSpec(date);
+    const n = timestampSize(spec);
+    if (this.pos + 3 + n > this.bytes.length) this.grow(3 + n);
+    const p = this.pos + this.writeExtHeader(this.pos, n);
+    this.bytes[p] = 0xff;
+    writeTimeSpec(this.view, p + 1, spec);
+    this.pos = p + 1 + n;
+  }
+}

@@ -1,0 +1,174 @@
+// index.js - the message codec's public surface.
+//
+// A complete MessagePack codec with @msgpack/msgpack's names, defaults and
+// options, plus typed arrays inside messages (written by the port's kernels
+// straight into the output) and decoding into typed arrays by shape.
+//
+//   encode(value, options?) -> Uint8Array            a new array with its own ArrayBuffer
+//   encodeInto(value, target, offset = 0, options?) -> number
+//                                                    the end offset; nothing allocated for the
+//                                                    output; RangeError (err.needed) when it does not fit
+//   decode(bytes, options?) -> unknown               exactly one value (bytes after it: TRAILING)
+//   decodeFrom(bytes, options?) -> { value, end }    the value at bytes[0] and where it ends
+//   decodeMulti(bytes, options?) -> Generator        values one after another
+//   decodeAsync(stream, options?) -> Promise         one value from an async iterable of chunks
+//   decodeMultiStream(stream, options?) -> AsyncGenerator     values as they complete
+//   decodeArrayStream(stream, options?) -> AsyncGenerator     one array's elements as they complete
+//        (stream: an AsyncIterable of Uint8Array / ArrayBuffer / byte arrays, or a web ReadableStream)
+//   new Encoder(options?)   .encode(v) .encodeInto(v, target, offset?) .encodeSharedRef(v)
+//   new Decoder(options?)   .decode(b) .decodeFrom(b, offset?) .decodeMulti(b)
+//                           .decodeAsync(s) .decodeStream(s) .decodeArrayStream(s)
+//        (both keep their buffers between calls; reuse them on hot paths)
+//   new ExtensionCodec()    .register({ type, encode, decode })   encode may return a
+//                           Uint8Array, a function (pos) => Uint8Array (written as ext 32,
+//                           pos = the payload's offset in the output), or null
+//   ExtData(type, data)     an ext value as it is (unregistered types decode to one)
+//   EXT_TIMESTAMP, encodeDateToTimeSpec, encodeTimeSpecToTimestamp,
+//   decodeTimestampToTimeSpec, encodeTimestampExtension, decodeTimestampExtension
+//   asBools(u8) -> BoolArray     marks bytes as booleans: written as an array of true/false
+//   mapOf(shape) -> MapOf        a shape: every value of this map has this shape
+//   makeCodec(port) -> { encode, encodeInto, decode, ..., Encoder, Decoder }
+//                                the same API over another port (js/codec/port-js.js)
+//   jsPort                       the pure-JS port (the default)
+//
+// Encoder options (defaults): extensionCodec, context, useBigInt64 (false), maxDepth (100),
+// initialBufferSize (2048), sortKeys (false), forceFloat32 (false), ignoreUndefined (false),
+// forceIntegerToFloat (false), typedArrays ('array' | 'ext' | 'bin'; 'array').
+// Decoder options: extensionCodec, context, useBigInt64, rawStrings, maxStrLength,
+// maxBinLength, maxArrayLength, maxMapLength, maxExtLength (all 2^32-1), keyDecoder,
+// mapKeyConverter, maxDepth (100), shape, integralFloats (false).
+// Unknown option keys and wrong types are TypeErrors; each option is read once.
+//
+// Typed arrays (encode): a Uint8Array (a Buffer) is always a bin. Every other typed array
+// at any depth is, by `typedArrays`: 'array' a standard msgpack array exactly as
+// pack(x, { bin: false }) writes it (floats as float32/float64 bit for bit, integers
+// each in its smallest form); 'ext' msgpackr's typed-array ext 0x74 (what msgpackr's
+// moreTypes writes); 'bin' its raw bytes (what @msgpack/msgpack writes). A DataView
+// (and any other view) is a bin. asBools(u8) is an array of booleans in every mode.
+//
+// Shapes (decode): { shape } mirrors the message. Float32Array (any type of js/kinds.js)
+// at a position reads a numeric msgpack array there into that typed array (range-checked
+// as unpack() does), or a bin of whole elements (little-endian), or a typed-array ext
+// 0x74 of that type; Boolean (or BoolArray) reads an array of booleans into a Uint8Array
+// of 0 / 1; [S] is an array of S; { key: S } a map whose listed keys have their shapes
+// (other keys decode as usual); mapOf(S) a map whose every value is S. Anything else at
+// a shaped position is a FastmpError TYPE. Shapes are compiled once (cached per object).
+// Without a shape, ext 0x74 decodes to its typed array (as msgpackr does).
+//
+// Errors: bad input is a FastmpError with `code`, `offset` (byte offset of the value
+// at fault), `index` (element index inside a typed array, else -1) and `path` ('$.a[3].b',
+// also at the start of the message). Codes: TRUNCATED (input ends inside a value),
+// LENGTH (a length claims more bytes than are left; nothing is allocated for it),
+// TRAILING (decode(): bytes after the value), TAG (0xc1), MAX_LENGTH (beyond a max*Length
+// option), DEPTH (beyond maxDepth, encode or decode; cyclic values end here), UTF8 (a str
+// that is not UTF-8), KEY (a map key that is not a string or number, or is __proto__),
+// EXT (a malformed timestamp or typed-array ext), UNSUPPORTED (msgpackr records, ext 0x72),
+// TYPE (a shaped position holds something else; encode: a value nothing can encode),
+// RANGE (a shaped integer out of range; encode: a BigInt beyond 64 bits); a shaped
+// array's elements add NOT_ARRAY-free unpack() codes with `index`. TRUNCATED and LENGTH
+// carry `needed`: the input length that could complete the value.
+
+import { Decoder as BaseDecoder } from './decoder.js';
+import { Encoder as BaseEncoder } from './encoder.js';
+import { ExtData, ExtensionCodec } from './ext.js';
+import { jsPort } from './port-js.js';
+import { MapOf, mapOf } from './shape.js';
+import { BoolArray, asBools } from './typed.js';
+
+export {
+  EXT_TIMESTAMP, decodeTimestampExtension, decodeTimestampToTimeSpec, encodeDateToTimeSpec,
+  encodeTimeSpecToTimestamp, encodeTimestampExtension,
+} from './timestamp.js';
+export { BoolArray, ExtData, ExtensionCodec, MapOf, asBools, jsPort, mapOf };
+
+/**
+ * The codec over a port: classes bound to it, and module-level functions
+ * that reuse one Encoder's store and one Decoder between calls.
+ * @param {object} port see js/codec/port-js.js
+ */
+export function makeCodec(port) {
+  class Encoder extends BaseEncoder {
+    /** @param {import('./encoder.js').EncoderOptions} [options] */
+    constructor(options, boundPort = port) {
+      super(options, boundPort);
+    }
+  }
+  class Decoder extends BaseDecoder {
+    /** @param {import('./decoder.js').DecoderOptions} [options] */
+    constructor(options, boundPort = port) {
+      super(options, boundPort);
+    }
+  }
+
+  let sharedEncoder = null;
+  let sharedDecoder = null;
+
+  /**
+   * An Encoder for one call: the shared one, or (with options) a new one that
+   * borrows the shared one's store, marked busy meanwhile so that a nested
+   * call (from an extension) gets a store of its own.
+   */
+  function withEncoder(options, use) {
+    const shared = (sharedEncoder ??= new Encoder());
+    if (options === undefined) return use(shared);
+    const encoder = new Encoder(options);
+    if (shared.entered) return use(encoder);
+    shared.entered = true;
+    try {
+      encoder.store = shared.takeStore();
+      return use(encoder);
+    } finally {
+      shared.entered = false;
+    }
+  }
+
+  const decoderFor = (options) => (options === undefined ? (sharedDecoder ??= new Decoder()) : new Decoder(options));
+
+  return {
+    Encoder,
+    Decoder,
+    /**
+     * @param {unknown} value
+     * @param {import('./encoder.js').EncoderOptions} [options]
+     * @returns {Uint8Array}
+     */
+    encode: (value, options) => withEncoder(options, (e) => e.encode(value)),
+    /**
+     * @param {unknown} value
+     * @param {Uint8Array} target
+     * @param {number} [offset=0]
+     * @param {import('./encoder.js').EncoderOptions} [options]
+     * @returns {number} the end offset
+     */
+    encodeInto: (value, target, offset = 0, options = undefined) => withEncoder(options, (e) => e.encodeInto(value, target, offset)),
+    /**
+     * @param {Uint8Array|ArrayBufferLike|ArrayLike<number>} bytes
+     * @param {import('./decoder.js').DecoderOptions} [options]
+     */
+    decode: (bytes, options) => decoderFor(options).decode(bytes),
+    /**
+     * @param {Uint8Array|ArrayBufferLike|ArrayLike<number>} bytes
+     * @param {import('./decoder.js').DecoderOptions} [options]
+     * @returns {{ value: unknown, end: number }}
+     */
+    decodeFrom: (bytes, options) => decoderFor(options).decodeFrom(bytes, 0),
+    /**
+     * @param {Uint8Array|ArrayBufferLike|ArrayLike<number>} bytes
+     * @param {import('./decoder.js').DecoderOptions} [options]
+     * @returns {Generator<unknown, void, unknown>}
+     */
+    decodeMulti: (bytes, options) => new Decoder(options).decodeMulti(bytes),
+    /** @returns {Promise<unknown>} */
+    decodeAsync: (stream, options) => new Decoder(options).decodeAsync(stream),
+    /** @returns {AsyncGenerator<unknown, void, unknown>} */
+    decodeMultiStream: (stream, options) => new Decoder(options).decodeStream(stream),
+    /** @returns {AsyncGenerator<unknown, void, unknown>} */
+    decodeArrayStream: (stream, options) => new Decoder(options).decodeArrayStream(stream),
+  };
+}
+
+/** The codec over the pure-JS port. */
+export const {
+  encode, encodeInto, decode, decodeFrom, decodeMulti, decodeAsync, decodeMultiStream, decodeArrayStream,
+  Encoder, Decoder,
+} = makeCodec(jsPort);

@@ -1,0 +1,155 @@
+// options.js - the encoder's and decoder's options, read once, and their input. Every option
+// is read from the caller's object exactly once (a getter runs once), checked,
+// and copied into a frozen plain config object; nothing reads the caller's
+// object again. Unknown own keys and wrong types are TypeErrors naming the key.
+
+import { show } from './path.js';
+import { compileShape } from './shape.js';
+
+/** @msgpack/msgpack's defaults. */
+export const DEFAULT_MAX_DEPTH = 100;
+export const DEFAULT_INITIAL_BUFFER_SIZE = 2048;
+export const UINT32_MAX = 0xffffffff;
+
+/** The ways a typed array (other than Uint8Array) can be written. */
+export const TYPED_ARRAY_MODES = Object.freeze(['array', 'ext', 'bin']);
+
+const ENCODER_KEYS = [
+  'extensionCodec', 'context', 'useBigInt64', 'maxDepth', 'initialBufferSize', 'sortKeys',
+  'forceFloat32', 'ignoreUndefined', 'forceIntegerToFloat', 'typedArrays',
+];
+const DECODER_KEYS = [
+  'extensionCodec', 'context', 'useBigInt64', 'rawStrings', 'maxStrLength', 'maxBinLength',
+  'maxArrayLength', 'maxMapLength', 'maxExtLength', 'keyDecoder', 'mapKeyConverter', 'maxDepth',
+  'shape', 'integralFloats',
+];
+
+/** Checked options, frozen: an Encoder/Decoder given one (its clone) takes it as it is. */
+class EncoderConfig {}
+class DecoderConfig {}
+
+/**
+ * The encoder config from `options` (undefined: all defaults).
+ * @param {object} [options]
+ * @param {object} defaultCodec the ExtensionCodec used when none is given
+ */
+export function encoderConfig(options, defaultCodec) {
+  if (options instanceof EncoderConfig) return options;
+  const o = optionsObject(options, 'Encoder', ENCODER_KEYS);
+  const typedArrays = o.typedArrays ?? 'array';
+  if (!TYPED_ARRAY_MODES.includes(typedArrays)) {
+    throw new TypeError(`fastmp: option typedArrays must be 'array', 'ext' or 'bin', not ${show(typedArrays)}`);
+  }
+  return Object.freeze(Object.assign(new EncoderConfig(), {
+    extensionCodec: codecOption(o.extensionCodec, defaultCodec, 'tryToEncode'),
+    context: o.context,
+    useBigInt64: flag(o.useBigInt64, 'useBigInt64'),
+    maxDepth: count(o.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth'),
+    initialBufferSize: bufferSize(o.initialBufferSize),
+    sortKeys: flag(o.sortKeys, 'sortKeys'),
+    forceFloat32: flag(o.forceFloat32, 'forceFloat32'),
+    ignoreUndefined: flag(o.ignoreUndefined, 'ignoreUndefined'),
+    forceIntegerToFloat: flag(o.forceIntegerToFloat, 'forceIntegerToFloat'),
+    typedArrays,
+  }));
+}
+
+/**
+ * The decoder config from `options` (undefined: all defaults).
+ * @param {object} [options]
+ * @param {object} defaultCodec the ExtensionCodec used when none is given
+ */
+export function decoderConfig(options, defaultCodec) {
+  if (options instanceof DecoderConfig) return options;
+  const o = optionsObject(options, 'Decoder', DECODER_KEYS);
+  const mapKeyConverter = o.mapKeyConverter;
+  if (mapKeyConverter !== undefined && typeof mapKeyConverter !== 'function') {
+    throw new TypeError(`fastmp: option mapKeyConverter must be a function, not ${show(mapKeyConverter)}`);
+  }
+  return Object.freeze(Object.assign(new DecoderConfig(), {
+    extensionCodec: codecOption(o.extensionCodec, defaultCodec, 'decode'),
+    context: o.context,
+    useBigInt64: flag(o.useBigInt64, 'useBigInt64'),
+    rawStrings: flag(o.rawStrings, 'rawStrings'),
+    maxStrLength: count(o.maxStrLength, UINT32_MAX, 'maxStrLength'),
+    maxBinLength: count(o.maxBinLength, UINT32_MAX, 'maxBinLength'),
+    maxArrayLength: count(o.maxArrayLength, UINT32_MAX, 'maxArrayLength'),
+    maxMapLength: count(o.maxMapLength, UINT32_MAX, 'maxMapLength'),
+    maxExtLength: count(o.maxExtLength, UINT32_MAX, 'maxExtLength'),
+    keyDecoder: keyDecoderOption(o.keyDecoder),
+    mapKeyConverter: mapKeyConverter ?? null,
+    maxDepth: count(o.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth'),
+    shape: o.shape === undefined ? null : compileShape(o.shape),
+    integralFloats: flag(o.integralFloats, 'integralFloats'),
+  }));
+}
+
+/**
+ * Reads each known key of `options` once into a plain object; an own
+ * enumerable key that is not known is a TypeError naming it.
+ */
+function optionsObject(options, what, known) {
+  const read = {};
+  if (options === undefined || options === null) return read;
+  if (typeof options !== 'object') throw new TypeError(`fastmp: ${what} options must be an object, not ${show(options)}`);
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) throw new TypeError(`fastmp: unknown ${what} option '${key}' (known: ${known.join(', ')})`);
+  }
+  for (const key of known) read[key] = options[key];
+  return read;
+}
+
+function flag(v, name) {
+  if (v === undefined) return false;
+  if (typeof v !== 'boolean') throw new TypeError(`fastmp: option ${name} must be a boolean, not ${show(v)}`);
+  return v;
+}
+
+/** A limit: a non-negative integer or Infinity. */
+function count(v, fallback, name) {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !(v >= 0) || (v !== Infinity && !Number.isInteger(v))) {
+    throw new TypeError(`fastmp: option ${name} must be a non-negative integer, not ${show(v)}`);
+  }
+  return v;
+}
+
+function bufferSize(v) {
+  if (v === undefined) return DEFAULT_INITIAL_BUFFER_SIZE;
+  if (!Number.isSafeInteger(v) || v < 1 || v > 2 ** 31) {
+    throw new TypeError(`fastmp: option initialBufferSize must be an integer from 1 to 2^31, not ${show(v)}`);
+  }
+  return v;
+}
+
+/** An extension codec: any object with the method this direction calls (ours, or @msgpack/msgpack's). */
+function codecOption(v, fallback, method) {
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'object' || typeof v[method] !== 'function') {
+    throw new TypeError(`fastmp: option extensionCodec must be an ExtensionCodec, not ${show(v)}`);
+  }
+  return v;
+}
+
+/** keyDecoder: undefined (the shared cache), null (no cache) or { canBeCached, decode }. */
+function keyDecoderOption(v) {
+  if (v === undefined || v === null) return v;
+  if (typeof v !== 'object' || typeof v.canBeCached !== 'function' || typeof v.decode !== 'function') {
+    throw new TypeError(`fastmp: option keyDecoder must be null or an object with canBeCached() and decode(), not ${show(v)}`);
+  }
+  return v;
+}
+
+/**
+ * Input bytes: a Uint8Array (a Buffer too) is read in place; any other
+ * ArrayBuffer view or an ArrayBuffer is viewed; an array of numbers is copied.
+ */
+export function asInput(input) {
+  if (input instanceof Uint8Array) return input;
+  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer)) {
+    return new Uint8Array(input);
+  }
+  if (Array.isArray(input)) return Uint8Array.from(input);
+  throw new TypeError(`fastmp: decode() takes a Uint8Array, an ArrayBuffer or an array of bytes, not ${show(input)}`);
+}

@@ -1,0 +1,102 @@
+// port-js.js - the pure-JS "port": where the message codec gets its output
+// buffer and how it packs and unpacks typed-array fields. The wasm port
+// (js/memory.js) implements the same contract with the SIMD kernels writing
+// straight into a region of wasm memory; this one needs nothing but JS, so the
+// codec works where wasm cannot be compiled.
+//
+// THE PORT CONTRACT
+//
+//   port.newOutput(initialBytes) -> store        one per Encoder, kept between calls
+//     store.bytes   Uint8Array of the store; indices are store-relative;
+//                   its length is the capacity
+//     store.view    DataView over the same bytes
+//     store.refresh()           called at the start of every encode: re-take
+//                               bytes/view if they went stale (wasm memory growth)
+//     store.ensure(pos, extra)  capacity >= pos + extra afterwards; bytes [0, pos)
+//                               are kept; MAY REPLACE store.bytes / store.view
+//     store.writeTyped(kind, x, pos) -> end
+//                               writes the standard msgpack array of x at pos
+//                               (kind: a Kind of js/kinds.js, or kinds.BOOL with x
+//                               a Uint8Array read as 0 = false, else true), exactly
+//                               as pack(x, { bin: false }) / packBool(x) write it,
+//                               ensuring capacity itself; MAY REPLACE bytes / view
+//     store.take(pos) -> Uint8Array   a fresh copy of [0, pos) with its own ArrayBuffer
+//     store.copyInto(target, offset, pos)   copies [0, pos) to target[offset]
+//   The encoder re-reads store.bytes / store.view after every store call.
+//
+//   port.typedReader(input) -> reader          one per decode call that meets a
+//                                              shaped typed-array field (input: the
+//                                              Uint8Array being decoded)
+//     reader.read(kind, offset, integralFloats) -> { value, end }
+//                               the standard msgpack array at input[offset] as a new
+//                               typed array of kind (kinds.BOOL: a Uint8Array of 0 / 1),
+//                               range-checked as unpack() does; `end` is the absolute
+//                               offset after it. Errors are FastmpErrors with the
+//                               element index and the absolute byte offset.
+
+import { BOOL } from '../kinds.js';
+import {
+  packBigInts, packBools, packF32, packF64, packInts, readArrayHeader, unpackBools, unpackFloats, unpackInts,
+} from '../wire.js';
+
+/** The packed bytes of x, by wire.js (which pack() uses for small inputs). */
+function packed(kind, x) {
+  if (kind === BOOL) return packBools(x);
+  if (kind.float) return kind.bytes === 4 ? packF32(x) : packF64(x);
+  return kind.big ? packBigInts(x) : packInts(x);
+}
+
+/** An output store over a JS ArrayBuffer that doubles when it grows. */
+class JsStore {
+  constructor(initialBytes) {
+    this.bytes = new Uint8Array(initialBytes);
+    this.view = new DataView(this.bytes.buffer);
+  }
+
+  refresh() {}
+
+  ensure(pos, extra) {
+    const need = pos + extra;
+    if (need <= this.bytes.length) return;
+    const bytes = new Uint8Array(Math.max(need, 2 * this.bytes.length));
+    bytes.set(this.bytes.subarray(0, pos));
+    this.bytes = bytes;
+    this.view = new DataView(bytes.buffer);
+  }
+
+  writeTyped(kind, x, pos) {
+    const out = packed(kind, x);
+    this.ensure(pos, out.length);
+    this.bytes.set(out, pos);
+    return pos + out.length;
+  }
+
+  take(pos) {
+    return this.bytes.slice(0, pos);
+  }
+
+  copyInto(target, offset, pos) {
+    target.set(this.bytes.subarray(0, pos), offset);
+  }
+}
+
+/** Reads shaped typed-array fields of one input with wire.js. */
+class JsReader {
+  constructor(input) {
+    this.input = input;
+  }
+
+  read(kind, offset, integralFloats) {
+    const input = this.input;
+    const { count, body } = readArrayHeader(input, offset);
+    if (kind === BOOL) return unpackBools(input, body, count);
+    if (kind.float) return unpackFloats(input, body, count, kind.bytes === 8);
+    return unpackInts(input, body, count, kind.Type, integralFloats);
+  }
+}
+
+/** The pure-JS port. */
+export const jsPort = Object.freeze({
+  newOutput: (initialBytes) => new JsStore(initialBytes),
+  typedReader: (input) => new JsReader(input),
+});

@@ -1,0 +1,92 @@
+// shape.js - what decode(bytes, { shape }) is told about a message, compiled
+// once into a small tree of nodes (cached per shape object), which the
+// decoder follows alongside the message.
+//
+// A shape mirrors the message:
+//   Float32Array, Int16Array, ... (any type of js/kinds.js)  that typed array
+//   Boolean (or BoolArray)                a Uint8Array of 0 / 1 from an array of booleans
+//   [S]                                   a msgpack array, each element by S
+//   { key: S, ... }                       a msgpack map: listed keys by their S, others as usual
+//   mapOf(S)                              a msgpack map, every value by S
+// Shapes may refer to themselves (a tree of nodes), and a shape object may be
+// reused in many places; anything else in a shape is a TypeError at compile.
+
+import { BOOL, KIND_OF_TYPE } from '../kinds.js';
+import { show } from './path.js';
+import { BoolArray } from './typed.js';
+
+/** Node types. */
+export const TYPED = 1;
+export const ARRAY = 2;
+export const MAP = 3;
+export const EVERY = 4;
+
+/** "Every value of this map has shape S": the marker mapOf() returns. */
+export class MapOf {
+  constructor(shape) {
+    /** @readonly */ this.shape = shape;
+    Object.freeze(this);
+  }
+}
+
+/** @param {unknown} shape the shape of every value of a map @returns {MapOf} */
+export const mapOf = (shape) => new MapOf(shape);
+
+/**
+ * @typedef {object} ShapeNode
+ * @property {number} type  TYPED, ARRAY, MAP or EVERY
+ * @property {import('../kinds.js').Kind} [kind]  TYPED: the element type (kinds.js BOOL for booleans)
+ * @property {ShapeNode} [elem]  ARRAY, EVERY: the shape of each element / value
+ * @property {Map<string, ShapeNode>} [keys]  MAP: the shapes of the listed keys
+ */
+
+const compiled = new WeakMap();
+
+/** The compiled tree of a shape (cached per shape object). */
+export function compileShape(shape) {
+  if (shape !== null && (typeof shape === 'object' || typeof shape === 'function')) {
+    const known = compiled.get(shape);
+    if (known !== undefined) return known;
+  }
+  const node = compile(shape, new Map(), '$');
+  if (shape !== null && typeof shape === 'object') compiled.set(shape, node);
+  return node;
+}
+
+/** `seen`: nodes of the objects being compiled, so that a shape can refer to itself. */
+function compile(shape, seen, path) {
+  if (typeof shape === 'function') return typedNode(shape, path);
+  if (shape === null || typeof shape !== 'object') throw badShape(shape, path);
+  const known = seen.get(shape) ?? compiled.get(shape);
+  if (known !== undefined) return known;
+  if (Array.isArray(shape)) {
+    if (shape.length !== 1) throw new TypeError(`fastmp: shape at ${path}: an array shape is [S] with one element, not ${shape.length}`);
+    const node = { type: ARRAY, elem: null };
+    seen.set(shape, node);
+    node.elem = compile(shape[0], seen, `${path}[]`);
+    return node;
+  }
+  if (shape instanceof MapOf) {
+    const node = { type: EVERY, elem: null };
+    seen.set(shape, node);
+    node.elem = compile(shape.shape, seen, `${path}[*]`);
+    return node;
+  }
+  const proto = Object.getPrototypeOf(shape);
+  if (proto !== Object.prototype && proto !== null) throw badShape(shape, path);
+  const node = { type: MAP, keys: new Map() };
+  seen.set(shape, node);
+  for (const key of Object.keys(shape)) node.keys.set(key, compile(shape[key], seen, `${path}.${key}`));
+  return node;
+}
+
+function typedNode(Type, path) {
+  if (Type === Boolean || Type === BoolArray) return { type: TYPED, kind: BOOL };
+  const kind = KIND_OF_TYPE.get(Type);
+  if (kind === undefined) throw badShape(Type, path);
+  return { type: TYPED, kind };
+}
+
+const badShape = (v, path) => new TypeError(
+  `fastmp: shape at ${path}: expected a typed-array constructor, Boolean, [S], mapOf(S) or a plain object of shapes, not ${show(v)}`,
+);

@@ -1,0 +1,157 @@
+// utf8.js - strings to and from UTF-8, the way @msgpack/msgpack writes them
+// and a strict reader.
+//
+// Writing copies @msgpack/msgpack 3.x byte for byte: up to 50 UTF-16 units a JS
+// loop (which writes a lone surrogate as its 3-byte WTF-8 form), above that
+// TextEncoder.encodeInto (which writes U+FFFD for one: also 3 bytes).
+// Reading is strict: any byte sequence that is not UTF-8 (overlong forms,
+// surrogates, code points above U+10FFFF, cut sequences) is rejected, and a
+// leading U+FEFF is kept as a character. Short strings by a JS loop, long ones
+// by a fatal TextDecoder.
+
+/** Above this many UTF-16 units @msgpack/msgpack writes with TextEncoder. */
+export const TEXT_ENCODER_THRESHOLD = 50;
+/** Above this many bytes strings are read with TextDecoder. */
+const TEXT_DECODER_THRESHOLD = 200;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Writes str (at most 50 units: the caller has room for 3 bytes a unit) at
+ * out[p] by @msgpack/msgpack's rules; returns the end.
+ */
+export function writeUtf8Short(str, out, p) {
+  const n = str.length;
+  for (let i = 0; i < n; i++) {
+    let c = str.charCodeAt(i);
+    if (c < 0x80) {
+      out[p++] = c;
+      continue;
+    }
+    if (c < 0x800) {
+      out[p++] = 0xc0 | (c >> 6);
+    } else {
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+        const d = str.charCodeAt(i + 1);
+        if ((d & 0xfc00) === 0xdc00) {
+          i++;
+          c = ((c & 0x3ff) << 10) + (d & 0x3ff) + 0x10000;
+        }
+      }
+      if (c < 0x10000) {
+        out[p++] = 0xe0 | (c >> 12);
+        out[p++] = 0x80 | ((c >> 6) & 0x3f);
+      } else {
+        out[p++] = 0xf0 | (c >> 18);
+        out[p++] = 0x80 | ((c >> 12) & 0x3f);
+        out[p++] = 0x80 | ((c >> 6) & 0x3f);
+      }
+    }
+    out[p++] = 0x80 | (c & 0x3f);
+  }
+  return p;
+}
+
+/**
+ * Writes as much of str as fits at out[p] with TextEncoder (which writes
+ * U+FFFD for a lone surrogate); returns the units `read` and the `end`.
+ */
+export function encodeUtf8Into(str, out, p) {
+  const { read, written } = encoder.encodeInto(str, out.subarray(p));
+  return { read, end: p + written };
+}
+
+const sliceCopy = Uint8Array.prototype.slice;
+
+// One array of UTF-16 units reused by every short string read.
+const units = [];
+
+/**
+ * The string in bytes[start, end), or undefined when those bytes are not
+ * UTF-8. (The caller reports the error: it knows the offset of the str.)
+ */
+export function readUtf8(bytes, start, end) {
+  if (end - start > TEXT_DECODER_THRESHOLD) {
+    try {
+      return decoder.decode(bytes.subarray(start, end));
+    } catch {
+      return undefined;
+    }
+  }
+  return readUtf8Short(bytes, start, end);
+}
+
+function readUtf8Short(bytes, start, end) {
+  units.length = 0;
+  let i = start;
+  while (i < end) {
+    const b = bytes[i++];
+    if (b < 0x80) {
+      units.push(b);
+    } else if (b >= 0xc2 && b < 0xe0) {
+      if (i >= end || (bytes[i] & 0xc0) !== 0x80) return undefined;
+      units.push(((b & 0x1f) << 6) | (bytes[i++] & 0x3f));
+    } else if (b >= 0xe0 && b < 0xf0) {
+      if (end - i < 2) return undefined;
+      const c1 = bytes[i];
+      const c2 = bytes[i + 1];
+      // E0 needs A0..BF (no overlong forms), ED needs 80..9F (no surrogates).
+      const lo = b === 0xe0 ? 0xa0 : 0x80;
+      const hi = b === 0xed ? 0x9f : 0xbf;
+      if (c1 < lo || c1 > hi || (c2 & 0xc0) !== 0x80) return undefined;
+      units.push(((b & 0x0f) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f));
+      i += 2;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      if (end - i < 3) return undefined;
+      const c1 = bytes[i];
+      // F0 needs 90..BF (no overlong forms), F4 needs 80..8F (nothing above U+10FFFF).
+      const lo = b === 0xf0 ? 0x90 : 0x80;
+      const hi = b === 0xf4 ? 0x8f : 0xbf;
+      if (c1 < lo || c1 > hi || (bytes[i + 1] & 0xc0) !== 0x80 || (bytes[i + 2] & 0xc0) !== 0x80) return undefined;
+      const c = (((b & 0x07) << 18) | ((c1 & 0x3f) << 12) | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f)) - 0x10000;
+      units.push(0xd800 | (c >> 10), 0xdc00 | (c & 0x3ff));
+      i += 3;
+    } else {
+      return undefined;
+    }
+  }
+  return String.fromCharCode.apply(null, units);
+}
+
+/**
+ * Map keys up to 16 bytes, remembered by their bytes (what @msgpack/msgpack's
+ * CachedKeyDecoder does): a message's keys repeat, and comparing a few bytes
+ * costs less than building the string again. Same interface, so a
+ * `keyDecoder` option of either library fits.
+ */
+export class KeyCache {
+  constructor(maxKeyLength = 16, maxPerLength = 16) {
+    this.maxKeyLength = maxKeyLength;
+    this.maxPerLength = maxPerLength;
+    this.keys = Array.from({ length: maxKeyLength }, () => []);
+    this.next = 0;
+  }
+
+  canBeCached(byteLength) {
+    return byteLength > 0 && byteLength <= this.maxKeyLength;
+  }
+
+  /** The key in bytes[start, start + n), or undefined when it is not UTF-8. */
+  decode(bytes, start, n) {
+    const records = this.keys[n - 1];
+    search: for (let r = 0; r < records.length; r++) {
+      const record = records[r];
+      const known = record.bytes;
+      for (let j = 0; j < n; j++) if (known[j] !== bytes[start + j]) continue search;
+      return record.str;
+    }
+    const str = readUtf8Short(bytes, start, start + n);
+    if (str === undefined) return undefined;
+    // Uint8Array's slice: a Buffer's own slice() returns a view, not a copy.
+    const record = { bytes: sliceCopy.call(bytes, start, start + n), str };
+    if (records.length < this.maxPerLength) records.push(record);
+    else records[(this.next = (this.next + 1) % this.maxPerLength)] = record;
+    return str;
+  }
+}
