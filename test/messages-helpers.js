@@ -1,0 +1,121 @@
+// messages-helpers.js - what the message-codec tests share: a deep equality
+// that tells -0 from 0 and compares NaNs and float32 bits exactly, the value
+// generators for fast-check, and the Python peer. Expected values always come
+// from the peers (@msgpack/msgpack, msgpackr, Python), never from fastmp.
+
+import { execFileSync } from 'node:child_process';
+import fc from 'fast-check';
+
+/** A typed array's raw bytes. */
+const rawBytes = (x) => new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+
+/**
+ * Deep equality: numbers by Object.is (NaN equals NaN, -0 differs from 0),
+ * typed arrays by type and raw bytes (so float bits, NaN payloads and -0
+ * count), Dates by time, plain objects by own keys and prototype.
+ * Returns '' when equal, else the path of the first difference.
+ */
+export function difference(a, b, path = '$') {
+  if (typeof a !== typeof b) return `${path}: ${typeof a} vs ${typeof b}`;
+  if (typeof a !== 'object' || a === null || b === null) {
+    return Object.is(a, b) ? '' : `${path}: ${String(a)} vs ${String(b)}`;
+  }
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return `${path}: prototypes differ (${a.constructor?.name} vs ${b.constructor?.name})`;
+  if (a instanceof Date) return Object.is(a.getTime(), b.getTime()) ? '' : `${path}: ${a.getTime()} vs ${b.getTime()}`;
+  if (ArrayBuffer.isView(a) || a instanceof ArrayBuffer) {
+    const x = a instanceof ArrayBuffer ? new Uint8Array(a) : rawBytes(a);
+    const y = b instanceof ArrayBuffer ? new Uint8Array(b) : rawBytes(b);
+    if (x.length !== y.length) return `${path}: ${x.length} vs ${y.length} bytes`;
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return `${path}: byte ${i} differs`;
+    return '';
+  }
+  if (Array.isArray(a)) {
+    if (a.length !== b.length) return `${path}: length ${a.length} vs ${b.length}`;
+    for (let i = 0; i < a.length; i++) {
+      const d = difference(a[i], b[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+    return '';
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.join('\u0000') !== kb.join('\u0000')) return `${path}: keys ${JSON.stringify(ka)} vs ${JSON.stringify(kb)}`;
+  for (const k of ka) {
+    const d = difference(a[k], b[k], `${path}.${k}`);
+    if (d) return d;
+  }
+  return '';
+}
+
+export const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+
+/** Runs Python's msgpack (Debian's python3-msgpack) with `script` on stdin bytes; returns stdout. */
+export function python(script, input) {
+  return execFileSync('/usr/bin/python3', ['-c', `import sys, msgpack, struct, json\n${script}`], { input, maxBuffer: 1 << 28 });
+}
+
+// ---- generators --------------------------------------------------------------
+
+/** Numbers that reach every int form's edges, floats of every kind. */
+export const anyNumber = fc.oneof(
+  fc.integer({ min: -40, max: 140 }),
+  fc.integer(),
+  fc.integer({ min: -(2 ** 31) - 300, max: 2 ** 32 + 300 }),
+  fc.maxSafeInteger(),
+  fc.double(),
+  fc.double({ noDefaultInfinity: true, noNaN: true, min: -1e6, max: 1e6 }),
+  fc.constantFrom(0, -0, 127, 128, 255, 256, 65535, 65536, 2 ** 32 - 1, 2 ** 32, -32, -33, -128, -129, -32768, -32769,
+    -(2 ** 31), -(2 ** 31) - 1, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, 2 ** 64, 0.5, NaN, Infinity, -Infinity, 5e-324),
+);
+
+/** 64-bit BigInts, edges included. */
+export const anyBigInt = fc.oneof(
+  fc.bigInt({ min: -(2n ** 63n), max: 2n ** 64n - 1n }),
+  fc.constantFrom(0n, -1n, 1n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 64n - 1n, 2n ** 32n, 127n, -33n),
+);
+
+/**
+ * Strings of every length class (fixstr, str 8/16/32 boundaries, the 50-unit
+ * switch to TextEncoder) and content. `lone`: lone surrogates too (which
+ * @msgpack/msgpack writes as WTF-8 below 51 units and as U+FFFD above).
+ */
+export function anyString({ lone = false } = {}) {
+  const unit = lone ? 'binary' : 'grapheme';
+  return fc.oneof(
+    fc.string({ maxLength: 40 }),
+    fc.string({ unit, maxLength: 40 }),
+    fc.string({ unit, minLength: 10, maxLength: 34 }),
+    fc.string({ unit, minLength: 45, maxLength: 120 }),
+    fc.string({ unit: 'binary-ascii', minLength: 240, maxLength: 300 }),
+    fc.string({ unit, minLength: 80, maxLength: 260 }),
+    fc.constantFrom('', 'x'.repeat(31), 'x'.repeat(32), 'é'.repeat(16), '€'.repeat(11), 'x'.repeat(255), 'x'.repeat(256),
+      '😀'.repeat(13), 'x'.repeat(65535), 'x'.repeat(65536), 'é'.repeat(21846), '\ufeffbom'),
+  );
+}
+
+/** Dates, each timestamp form and the invalid Date. */
+export const anyDate = fc.oneof(
+  fc.date({ noInvalidDate: true }),
+  fc.integer({ min: -1e13, max: 2e13 }).map((t) => new Date(t)),
+  fc.constantFrom(new Date(0), new Date(-1), new Date(-1000), new Date(-1002), new Date(1556636810000),
+    new Date(1556636810389), new Date(Date.UTC(2200, 0)), new Date(0x400000000 * 1000), new Date(0x400000000 * 1000 + 2),
+    new Date(8.64e15), new Date(-8.64e15), new Date(NaN)),
+);
+
+/**
+ * A msgpack-able value without typed arrays (other than Uint8Array bins):
+ * nested arrays and maps of everything. `bigints` adds BigInts (for useBigInt64).
+ */
+export function anyValue({ bigints = false, lone = false, maxDepth = 4 } = {}) {
+  const scalars = [
+    fc.constant(null), fc.constant(undefined), fc.boolean(), anyNumber, anyString({ lone }), anyDate,
+    fc.uint8Array({ maxLength: 300 }),
+  ];
+  if (bigints) scalars.push(anyBigInt);
+  const { value } = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small', maxDepth }, ...scalars, tie('array'), tie('map')),
+    array: fc.array(tie('value'), { maxLength: 20 }),
+    map: fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), anyString({ lone })), tie('value'), { maxKeys: 20 }),
+  }));
+  return value;
+}

@@ -1,0 +1,384 @@
+// The message codec against @msgpack/msgpack, the library whose names,
+// options and bytes it takes: for values without typed arrays, encode() writes
+// exactly @msgpack/msgpack's bytes under every option, and decode() reads
+// what it reads. Random values by fast-check (over 100 000 per run), edge
+// cases by hand; expected bytes always come from @msgpack/msgpack.
+
+import * as msgpack from '@msgpack/msgpack';
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import {
+  Decoder, EXT_TIMESTAMP, Encoder, ExtData, ExtensionCodec, decode, decodeFrom, decodeMulti,
+  decodeTimestampExtension, decodeTimestampToTimeSpec, encode, encodeDateToTimeSpec, encodeInto,
+  encodeTimeSpecToTimestamp, encodeTimestampExtension,
+} from '../js/codec/index.js';
+import { anyBigInt, anyNumber, anyString, anyValue, difference, hex } from './messages-helpers.js';
+
+/** Encoder options, each drawn independently (useBigInt64 is chosen by the caller). */
+const anyEncodeOptions = fc.record({
+  sortKeys: fc.boolean(),
+  forceFloat32: fc.boolean(),
+  ignoreUndefined: fc.boolean(),
+  forceIntegerToFloat: fc.boolean(),
+}, { requiredKeys: [] });
+
+/** Both encoders' outputs as hex, or the fact that both threw. */
+function bothEncode(value, options) {
+  let want;
+  try {
+    want = hex(msgpack.encode(value, options));
+  } catch {
+    want = 'error';
+  }
+  let got;
+  try {
+    got = hex(encode(value, options));
+  } catch (err) {
+    got = want === 'error' ? 'error' : `error: ${err.message}`;
+  }
+  return { got, want };
+}
+
+/** What both decoders make of bytes: the same value, or both an error. */
+function bothDecode(bytes, options) {
+  let want;
+  let wantError = false;
+  try {
+    want = msgpack.decode(bytes, options);
+  } catch {
+    wantError = true;
+  }
+  let got;
+  try {
+    got = decode(bytes, options);
+  } catch (err) {
+    return wantError ? '' : `fastmp threw (${err.message}), @msgpack/msgpack did not`;
+  }
+  return wantError ? 'fastmp decoded, @msgpack/msgpack threw' : difference(got, want);
+}
+
+describe('encode: byte for byte what @msgpack/msgpack writes', () => {
+  test('random nested values under random options (40 000 values)', () => {
+    fc.assert(fc.property(anyValue({ lone: true }), anyEncodeOptions, (value, options) => {
+      const { got, want } = bothEncode(value, options);
+      expect(got).toBe(want);
+    }), { numRuns: 40_000 });
+  });
+
+  test('random BigInt-holding values with useBigInt64 (10 000 values)', () => {
+    fc.assert(fc.property(anyValue({ bigints: true, maxDepth: 2 }), anyEncodeOptions, (value, options) => {
+      const { got, want } = bothEncode(value, { ...options, useBigInt64: true });
+      expect(got).toBe(want);
+    }), { numRuns: 10_000 });
+  });
+
+  test('random scalars: numbers, strings with lone surrogates, BigInts (30 000 values)', () => {
+    const scalar = fc.oneof(anyNumber, anyString({ lone: true }), anyBigInt);
+    fc.assert(fc.property(scalar, anyEncodeOptions, fc.boolean(), (value, options, useBigInt64) => {
+      if (typeof value === 'bigint' && !useBigInt64) return;
+      const { got, want } = bothEncode(value, { ...options, useBigInt64 });
+      expect(got).toBe(want);
+    }), { numRuns: 30_000 });
+  });
+
+  const cases = {
+    'every int form boundary': [0, 127, 128, 255, 256, 65535, 65536, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1,
+      -1, -32, -33, -128, -129, -32768, -32769, -(2 ** 31), -(2 ** 31) - 1, -(2 ** 53 - 1)],
+    'floats and specials': [0.5, -0, NaN, Infinity, -Infinity, 5e-324, 1.7976931348623157e308, 2 ** 53, 2 ** 64, 0.1],
+    'nil, booleans, empty containers': [null, undefined, true, false, [], {}],
+    'string length classes': [
+      '', 'a', 'x'.repeat(31), 'x'.repeat(32), 'x'.repeat(255), 'x'.repeat(256), 'x'.repeat(65535), 'x'.repeat(65536),
+      'é'.repeat(15), 'é'.repeat(16), 'é'.repeat(25), 'é'.repeat(26), '€'.repeat(10), '€'.repeat(11), '€'.repeat(50),
+      '€'.repeat(51), '€'.repeat(85), '€'.repeat(86), 'x'.repeat(85) + '€', '€'.repeat(21845), '€'.repeat(21846),
+      '€'.repeat(70000), '😀'.repeat(8), '😀'.repeat(100), '\ud800', '\udc00x', 'a\ud800'.repeat(30), '\ud800'.repeat(51),
+    ],
+    'container length classes': [
+      Array(15).fill(1), Array(16).fill(1), Array(65535).fill(0), Array(65536).fill(0), [undefined, null],
+      Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`k${i}`, i])),
+      Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`k${i}`, i])),
+      Object.fromEntries(Array.from({ length: 70000 }, (_, i) => [`k${i}`, i])),
+    ],
+    'bins and other views': [new Uint8Array(0), new Uint8Array(255), new Uint8Array(256), new Uint8Array(70000),
+      Buffer.from('buffer'), new DataView(new ArrayBuffer(5)), new Uint8Array(new ArrayBuffer(10), 3, 4)],
+    'dates, every timestamp form': [new Date(0), new Date(-1), new Date(-1000), new Date(-1002), new Date(1556636810000),
+      new Date(1556636810389), new Date(Date.UTC(2200, 0)), new Date(0x400000000 * 1000), new Date(0x400000000 * 1000 + 2),
+      new Date(8.64e15), new Date(-8.64e15), new Date(NaN), new Date(2 ** 32 * 1000 - 1000), new Date(2 ** 32 * 1000)],
+    'objects that are not plain': [new Map([[1, 2]]), new Set([1]), Object.create(null), new (class { constructor() { this.a = 1; } })(),
+      Object.assign(Object.create({ inherited: 1 }), { own: 2 }), Object.assign([1, 2], { extra: 3 })],
+  };
+  const optionSets = [undefined, { sortKeys: true }, { forceFloat32: true }, { forceIntegerToFloat: true },
+    { forceIntegerToFloat: true, forceFloat32: true }, { useBigInt64: true }, { ignoreUndefined: true }];
+  for (const [name, values] of Object.entries(cases)) {
+    test(name, () => {
+      for (const options of optionSets) {
+        for (const value of values) {
+          const { got, want } = bothEncode(value, options);
+          expect(got, `${JSON.stringify(options)} ${Object.prototype.toString.call(value)}`).toBe(want);
+        }
+      }
+    });
+  }
+
+  test('ignoreUndefined when the count of written entries crosses a header size', () => {
+    const o = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`k${i}`, i]));
+    o.k3 = undefined;
+    const big = Object.fromEntries(Array.from({ length: 65536 }, (_, i) => [`k${i}`, i === 9 ? undefined : i]));
+    for (const value of [o, big, { a: undefined }, { a: undefined, b: [undefined, { c: undefined }] }]) {
+      const { got, want } = bothEncode(value, { ignoreUndefined: true });
+      expect(got).toBe(want);
+    }
+  });
+
+  test('maxDepth: the same values pass and fail', () => {
+    let nested = 1;
+    for (let d = 1; d <= 12; d++) {
+      nested = d % 2 ? [nested] : { k: nested };
+      for (const maxDepth of [1, 5, 11, 12, 13]) {
+        const { got, want } = bothEncode(nested, { maxDepth });
+        expect(got).toBe(want);
+      }
+    }
+  });
+
+  test('the result is a fresh Uint8Array with its own ArrayBuffer', () => {
+    const a = encode({ a: 1 });
+    const b = encode({ a: 1 });
+    expect(a.buffer).not.toBe(b.buffer);
+    expect(a.byteOffset).toBe(0);
+    expect(a.buffer.byteLength).toBe(a.length);
+  });
+});
+
+describe('decode: what @msgpack/msgpack reads', () => {
+  test('random nested values as @msgpack/msgpack writes them (30 000 values)', () => {
+    fc.assert(fc.property(anyValue(), anyEncodeOptions, fc.boolean(), (value, options, useBigInt64) => {
+      const bytes = msgpack.encode(value, options);
+      expect(bothDecode(bytes, { useBigInt64 })).toBe('');
+    }), { numRuns: 30_000 });
+  });
+
+  test('rawStrings, useBigInt64 and mapKeyConverter as @msgpack/msgpack applies them', () => {
+    const value = { s: 'text', n: [1, 'two', { three: 'x'.repeat(300) }], big: 2 ** 60, neg: -(2 ** 60) };
+    const bytes = msgpack.encode(value);
+    for (const options of [{ rawStrings: true }, { useBigInt64: true }, { mapKeyConverter: (k) => `${typeof k}:${k}` }]) {
+      expect(bothDecode(bytes, options)).toBe('');
+    }
+    const numberKeys = Uint8Array.from([0x82, 0x01, 0xa1, 0x61, 0xcb, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0, 0xc0]);
+    expect(bothDecode(numberKeys)).toBe('');
+    expect(bothDecode(numberKeys, { mapKeyConverter: (k) => String(k) })).toBe('');
+  });
+
+  test('every input kind @msgpack/msgpack takes: Uint8Array, Buffer, ArrayBuffer, other views, byte arrays', () => {
+    const bytes = msgpack.encode({ a: [1, 2, 3] });
+    const inputs = [bytes, Buffer.from(bytes), bytes.slice().buffer, new DataView(bytes.slice().buffer), Array.from(bytes)];
+    for (const input of inputs) expect(difference(decode(input), msgpack.decode(input))).toBe('');
+    expect(() => decode('not bytes')).toThrow(TypeError);
+  });
+
+  test('unregistered ext types decode to ExtData; timestamps to Dates', () => {
+    const ext = new msgpack.ExtData(5, Uint8Array.from([1, 2, 3]));
+    const bytes = msgpack.encode([ext, new Date(1556636810389)]);
+    const [data, date] = decode(bytes);
+    expect(data).toBeInstanceOf(ExtData);
+    expect(data.type).toBe(5);
+    expect([...data.data]).toEqual([1, 2, 3]);
+    expect(date.getTime()).toBe(1556636810389);
+  });
+});
+
+describe('Encoder and Decoder instances', () => {
+  test('a reused Encoder keeps its store: no growth once the largest message fits', () => {
+    const encoder = new Encoder({ initialBufferSize: 16 });
+    const big = { data: 'x'.repeat(5000), list: Array.from({ length: 500 }, (_, i) => i) };
+    const first = encoder.encode(big);
+    const store = encoder.store;
+    const capacity = store.bytes.length;
+    for (let i = 0; i < 50; i++) {
+      expect(hex(encoder.encode(big))).toBe(hex(first));
+      expect(hex(encoder.encode({ small: i }))).toBe(hex(msgpack.encode({ small: i })));
+    }
+    expect(encoder.store).toBe(store);
+    expect(store.bytes.length).toBe(capacity);
+  });
+
+  test('encodeSharedRef returns a view of the store with the same bytes', () => {
+    const encoder = new Encoder();
+    const view = encoder.encodeSharedRef({ a: [1, 2] });
+    expect(view.buffer).toBe(encoder.store.bytes.buffer);
+    expect(hex(view)).toBe(hex(msgpack.encode({ a: [1, 2] })));
+  });
+
+  test('encodeInto writes at the offset, returns the end, allocates no output', () => {
+    const value = { id: 7, name: 'x'.repeat(40), list: [1, 2, 3] };
+    const want = msgpack.encode(value);
+    const target = new Uint8Array(want.length + 10).fill(0xee);
+    expect(encodeInto(value, target, 3)).toBe(3 + want.length);
+    expect(hex(target.subarray(3, 3 + want.length))).toBe(hex(want));
+    expect(target[2]).toBe(0xee);
+    expect(target[3 + want.length]).toBe(0xee);
+    const exact = new Uint8Array(want.length);
+    expect(new Encoder().encodeInto(value, exact)).toBe(want.length);
+    expect(hex(exact)).toBe(hex(want));
+  });
+
+  test('encodeInto into a target that is too small: RangeError naming the size, target untouched', () => {
+    const value = { name: 'x'.repeat(100) };
+    const size = msgpack.encode(value).length;
+    const target = new Uint8Array(size + 1).fill(7);
+    let error;
+    try {
+      encodeInto(value, target, 2);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error.needed).toBe(size);
+    expect(error.message).toContain(String(size));
+    expect(target.every((b) => b === 7)).toBe(true);
+    expect(() => encodeInto(1, target, target.length + 1)).toThrow(RangeError);
+    expect(() => encodeInto(1, [0, 0])).toThrow(TypeError);
+  });
+
+  test('decodeFrom returns the value and its end; decodeMulti every value', () => {
+    const parts = [msgpack.encode({ a: 1 }), msgpack.encode([1, 'two']), msgpack.encode(null), msgpack.encode('x'.repeat(300))];
+    const all = Uint8Array.from(parts.flatMap((p) => [...p]));
+    const first = decodeFrom(all);
+    expect(first.end).toBe(parts[0].length);
+    expect(difference(first.value, { a: 1 })).toBe('');
+    const decoder = new Decoder();
+    expect(decoder.decodeFrom(all, first.end).end).toBe(parts[0].length + parts[1].length);
+    expect(difference([...decodeMulti(all)], [...msgpack.decodeMulti(all)])).toBe('');
+    expect([...decodeMulti(new Uint8Array(0))]).toEqual([]);
+  });
+
+  test('an extension that encodes or decodes with the same instance gets a fresh one', () => {
+    const codec = new ExtensionCodec();
+    let encoder;
+    let decoder;
+    codec.register({
+      type: 1,
+      encode: (v) => (v instanceof Set ? encoder.encode([...v]) : null),
+      decode: (data) => new Set(decoder.decode(data)),
+    });
+    encoder = new Encoder({ extensionCodec: codec });
+    decoder = new Decoder({ extensionCodec: codec });
+    const value = { s: new Set([1, new Set(['a'])]), after: 'x' };
+    const bytes = encoder.encode(value);
+    expect(hex(bytes)).toBe(hex(msgpack.encode(value, { extensionCodec: mirrorCodec() })));
+    const back = decoder.decode(bytes);
+    expect(back.after).toBe('x');
+    expect([...back.s][0]).toBe(1);
+    expect([...[...back.s][1]]).toEqual(['a']);
+  });
+});
+
+/** The same Set extension, registered with @msgpack/msgpack (the oracle for the bytes). */
+function mirrorCodec() {
+  const codec = new msgpack.ExtensionCodec();
+  codec.register({ type: 1, encode: (v) => (v instanceof Set ? msgpack.encode([...v], { extensionCodec: codec }) : null), decode: () => null });
+  return codec;
+}
+
+describe('ExtensionCodec', () => {
+  test('custom types, context, ExtData passthrough: the bytes of @msgpack/msgpack', () => {
+    for (const Codec of [ExtensionCodec, msgpack.ExtensionCodec]) {
+      const ours = new Codec();
+      const theirs = new msgpack.ExtensionCodec();
+      for (const codec of [ours, theirs]) {
+        codec.register({
+          type: 0,
+          encode: (v, ctx) => (v instanceof Map ? msgpack.encode([...v], { context: ctx }) : null),
+          decode: (data, type, ctx) => ({ map: msgpack.decode(data), type, ctx }),
+        });
+        codec.register({
+          type: 127,
+          encode: (v) => (typeof v === 'bigint' ? Uint8Array.from([Number(v & 0xffn)]) : null),
+          decode: (data) => BigInt(data[0]),
+        });
+        codec.register({ type: -2, encode: (v) => (typeof v === 'symbol' ? Uint8Array.from(Array(20).fill(1)) : null), decode: () => 'sym' });
+      }
+      // Each library's encoder writes its own ExtData as it is.
+      const value = (Ext) => [new Map([[1, 'a']]), 5n, Symbol('x'), new Ext(9, Uint8Array.from([1, 2])), new Ext(10, new Uint8Array(16))];
+      const context = { tag: 'ctx' };
+      const got = encode(value(ExtData), { extensionCodec: ours, context });
+      const want = msgpack.encode(value(msgpack.ExtData), { extensionCodec: theirs, context });
+      expect(hex(got)).toBe(hex(want));
+      const back = decode(want, { extensionCodec: ours, context });
+      expect(back[0].ctx).toBe(context);
+      expect(back[0].type).toBe(0);
+      expect(back[1]).toBe(5n);
+      expect(back[2]).toBe('sym');
+    }
+  });
+
+  test('an encoder returning a function of the payload position (to align it): ext 32, as @msgpack/msgpack', () => {
+    const positions = { ours: [], theirs: [] };
+    const make = (Codec, seen) => {
+      const codec = new Codec();
+      codec.register({
+        type: 3,
+        encode: (v) => (v instanceof Float64Array ? (pos) => {
+          seen.push(pos);
+          const pad = (8 - ((pos + 1) % 8)) % 8;
+          const out = new Uint8Array(pad + 1 + v.byteLength);
+          out[0] = pad;
+          out.set(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), 1 + pad);
+          return out;
+        } : null),
+        decode: (data) => data,
+      });
+      return codec;
+    };
+    const value = { pre: 'abc', x: new Float64Array([1.5, -2]), y: [new Float64Array(1)] };
+    const got = encode(value, { extensionCodec: make(ExtensionCodec, positions.ours) });
+    const want = msgpack.encode(value, { extensionCodec: make(msgpack.ExtensionCodec, positions.theirs) });
+    expect(hex(got)).toBe(hex(want));
+    expect(positions.ours).toEqual(positions.theirs);
+    // encodeInto: positions in the target, so the payload aligns there.
+    const target = new Uint8Array(100);
+    positions.ours.length = 0;
+    const offset = 5;
+    const end = new Encoder({ extensionCodec: make(ExtensionCodec, positions.ours) }).encodeInto(value, target, offset);
+    expect(positions.ours[0]).toBe(positions.theirs[0] + offset);
+    const floats = [];
+    const reader = new msgpack.ExtensionCodec();
+    reader.register({ type: 3, encode: () => null, decode: (data) => floats.push(data.byteOffset + 1 + data[0]) });
+    msgpack.decode(target.subarray(offset, end), { extensionCodec: reader });
+    expect(floats.map((at) => at % 8)).toEqual([0, 0]);
+  });
+
+  test('register() checks its argument', () => {
+    const codec = new ExtensionCodec();
+    expect(() => codec.register({ type: 128, encode: null, decode: null })).toThrow(TypeError);
+    expect(() => codec.register({ type: 1.5, encode: null, decode: null })).toThrow(TypeError);
+    expect(() => codec.register({ type: 1, encode: 'no', decode: null })).toThrow(TypeError);
+  });
+
+  test('the BigInt behaviour of @msgpack/msgpack: an error without useBigInt64 unless an extension takes it', () => {
+    expect(() => encode(1n)).toThrow(/unrecognized object/i);
+    expect(() => msgpack.encode(1n)).toThrow(/unrecognized object/i);
+    expect(() => encode(() => {})).toThrow(/unrecognized object/i);
+    expect(() => encode(Symbol('s'))).toThrow(/unrecognized object/i);
+  });
+});
+
+describe('timestamp extension functions: the results of @msgpack/msgpack\'s', () => {
+  const dates = [0, -1, -1000, -1002, 1556636810389, 1556636810000, Date.UTC(2200, 0), 0x400000000 * 1000 + 2, 8.64e15, -8.64e15, NaN];
+  test.each(dates)('Date(%s)', (t) => {
+    const date = new Date(t);
+    expect(encodeDateToTimeSpec(date)).toEqual(msgpack.encodeDateToTimeSpec(date));
+    const data = msgpack.encodeTimestampExtension(date);
+    expect(hex(encodeTimestampExtension(date))).toBe(hex(data));
+    expect(hex(encodeTimeSpecToTimestamp(msgpack.encodeDateToTimeSpec(date)))).toBe(hex(data));
+    expect(decodeTimestampToTimeSpec(data)).toEqual(msgpack.decodeTimestampToTimeSpec(data));
+    expect(Object.is(decodeTimestampExtension(data).getTime(), msgpack.decodeTimestampExtension(data).getTime())).toBe(true);
+    expect(EXT_TIMESTAMP).toBe(msgpack.EXT_TIMESTAMP);
+  });
+
+  test('a timestamp of another size is an EXT error', () => {
+    const bytes = Uint8Array.from([0xd5, 0xff, 0, 0]); // fixext 2, type -1
+    expect(() => msgpack.decode(bytes)).toThrow();
+    expect(() => decode(bytes)).toThrow(expect.objectContaining({ code: 'EXT', offset: 0 }));
+    expect(encodeTimestampExtension('not a date')).toBe(null);
+  });
+});
