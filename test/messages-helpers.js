@@ -20,6 +20,9 @@ export function difference(a, b, path = '$') {
   if (typeof a !== 'object' || a === null || b === null) {
     return Object.is(a, b) ? '' : `${path}: ${String(a)} vs ${String(b)}`;
   }
+  if (a.constructor?.name === 'ExtData' && b.constructor?.name === 'ExtData') { // fastmp's or @msgpack/msgpack's
+    return a.type === b.type ? difference(a.data, b.data, `${path}.data`) : `${path}: ext type ${a.type} vs ${b.type}`;
+  }
   if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return `${path}: prototypes differ (${a.constructor?.name} vs ${b.constructor?.name})`;
   if (a instanceof Date) return Object.is(a.getTime(), b.getTime()) ? '' : `${path}: ${a.getTime()} vs ${b.getTime()}`;
   if (ArrayBuffer.isView(a) || a instanceof ArrayBuffer) {

@@ -179,7 +179,9 @@ export class Decoder {
 
   /** The input ends inside the value at `start`, which needs `size` bytes from there. */
   truncated(start, size) {
-    return codecError('TRUNCATED', `input ends inside the value at byte ${start} (${describeTag(this.bytes[start])})`, start, { needed: start + size });
+    const where = start >= this.end ? `input ends at byte ${start}, where a value should start`
+      : `input ends inside the value at byte ${start} (${describeTag(this.bytes[start])})`;
+    return codecError('TRUNCATED', where, start, { needed: start + size });
   }
 
   /** A header at `start` claims more bytes than are left. */
