@@ -7,9 +7,11 @@ HEADERS   := $(wildcard c/*.h c/harness/*.h)
 HARNESS   := c/harness/fm_cli.c c/harness/fm_ops.c
 GUARD     := c/harness/fm_guard.c c/harness/fm_ops.c
 CWARN     := -std=c11 -Wall -Wextra -Werror
+# The element types (f32 f64 i8 ... bool), read from c/fastmp.h's FM_ELEMENT_TYPES.
+TYPES     := $(strip $(shell echo 'FM_ELEMENT_TYPES(NAME)' | \
+               cpp -P -imacros c/fastmp.h '-DNAME(name, T, wire)=name' -))
 # Every element type has fm_pack_<type> and fm_unpack_<type>; the modules export
 # those and what the JS boundary needs, nothing else it can avoid.
-TYPES     := f32 f64 i8 u8 i16 u16 i32 u32 i64 u64 bool
 comma     := ,
 space     := $(subst ,, )
 WASM_EXPORTS := $(subst $(space),$(comma),$(strip \
@@ -31,7 +33,7 @@ ARM_FLAGS ?= -O3 -static
 NATIVE := $(foreach b,x86_64-simd x86_64-scalar aarch64-simd aarch64-scalar,build/$(b)/fm-cli build/$(b)/fm-guard) \
           build/x86_64-simd/fm-bench build/x86_64-scalar/fm-bench
 
-.PHONY: all wasm native fuzz clean
+.PHONY: all wasm native fuzz fuzz-targets clean
 all: wasm native fuzz
 wasm: dist/fastmp-simd.wasm dist/fastmp-scalar.wasm dist/fastmp-inline.js
 native: $(NATIVE)
@@ -100,6 +102,9 @@ FUZZ_SCALAR_OBJ := $(patsubst c/%.c,$(FUZZ_DIR)/obj/scalar/%.o,$(KERNELS))
 upper = $(shell echo $(1) | tr a-z A-Z)
 
 fuzz: $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
+# Their names, for c/fuzz/run.sh.
+fuzz-targets:
+	@echo $(FUZZ_TARGETS)
 
 $(FUZZ_DIR)/obj/simd/%.o: c/%.c $(HEADERS) Makefile
 	@mkdir -p $(@D)
@@ -117,7 +122,7 @@ $(FUZZ_DIR)/obj/scalar-kernels.o: $(FUZZ_SCALAR_OBJ)
 	rm -f $@.tmp
 
 $(FUZZ_DIR)/unpack_%: c/fuzz/fuzz_unpack.c $(FUZZ_SIMD_OBJ) $(FUZZ_SRC) $(HEADERS)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_TYPE=T_$(call upper,$*) $< $(FUZZ_SIMD_OBJ) -lm -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_TYPE=FM_TYPE_$* $< $(FUZZ_SIMD_OBJ) -lm -o $@
 
 $(FUZZ_DIR)/decode_%: c/fuzz/fuzz_strings.c $(FUZZ_SIMD_OBJ) $(FUZZ_SRC) $(HEADERS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFUZZ_STRING=S_$(call upper,$*) $< $(FUZZ_SIMD_OBJ) -lm -o $@

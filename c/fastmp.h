@@ -87,66 +87,63 @@ _Static_assert(sizeof(fm_result) == offsetof(fm_result, value) + sizeof(uint64_t
  * (whole-vector stores of partly used vectors): every bound includes it. */
 #define FM_PACK_SLACK 16u
 
+/* The longest array header (array32: 0xdd + u32). */
+#define FM_MAX_ARRAY_HEADER 5u
+
 /* Output bounds of the packers: array32 header, the largest element form, slack. */
-#define FM_PACK_BOUND(n, max_element) (5u + (size_t)(max_element) * (size_t)(n) + FM_PACK_SLACK)
-#define FM_PACK_F32_BOUND(n) FM_PACK_BOUND(n, 5)
-#define FM_PACK_F64_BOUND(n) FM_PACK_BOUND(n, 9)
-
-/* Pack n elements as a msgpack array of float32 (0xca) / float64 (0xcb).
- * Returns the bytes written, or 0 when n exceeds FM_MAX_ELEMENTS. */
-size_t fm_pack_f32(const float *in, size_t n, uint8_t *out);
-size_t fm_pack_f64(const double *in, size_t n, uint8_t *out);
-
-/* Pack n integers as a msgpack array, each in the smallest form that holds
- * its value (bound: FM_PACK_BOUND(n, 1 + width in bytes)). Returns the bytes
- * written, or 0 when n exceeds FM_MAX_ELEMENTS. */
-size_t fm_pack_i8(const int8_t *in, size_t n, uint8_t *out);
-size_t fm_pack_u8(const uint8_t *in, size_t n, uint8_t *out);
-size_t fm_pack_i16(const int16_t *in, size_t n, uint8_t *out);
-size_t fm_pack_u16(const uint16_t *in, size_t n, uint8_t *out);
-size_t fm_pack_i32(const int32_t *in, size_t n, uint8_t *out);
-size_t fm_pack_u32(const uint32_t *in, size_t n, uint8_t *out);
-size_t fm_pack_i64(const int64_t *in, size_t n, uint8_t *out);
-size_t fm_pack_u64(const uint64_t *in, size_t n, uint8_t *out);
-
-/* Pack n bytes as a msgpack array of booleans: 0 -> false (0xc2), anything
- * else -> true (0xc3). Bound: FM_PACK_BOUND(n, 1). */
-size_t fm_pack_bool(const uint8_t *in, size_t n, uint8_t *out);
+#define FM_PACK_BOUND(n, max_element) \
+  (FM_MAX_ARRAY_HEADER + (size_t)(max_element) * (size_t)(n) + FM_PACK_SLACK)
 
 /* Flags of the decoders. */
 #define FM_INTEGRAL_FLOATS 1u /* integer targets: accept floats that are exactly integral and in range */
 
-/* Unpack a msgpack array of numbers (any int or float form) into floats.
- * `capacity` is the number of elements `out` can hold. Trailing bytes after
- * the array are not an error here: `end` tells where the array stopped. */
-fm_code fm_unpack_f32(const uint8_t *in, size_t len, float *out, size_t capacity, uint32_t flags,
-                      fm_result *r);
-fm_code fm_unpack_f64(const uint8_t *in, size_t len, double *out, size_t capacity, uint32_t flags,
-                      fm_result *r);
+/* ---- typed arrays -------------------------------------------------------------
+ * The element types, stated once for C: X(name, C type, bytes of the largest
+ * msgpack form of one element). The kernels' declarations below, the harness,
+ * the fuzz targets and the Makefile's fuzz targets are made from these lists;
+ * js/kinds.js (KINDS and BOOL) is their JS twin, and test/c-interface.test.js
+ * reads them and checks that both agree. */
+#define FM_FLOAT_TYPES(X) X(f32, float, 5) X(f64, double, 9)
+#define FM_INT_TYPES(X)                                                             \
+  X(i8, int8_t, 2) X(u8, uint8_t, 2) X(i16, int16_t, 3) X(u16, uint16_t, 3)          \
+  X(i32, int32_t, 5) X(u32, uint32_t, 5) X(i64, int64_t, 9) X(u64, uint64_t, 9)
+#define FM_BOOL_TYPES(X) X(bool, uint8_t, 1)
+#define FM_ELEMENT_TYPES(X) FM_FLOAT_TYPES(X) FM_INT_TYPES(X) FM_BOOL_TYPES(X)
 
-/* Unpack a msgpack array of integers into the target type: any int form whose
- * value fits (else FM_ERR_RANGE with r->value); floats are FM_ERR_TYPE unless
- * flags has FM_INTEGRAL_FLOATS. */
-fm_code fm_unpack_i8(const uint8_t *in, size_t len, int8_t *out, size_t capacity, uint32_t flags,
-                     fm_result *r);
-fm_code fm_unpack_u8(const uint8_t *in, size_t len, uint8_t *out, size_t capacity, uint32_t flags,
-                     fm_result *r);
-fm_code fm_unpack_i16(const uint8_t *in, size_t len, int16_t *out, size_t capacity, uint32_t flags,
-                      fm_result *r);
-fm_code fm_unpack_u16(const uint8_t *in, size_t len, uint16_t *out, size_t capacity,
-                      uint32_t flags, fm_result *r);
-fm_code fm_unpack_i32(const uint8_t *in, size_t len, int32_t *out, size_t capacity, uint32_t flags,
-                      fm_result *r);
-fm_code fm_unpack_u32(const uint8_t *in, size_t len, uint32_t *out, size_t capacity,
-                      uint32_t flags, fm_result *r);
-fm_code fm_unpack_i64(const uint8_t *in, size_t len, int64_t *out, size_t capacity, uint32_t flags,
-                      fm_result *r);
-fm_code fm_unpack_u64(const uint8_t *in, size_t len, uint64_t *out, size_t capacity,
-                      uint32_t flags, fm_result *r);
+/* FM_TYPE_<name>: a type's place in FM_ELEMENT_TYPES. */
+#define FM_TYPE_ENUMERATOR(name, T, wire) FM_TYPE_##name,
+typedef enum fm_type { FM_ELEMENT_TYPES(FM_TYPE_ENUMERATOR) FM_TYPE_COUNT } fm_type;
+#undef FM_TYPE_ENUMERATOR
 
-/* Unpack a msgpack array of booleans (0xc2 / 0xc3 only) into bytes 0 / 1. */
-fm_code fm_unpack_bool(const uint8_t *in, size_t len, uint8_t *out, size_t capacity,
-                       uint32_t flags, fm_result *r);
+/* FM_WIRE_<name>: bytes of the largest msgpack form of one element. */
+#define FM_WIRE_ENUMERATOR(name, T, wire) FM_WIRE_##name = (wire),
+enum { FM_ELEMENT_TYPES(FM_WIRE_ENUMERATOR) };
+#undef FM_WIRE_ENUMERATOR
+
+#define FM_PACK_F32_BOUND(n) FM_PACK_BOUND(n, FM_WIRE_f32)
+#define FM_PACK_F64_BOUND(n) FM_PACK_BOUND(n, FM_WIRE_f64)
+
+/* fm_pack_<name>: packs the n elements at `in` as a msgpack array into `out`
+ * (room: FM_PACK_BOUND(n, FM_WIRE_<name>)); returns the bytes written, or 0
+ * when n exceeds FM_MAX_ELEMENTS.
+ *   f32, f64: every element as a float of its own width (0xca / 0xcb), never
+ *     as an int;
+ *   integers: each in the smallest form that holds its value;
+ *   bool: bytes, 0 -> false (0xc2), anything else -> true (0xc3).
+ *
+ * fm_unpack_<name>: unpacks the msgpack array at `in` into `out`, which holds
+ * `capacity` elements. Trailing bytes after the array are not an error here:
+ * `end` tells where the array stopped.
+ *   f32, f64: any int or float form, converted to the nearest value;
+ *   integers: any int form whose value fits (else FM_ERR_RANGE with
+ *     r->value); floats are FM_ERR_TYPE unless flags has FM_INTEGRAL_FLOATS;
+ *   bool: 0xc2 / 0xc3 only, into bytes 0 / 1. */
+#define FM_DECLARE_TYPED(name, T, wire)                                                      \
+  size_t fm_pack_##name(const T *in, size_t n, uint8_t *out);                               \
+  fm_code fm_unpack_##name(const uint8_t *in, size_t len, T *out, size_t capacity,          \
+                           uint32_t flags, fm_result *r);
+FM_ELEMENT_TYPES(FM_DECLARE_TYPED)
+#undef FM_DECLARE_TYPED
 
 /* 1 when this build runs the SIMD128 paths, 0 for the scalar build. */
 int fm_simd_enabled(void);

@@ -15,9 +15,6 @@
  */
 #include "fm_blocks.h"
 
-#define F32_WIRE 5 /* bytes per element on the wire: tag + payload */
-#define F64_WIRE 9
-
 #if FM_SIMD
 
 /* ---- shuffle tables, computed by the preprocessor -------------------------
@@ -48,7 +45,7 @@
 /* Packs whole blocks of 16; returns the number of elements done. */
 static size_t pack_f32_simd(const float *in, size_t n, uint8_t *out) {
   size_t i = 0;
-  for (; i + 16 <= n; i += 16, out += 16 * F32_WIRE) {
+  for (; i + 16 <= n; i += 16, out += 16 * FM_WIRE_f32) {
     v128_t v[4];
     for (int k = 0; k < 4; k++) v[k] = wasm_v128_load(in + i + 4 * k);
     wasm_v128_store(out + 0, PACK_VEC(5, 4, 0xca, 0, v));
@@ -62,7 +59,7 @@ static size_t pack_f32_simd(const float *in, size_t n, uint8_t *out) {
 
 static size_t pack_f64_simd(const double *in, size_t n, uint8_t *out) {
   size_t i = 0;
-  for (; i + 16 <= n; i += 16, out += 16 * F64_WIRE) {
+  for (; i + 16 <= n; i += 16, out += 16 * FM_WIRE_f64) {
     v128_t v[8];
     for (int k = 0; k < 8; k++) v[k] = wasm_v128_load(in + i + 2 * k);
     wasm_v128_store(out + 0, PACK_VEC(9, 8, 0xcb, 0, v));
@@ -98,7 +95,7 @@ FM_INLINE bool block_is_f64(const v128_t w[9]) {
 
 /* Reads 16 float32 elements as 4 typed vectors, or returns false. */
 FM_INLINE bool load_block_f32(const uint8_t *in, size_t avail, v128_t f[4]) {
-  if (avail < 16 * F32_WIRE || in[0] != 0xca) return false;
+  if (avail < 16 * FM_WIRE_f32 || in[0] != 0xca) return false;
   v128_t w[5];
   for (int k = 0; k < 5; k++) w[k] = wasm_v128_load(in + 16 * k);
   if (!block_is_f32(w)) return false;
@@ -111,7 +108,7 @@ FM_INLINE bool load_block_f32(const uint8_t *in, size_t avail, v128_t f[4]) {
 
 /* Reads 16 float64 elements as 8 typed vectors, or returns false. */
 FM_INLINE bool load_block_f64(const uint8_t *in, size_t avail, v128_t d[8]) {
-  if (avail < 16 * F64_WIRE || in[0] != 0xcb) return false;
+  if (avail < 16 * FM_WIRE_f64 || in[0] != 0xcb) return false;
   v128_t w[9];
   for (int k = 0; k < 9; k++) w[k] = wasm_v128_load(in + 16 * k);
   if (!block_is_f64(w)) return false;
@@ -172,7 +169,7 @@ FM_INLINE size_t f32_from_f32(const uint8_t *in, size_t avail, void *out) {
   v128_t v[4];
   if (!load_block_f32(in, avail, v)) return 0;
   for (int k = 0; k < 4; k++) wasm_v128_store((float *)out + 4 * k, v[k]);
-  return 16 * F32_WIRE;
+  return 16 * FM_WIRE_f32;
 }
 
 FM_INLINE size_t f32_from_fixints(const uint8_t *in, size_t avail, void *out) {
@@ -190,14 +187,14 @@ FM_INLINE size_t f32_from_f64(const uint8_t *in, size_t avail, void *out) {
     v128_t hi = wasm_f32x4_demote_f64x2_zero(d[2 * k + 1]);
     wasm_v128_store((float *)out + 4 * k, wasm_i32x4_shuffle(lo, hi, 0, 1, 4, 5));
   }
-  return 16 * F64_WIRE;
+  return 16 * FM_WIRE_f64;
 }
 
 FM_INLINE size_t f64_from_f64(const uint8_t *in, size_t avail, void *out) {
   v128_t d[8];
   if (!load_block_f64(in, avail, d)) return 0;
   for (int k = 0; k < 8; k++) wasm_v128_store((double *)out + 2 * k, d[k]);
-  return 16 * F64_WIRE;
+  return 16 * FM_WIRE_f64;
 }
 
 FM_INLINE size_t f64_from_fixints(const uint8_t *in, size_t avail, void *out) {
@@ -218,7 +215,7 @@ FM_INLINE size_t f64_from_f32(const uint8_t *in, size_t avail, void *out) {
     wasm_v128_store((double *)out + 4 * k, wasm_f64x2_promote_low_f32x4(f[k]));
     wasm_v128_store((double *)out + 4 * k + 2, wasm_f64x2_promote_low_f32x4(high_pair));
   }
-  return 16 * F32_WIRE;
+  return 16 * FM_WIRE_f32;
 }
 
 /* The run decoders: the first element's tag picks the form (one direct call
@@ -248,7 +245,7 @@ FM_INLINE size_t unpack_run_f64(const uint8_t *in, size_t avail, double *out, si
 /* ---- pack: scalar ---------------------------------------------------------- */
 
 static void pack_f32_scalar(const float *in, size_t n, uint8_t *out) {
-  for (size_t i = 0; i < n; i++, out += F32_WIRE) {
+  for (size_t i = 0; i < n; i++, out += FM_WIRE_f32) {
     uint32_t bits;
     memcpy(&bits, in + i, 4);
     out[0] = 0xca;
@@ -257,7 +254,7 @@ static void pack_f32_scalar(const float *in, size_t n, uint8_t *out) {
 }
 
 static void pack_f64_scalar(const double *in, size_t n, uint8_t *out) {
-  for (size_t i = 0; i < n; i++, out += F64_WIRE) {
+  for (size_t i = 0; i < n; i++, out += FM_WIRE_f64) {
     uint64_t bits;
     memcpy(&bits, in + i, 8);
     out[0] = 0xcb;
@@ -272,8 +269,8 @@ FM_EXPORT size_t fm_pack_f32(const float *in, size_t n, uint8_t *out) {
 #if FM_SIMD
   done = pack_f32_simd(in, n, body);
 #endif
-  pack_f32_scalar(in + done, n - done, body + F32_WIRE * done);
-  return (size_t)(body - out) + F32_WIRE * n;
+  pack_f32_scalar(in + done, n - done, body + FM_WIRE_f32 * done);
+  return (size_t)(body - out) + FM_WIRE_f32 * n;
 }
 
 FM_EXPORT size_t fm_pack_f64(const double *in, size_t n, uint8_t *out) {
@@ -283,8 +280,8 @@ FM_EXPORT size_t fm_pack_f64(const double *in, size_t n, uint8_t *out) {
 #if FM_SIMD
   done = pack_f64_simd(in, n, body);
 #endif
-  pack_f64_scalar(in + done, n - done, body + F64_WIRE * done);
-  return (size_t)(body - out) + F64_WIRE * n;
+  pack_f64_scalar(in + done, n - done, body + FM_WIRE_f64 * done);
+  return (size_t)(body - out) + FM_WIRE_f64 * n;
 }
 
 /* ---- unpack ---------------------------------------------------------------- */
@@ -297,10 +294,10 @@ static bool unpack_f32_scalar(const uint8_t *in, size_t len, size_t *pos, size_t
                               float *out, uint32_t flags, fm_result *r) {
   (void)flags;
   for (; i < stop; i++) {
-    if (len - *pos >= F32_WIRE && in[*pos] == 0xca) {
+    if (len - *pos >= FM_WIRE_f32 && in[*pos] == 0xca) {
       uint32_t bits = fm_load_be32(in + *pos + 1);
       memcpy(out + i, &bits, 4);
-      *pos += F32_WIRE;
+      *pos += FM_WIRE_f32;
       continue;
     }
     fm_number num;
@@ -317,10 +314,10 @@ static bool unpack_f64_scalar(const uint8_t *in, size_t len, size_t *pos, size_t
                               double *out, uint32_t flags, fm_result *r) {
   (void)flags;
   for (; i < stop; i++) {
-    if (len - *pos >= F64_WIRE && in[*pos] == 0xcb) {
+    if (len - *pos >= FM_WIRE_f64 && in[*pos] == 0xcb) {
       uint64_t bits = fm_load_be64(in + *pos + 1);
       memcpy(out + i, &bits, 8);
-      *pos += F64_WIRE;
+      *pos += FM_WIRE_f64;
       continue;
     }
     fm_number num;

@@ -59,8 +59,7 @@ typedef size_t (*fuzz_pack_fn)(const void *in, size_t n, uint8_t *out);
 typedef fm_code (*fuzz_unpack_fn)(const uint8_t *in, size_t len, void *out, size_t capacity,
                                   uint32_t flags, fm_result *r);
 
-enum { T_F32, T_F64, T_I8, T_U8, T_I16, T_U16, T_I32, T_U32, T_I64, T_U64, T_BOOL, T_COUNT };
-
+/* FM_TYPE_<name> (fastmp.h) indexes the tables below. */
 typedef struct fuzz_type {
   const char *name;
   size_t size;     /* bytes per element */
@@ -70,49 +69,45 @@ typedef struct fuzz_type {
   uint64_t max;
 } fuzz_type;
 
-static const fuzz_type FUZZ_TYPES[T_COUNT] = {
-    {"f32", 4, 5, true, true, 0, 0},
-    {"f64", 8, 9, true, true, 0, 0},
-    {"i8", 1, 2, false, true, INT8_MIN, INT8_MAX},
-    {"u8", 1, 2, false, false, 0, UINT8_MAX},
-    {"i16", 2, 3, false, true, INT16_MIN, INT16_MAX},
-    {"u16", 2, 3, false, false, 0, UINT16_MAX},
-    {"i32", 4, 5, false, true, INT32_MIN, INT32_MAX},
-    {"u32", 4, 5, false, false, 0, UINT32_MAX},
-    {"i64", 8, 9, false, true, INT64_MIN, INT64_MAX},
-    {"u64", 8, 9, false, false, 0, UINT64_MAX},
-    {"bool", 1, 1, false, false, 0, 1},
-};
+/* A row from fastmp.h's type lists: the range of an integer type from its C
+ * type's width and signedness alone. These macros take `name` already pasted
+ * or quoted: passed on as it is, bool would become _Bool (<stdbool.h>). */
+#define FUZZ_IS_SIGNED(T) (!((T)-1 > 0))
+#define FUZZ_INT_MAX(T) (UINT64_MAX >> (64 - 8 * sizeof(T) + FUZZ_IS_SIGNED(T)))
+#define FUZZ_INT_MIN(T) (FUZZ_IS_SIGNED(T) ? -(int64_t)FUZZ_INT_MAX(T) - 1 : 0)
+#define FUZZ_ROW(type, name, T, wire, is_float, min, max) \
+  [type] = {name, sizeof(T), wire, is_float, FUZZ_IS_SIGNED(T), min, max},
+#define FUZZ_FLOAT_ROW(name, T, wire) FUZZ_ROW(FM_TYPE_##name, #name, T, wire, true, 0, 0)
+#define FUZZ_INT_ROW(name, T, wire) \
+  FUZZ_ROW(FM_TYPE_##name, #name, T, wire, false, FUZZ_INT_MIN(T), FUZZ_INT_MAX(T))
+#define FUZZ_BOOL_ROW(name, T, wire) FUZZ_ROW(FM_TYPE_##name, #name, T, wire, false, 0, 1)
 
-/* Uniform faces of the typed kernels of one build (PREFIX: nothing, or the
- * renamed scalar set of the differential target). */
-#define FUZZ_FACES(PREFIX, t, T)                                                            \
-  FUZZ_FN size_t PREFIX##pack_##t##_face(const void *in, size_t n, uint8_t *out) {           \
-    return PREFIX##fm_pack_##t((const T *)in, n, out);                                      \
+static const fuzz_type FUZZ_TYPES[FM_TYPE_COUNT] = {
+    FM_FLOAT_TYPES(FUZZ_FLOAT_ROW) FM_INT_TYPES(FUZZ_INT_ROW) FM_BOOL_TYPES(FUZZ_BOOL_ROW)};
+
+/* Uniform faces of the typed kernels of one build, and their table by
+ * FM_TYPE_<name>. */
+typedef struct fuzz_kernels {
+  fuzz_pack_fn pack;
+  fuzz_unpack_fn unpack;
+} fuzz_kernels;
+
+#define FUZZ_FACES(pack_face, unpack_face, pack, unpack, T)                                \
+  FUZZ_FN size_t pack_face(const void *in, size_t n, uint8_t *out) {                        \
+    return pack((const T *)in, n, out);                                                     \
   }                                                                                         \
-  FUZZ_FN fm_code PREFIX##unpack_##t##_face(const uint8_t *in, size_t len, void *out,        \
-                                           size_t capacity, uint32_t flags, fm_result *r) { \
-    return PREFIX##fm_unpack_##t(in, len, (T *)out, capacity, flags, r);                    \
+  FUZZ_FN fm_code unpack_face(const uint8_t *in, size_t len, void *out, size_t capacity,    \
+                              uint32_t flags, fm_result *r) {                               \
+    return unpack(in, len, (T *)out, capacity, flags, r);                                   \
   }
 
-#define FUZZ_ALL_FACES(PREFIX)          \
-  FUZZ_FACES(PREFIX, f32, float)        \
-  FUZZ_FACES(PREFIX, f64, double)       \
-  FUZZ_FACES(PREFIX, i8, int8_t)        \
-  FUZZ_FACES(PREFIX, u8, uint8_t)       \
-  FUZZ_FACES(PREFIX, i16, int16_t)      \
-  FUZZ_FACES(PREFIX, u16, uint16_t)     \
-  FUZZ_FACES(PREFIX, i32, int32_t)      \
-  FUZZ_FACES(PREFIX, u32, uint32_t)     \
-  FUZZ_FACES(PREFIX, i64, int64_t)      \
-  FUZZ_FACES(PREFIX, u64, uint64_t)     \
-  FUZZ_FACES(PREFIX, bool, uint8_t)
-
-#define FUZZ_FACE_TABLE(PREFIX, kind)                                                      \
-  {PREFIX##kind##_f32_face, PREFIX##kind##_f64_face, PREFIX##kind##_i8_face,               \
-   PREFIX##kind##_u8_face,  PREFIX##kind##_i16_face, PREFIX##kind##_u16_face,              \
-   PREFIX##kind##_i32_face, PREFIX##kind##_u32_face, PREFIX##kind##_i64_face,              \
-   PREFIX##kind##_u64_face, PREFIX##kind##_bool_face}
+/* The kernels under test (for the differential target: the SIMD set). */
+#define FUZZ_FACES_OF(name, T, wire) \
+  FUZZ_FACES(pack_##name##_face, unpack_##name##_face, fm_pack_##name, fm_unpack_##name, T)
+#define FUZZ_KERNELS_OF(name, T, wire) [FM_TYPE_##name] = {pack_##name##_face, unpack_##name##_face},
+FM_ELEMENT_TYPES(FUZZ_FACES_OF)
+static const fuzz_kernels FUZZ_KERNELS[FM_TYPE_COUNT] __attribute__((unused)) = {
+    FM_ELEMENT_TYPES(FUZZ_KERNELS_OF)};
 
 /* ---- reference decoder ------------------------------------------------------
  * Written from the wire rules, element by element, with no SIMD and none of
@@ -191,7 +186,7 @@ FUZZ_FN fm_code ref_unpack(int t, const uint8_t *in, size_t len, void *out, size
   for (size_t i = 0; i < count; i++) {
     if (pos >= len) return ref_fail(r, FM_ERR_TRUNCATED, i, pos, in, len, 0);
     uint8_t tag = in[pos];
-    if (t == T_BOOL) {
+    if (t == FM_TYPE_bool) {
       if (tag != 0xc2 && tag != 0xc3) return ref_fail(r, FM_ERR_TYPE, i, pos, in, len, 0);
       ((uint8_t *)out)[i] = tag == 0xc3;
       pos++;
@@ -222,7 +217,7 @@ FUZZ_FN fm_code ref_unpack(int t, const uint8_t *in, size_t len, void *out, size
         bits = shift < 64 ? (uint64_t)((int64_t)(bits << shift) >> shift) : bits;
       }
     }
-    if (t == T_F32 || t == T_F64) {
+    if (t == FM_TYPE_f32 || t == FM_TYPE_f64) {
       uint64_t d64;
       uint32_t f32;
       if (kind == 'f') {
@@ -235,7 +230,7 @@ FUZZ_FN fm_code ref_unpack(int t, const uint8_t *in, size_t len, void *out, size
         memcpy(&f32, &f, 4);
         memcpy(&d64, &d, 8);
       }
-      if (t == T_F32) memcpy((uint8_t *)out + 4 * i, &f32, 4);
+      if (t == FM_TYPE_f32) memcpy((uint8_t *)out + 4 * i, &f32, 4);
       else memcpy((uint8_t *)out + 8 * i, &d64, 8);
       pos += size;
       continue;
@@ -296,9 +291,9 @@ FUZZ_FN size_t ref_put_element(int t, const uint8_t *typed, size_t i, uint8_t *o
   const fuzz_type *ty = &FUZZ_TYPES[t];
   uint64_t raw = 0;
   memcpy(&raw, typed + ty->size * i, ty->size);
-  if (t == T_F32) return ref_put_be(out, 0xca, raw, 4);
-  if (t == T_F64) return ref_put_be(out, 0xcb, raw, 8);
-  if (t == T_BOOL) return out[0] = raw ? 0xc3 : 0xc2, 1;
+  if (t == FM_TYPE_f32) return ref_put_be(out, 0xca, raw, 4);
+  if (t == FM_TYPE_f64) return ref_put_be(out, 0xcb, raw, 8);
+  if (t == FM_TYPE_bool) return out[0] = raw ? 0xc3 : 0xc2, 1;
   if (ty->is_signed) { /* sign-extend the element */
     unsigned shift = (unsigned)(64 - 8 * ty->size);
     if (shift) raw = (uint64_t)((int64_t)(raw << shift) >> shift);

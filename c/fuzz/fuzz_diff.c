@@ -16,25 +16,31 @@
 
 /* The scalar set: each API function again, renamed, with the same type. */
 #define SCALAR(f) extern __typeof__(f) scalar_##f;
-#define API(X)                                                                              \
-  X(fm_pack_f32) X(fm_pack_f64) X(fm_pack_i8) X(fm_pack_u8) X(fm_pack_i16) X(fm_pack_u16)   \
-  X(fm_pack_i32) X(fm_pack_u32) X(fm_pack_i64) X(fm_pack_u64) X(fm_pack_bool)               \
-  X(fm_unpack_f32) X(fm_unpack_f64) X(fm_unpack_i8) X(fm_unpack_u8) X(fm_unpack_i16)        \
-  X(fm_unpack_u16) X(fm_unpack_i32) X(fm_unpack_u32) X(fm_unpack_i64) X(fm_unpack_u64)      \
-  X(fm_unpack_bool) X(fm_simd_enabled) X(fm_bmp_encode) X(fm_bmp_decode) X(fm_ia5_encode)   \
-  X(fm_ia5_decode) X(fm_visible_encode) X(fm_visible_decode) X(fm_ia5_check)                \
-  X(fm_visible_check) X(fm_der_read_bmp) X(fm_der_read_ia5) X(fm_der_read_visible)          \
-  X(fm_der_write_bmp) X(fm_der_write_ia5) X(fm_der_write_visible)
-API(SCALAR)
+#define SCALAR_TYPED(name, T, wire) SCALAR(fm_pack_##name) SCALAR(fm_unpack_##name)
+FM_ELEMENT_TYPES(SCALAR_TYPED)
+SCALAR(fm_simd_enabled) SCALAR(fm_bmp_encode) SCALAR(fm_bmp_decode) SCALAR(fm_ia5_encode)
+SCALAR(fm_ia5_decode) SCALAR(fm_visible_encode) SCALAR(fm_visible_decode) SCALAR(fm_ia5_check)
+SCALAR(fm_visible_check) SCALAR(fm_der_read_bmp) SCALAR(fm_der_read_ia5)
+SCALAR(fm_der_read_visible) SCALAR(fm_der_write_bmp) SCALAR(fm_der_write_ia5)
+SCALAR(fm_der_write_visible)
 
-FUZZ_ALL_FACES()
-FUZZ_ALL_FACES(scalar_)
+/* Its typed kernels' faces and their table (fm_fuzz.h has the SIMD set's). */
+#define SCALAR_FACES(name, T, wire)                                                  \
+  FUZZ_FACES(scalar_pack_##name##_face, scalar_unpack_##name##_face, scalar_fm_pack_##name, \
+             scalar_fm_unpack_##name, T)
+#define SCALAR_KERNELS(name, T, wire) \
+  [FM_TYPE_##name] = {scalar_pack_##name##_face, scalar_unpack_##name##_face},
+FM_ELEMENT_TYPES(SCALAR_FACES)
+
+/* The integer types, in the order of the FM_INTEGRAL_FLOATS ops. */
+#define INT_TYPE(name, T, wire) FM_TYPE_##name,
+static const fm_type INT_TYPES[] = {FM_INT_TYPES(INT_TYPE)};
+enum { INT_TYPE_COUNT = sizeof INT_TYPES / sizeof INT_TYPES[0] };
 
 /* One build's kernels, as tables. */
 typedef struct build {
   const char *name;
-  fuzz_pack_fn pack[T_COUNT];
-  fuzz_unpack_fn unpack[T_COUNT];
+  fuzz_kernels typed[FM_TYPE_COUNT];
   fm_code (*str_decode[S_COUNT])(const uint8_t *, size_t, uint16_t *, fm_result *);
   fm_code (*str_encode[S_COUNT])(const uint16_t *, size_t, uint8_t *, fm_result *);
   fm_code (*str_check[S_COUNT])(const uint8_t *, size_t, fm_result *);
@@ -43,9 +49,9 @@ typedef struct build {
   int (*simd_enabled)(void);
 } build;
 
-#define BUILD(PREFIX, NAME)                                                                   \
+#define BUILD(PREFIX, NAME, KERNELS)                                                          \
   {                                                                                           \
-    NAME, FUZZ_FACE_TABLE(PREFIX, pack), FUZZ_FACE_TABLE(PREFIX, unpack),                     \
+    NAME, {FM_ELEMENT_TYPES(KERNELS)},                                                        \
         {PREFIX##fm_bmp_decode, PREFIX##fm_ia5_decode, PREFIX##fm_visible_decode},            \
         {PREFIX##fm_bmp_encode, PREFIX##fm_ia5_encode, PREFIX##fm_visible_encode},            \
         {NULL, PREFIX##fm_ia5_check, PREFIX##fm_visible_check},                               \
@@ -54,14 +60,15 @@ typedef struct build {
         PREFIX##fm_simd_enabled                                                               \
   }
 
-static const build BUILDS[2] = {BUILD(, "simd"), BUILD(scalar_, "scalar")};
+static const build BUILDS[2] = {BUILD(, "simd", FUZZ_KERNELS_OF),
+                                 BUILD(scalar_, "scalar", SCALAR_KERNELS)};
 
 /* The operations, in selector order. */
 enum {
-  OP_UNPACK = 0,                          /* + type */
-  OP_UNPACK_INTEGRAL = OP_UNPACK + T_COUNT, /* + integer type - T_I8 */
-  OP_PACK = OP_UNPACK_INTEGRAL + 8,       /* + type */
-  OP_DECODE = OP_PACK + T_COUNT,          /* + string kind */
+  OP_UNPACK = 0,                                  /* + type */
+  OP_UNPACK_INTEGRAL = OP_UNPACK + FM_TYPE_COUNT, /* + index in INT_TYPES */
+  OP_PACK = OP_UNPACK_INTEGRAL + INT_TYPE_COUNT,  /* + type */
+  OP_DECODE = OP_PACK + FM_TYPE_COUNT,            /* + string kind */
   OP_BMP_DECODE_IN_PLACE = OP_DECODE + S_COUNT,
   OP_CHECK, /* + string kind - S_IA5 */
   OP_ENCODE = OP_CHECK + 2, /* + string kind */
@@ -84,7 +91,7 @@ static void run(const build *b, int op, const uint8_t *in, size_t len, outcome *
   size_t out_size;
   int t = -1, s = -1;
   if (op < OP_PACK) {
-    t = op < OP_UNPACK_INTEGRAL ? op - OP_UNPACK : T_I8 + (op - OP_UNPACK_INTEGRAL);
+    t = op < OP_UNPACK_INTEGRAL ? op - OP_UNPACK : (int)INT_TYPES[op - OP_UNPACK_INTEGRAL];
     out_size = len * FUZZ_TYPES[t].size; /* room for the most elements len bytes can hold */
   } else if (op < OP_DECODE) {
     t = op - OP_PACK;
@@ -105,10 +112,10 @@ static void run(const build *b, int op, const uint8_t *in, size_t len, outcome *
   uint8_t *copy = fuzz_alloc(len);
   memcpy(copy, in, len);
   if (op < OP_PACK) {
-    b->unpack[t](in, len, o->out, len, op < OP_UNPACK_INTEGRAL ? 0 : FM_INTEGRAL_FLOATS, &o->r);
+    b->typed[t].unpack(in, len, o->out, len, op < OP_UNPACK_INTEGRAL ? 0 : FM_INTEGRAL_FLOATS, &o->r);
   } else if (op < OP_DECODE) {
     size_t n = len / FUZZ_TYPES[t].size;
-    size_t size = b->pack[t](copy, n, o->out);
+    size_t size = b->typed[t].pack(copy, n, o->out);
     o->r = (fm_result){.count = (uint32_t)n, .end = size}; /* packers return only the size */
     o->compared = size;
   } else if (op < OP_BMP_DECODE_IN_PLACE) {

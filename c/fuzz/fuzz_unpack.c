@@ -1,5 +1,5 @@
 /* fuzz_unpack.c - libFuzzer target for one typed decoder: fm_unpack_<type>,
- * chosen at build time with -DFUZZ_TYPE=<T_F32 ... T_BOOL> (fm_fuzz.h); the
+ * chosen at build time with -DFUZZ_TYPE=FM_TYPE_<name> (fastmp.h); the
  * Makefile builds one binary per type (build/fuzz/unpack_<type>).
  *
  * The input is the msgpack given to the decoder, as a network peer would send
@@ -12,11 +12,8 @@
 #include "fm_fuzz.h"
 
 #ifndef FUZZ_TYPE
-#error "build with -DFUZZ_TYPE=<element type index>"
+#error "build with -DFUZZ_TYPE=FM_TYPE_<name>"
 #endif
-
-FUZZ_ALL_FACES()
-static const fuzz_unpack_fn UNPACK[T_COUNT] = FUZZ_FACE_TABLE(, unpack);
 
 static void decode(const uint8_t *in, size_t len, uint32_t flags) {
   const fuzz_type *ty = &FUZZ_TYPES[FUZZ_TYPE];
@@ -25,7 +22,7 @@ static void decode(const uint8_t *in, size_t len, uint32_t flags) {
   memset(none, 0x5a, sizeof none);
   memset(untouched, 0x5a, sizeof untouched);
   /* No room: header errors, or CAPACITY with the count (OK for an empty array). */
-  fm_code code = UNPACK[FUZZ_TYPE](in, len, none, 0, flags, &r);
+  fm_code code = FUZZ_KERNELS[FUZZ_TYPE].unpack(in, len, none, 0, flags, &r);
   ref_unpack(FUZZ_TYPE, in, len, none, 0, flags, &want);
   fuzz_expect_result("capacity 0", &r, &want);
   FUZZ_CHECK(memcmp(none, untouched, sizeof none) == 0, "capacity 0: the output was written");
@@ -38,7 +35,7 @@ static void decode(const uint8_t *in, size_t len, uint32_t flags) {
   uint8_t *expected = fuzz_alloc(count * ty->size);
   memset(out, 0xa5, count * ty->size);
   memset(expected, 0xa5, count * ty->size);
-  code = UNPACK[FUZZ_TYPE](in, len, out, count, flags, &r);
+  code = FUZZ_KERNELS[FUZZ_TYPE].unpack(in, len, out, count, flags, &r);
   ref_unpack(FUZZ_TYPE, in, len, expected, count, flags, &want);
   fuzz_expect_result(ty->name, &r, &want);
   /* Values: all of them on success; on failure the elements before the bad one. */
@@ -51,6 +48,6 @@ static void decode(const uint8_t *in, size_t len, uint32_t flags) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   decode(data, size, 0);
-  if (!FUZZ_TYPES[FUZZ_TYPE].is_float && FUZZ_TYPE != T_BOOL) decode(data, size, FM_INTEGRAL_FLOATS);
+  if (!FUZZ_TYPES[FUZZ_TYPE].is_float && FUZZ_TYPE != FM_TYPE_bool) decode(data, size, FM_INTEGRAL_FLOATS);
   return 0;
 }

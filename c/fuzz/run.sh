@@ -6,7 +6,8 @@
 #
 # SECONDS defaults to 10; 0 only replays the committed corpus (seeds and
 # every past finding) through each target. Targets default to all of them
-# (build/fuzz/: unpack_<type>, decode_<kind>, der_<kind>, roundtrip, diff).
+# (build/fuzz/: unpack_<type>, decode_<kind>, der_<kind>, roundtrip, diff; as
+# `make fuzz-targets` lists them).
 # Each target reads its committed corpus c/fuzz/corpus/<target>/ and keeps
 # what it discovers in build/fuzz/corpus/<target>/ (not committed). A crash
 # stops the run with exit status 1 and leaves its input in build/fuzz/crashes/:
@@ -20,9 +21,7 @@ shift || true
 make -s --no-print-directory fuzz >/dev/null
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(unpack_f32 unpack_f64 unpack_i8 unpack_u8 unpack_i16 unpack_u16 unpack_i32 unpack_u32
-           unpack_i64 unpack_u64 unpack_bool decode_bmp decode_ia5 decode_visible
-           der_bmp der_ia5 der_visible roundtrip diff)
+  read -ra targets <<<"$(make -s --no-print-directory fuzz-targets)"
 fi
 
 mkdir -p build/fuzz/crashes build/fuzz/logs

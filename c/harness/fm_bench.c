@@ -21,6 +21,7 @@
 #include "fm_ops.h"
 
 enum { PEER_FIRST = 100, PEER_LAST = 105, ROUNDS = 7 };
+_Static_assert((int)FM_OP_END <= (int)PEER_FIRST, "the fastmp ops (fm_ops.h) end before the peers' numbers");
 #define ROUND_NS 2e6
 
 static void die(const char *what) {

@@ -3,6 +3,7 @@
  * and aarch64, SIMD and scalar) with the wasm builds byte for byte.
  *
  *   fm-cli IN OUT      (a path of "-" means stdin / stdout)
+ *   fm-cli --ops       (prints the op numbers, see fm_ops.h)
  *
  * Request:  u8 op, u32 length, `length` bytes: the ops of fm_ops.h (BMP encode
  *   and decode run in place, as the JS boundary does).
@@ -43,7 +44,11 @@ static void put_response(FILE *out, const fm_result *r, const void *data, size_t
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) die("usage: fm-cli IN OUT");
+  if (argc == 2 && strcmp(argv[1], "--ops") == 0) {
+    fm_op_list(stdout);
+    return fclose(stdout) == 0 ? 0 : 2;
+  }
+  if (argc != 3) die("usage: fm-cli IN OUT, or fm-cli --ops");
   FILE *in = strcmp(argv[1], "-") ? fopen(argv[1], "rb") : stdin;
   FILE *out = strcmp(argv[2], "-") ? fopen(argv[2], "wb") : stdout;
   if (!in || !out) die("cannot open input or output");

@@ -115,26 +115,17 @@ static uint32_t rnd(void) { /* xorshift32 */
 
 /* ---- the typed kernels --------------------------------------------------------- */
 
-static const struct {
-  const char *name;
-  size_t size, max_wire;
-  bool is_float, is_signed;
-  uint8_t own_tag; /* the element form of the type's own width */
-} TYPES[] = {
-    {"f32", 4, 5, true, true, 0xca},
-    {"f64", 8, 9, true, true, 0xcb},
-    {"i8", 1, 2, false, true, 0xd0},
-    {"u8", 1, 2, false, false, 0xcc},
-    {"i16", 2, 3, false, true, 0xd1},
-    {"u16", 2, 3, false, false, 0xcd},
-    {"i32", 4, 5, false, true, 0xd2},
-    {"u32", 4, 5, false, false, 0xce},
-    {"i64", 8, 9, false, true, 0xd3},
-    {"u64", 8, 9, false, false, 0xcf},
-    {"bool", 1, 1, false, false, 0xc2},
-};
-enum { TYPE_COUNT = sizeof TYPES / sizeof TYPES[0], T_BOOL = TYPE_COUNT - 1 };
-_Static_assert((int)TYPE_COUNT == (int)FM_TYPE_COUNT, "the same types as the harness, in its order");
+/* The kernels by FM_TYPE_<name>, and the families of their types. */
+static const fm_typed_kernels *const TYPES = FM_TYPED_KERNELS;
+#define MARK(name, T, wire) [FM_TYPE_##name] = true,
+static const bool IS_FLOAT[FM_TYPE_COUNT] = {FM_FLOAT_TYPES(MARK)};
+static const bool IS_INTEGER[FM_TYPE_COUNT] = {FM_INT_TYPES(MARK)};
+
+/* The element form of an integer type's own width: 0xcc (u8) to 0xcf (u64),
+ * 0xd0 (i8) to 0xd3 (i64). */
+static uint8_t own_tag(size_t t) {
+  return (uint8_t)((TYPES[t].is_signed ? 0xd0 : 0xcc) + __builtin_ctzll(TYPES[t].size));
+}
 
 /* Typed-array contents, chosen to drive every SIMD path of the packers. */
 enum { FILL_ZERO, FILL_FIXINT, FILL_WIDEST, FILL_MIXED, FILL_RANDOM, FILL_COUNT };
@@ -151,7 +142,7 @@ static void fill_typed(size_t t, int fill, uint8_t *out, size_t n) {
       case FILL_MIXED: v >>= rnd() % 64; break;                    /* every size class */
       default: break;
     }
-    if (TYPES[t].is_float && fill == FILL_FIXINT) { /* small integral floats */
+    if (IS_FLOAT[t] && fill == FILL_FIXINT) { /* small integral floats */
       if (size == 4) {
         float f = (float)(int)(v % 100);
         memcpy(&v, &f, 4);
@@ -190,12 +181,12 @@ static size_t put_form(uint8_t *p, size_t t, int form) {
   static const uint8_t tags[] = {0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf, 0xd0, 0xd1, 0xd2, 0xd3};
   static const size_t payload[] = {4, 8, 1, 2, 4, 8, 1, 2, 4, 8};
   uint32_t v = rnd() % 100; /* fits every type */
-  if (t == T_BOOL && form != FORM_JUNK) form = FORM_OWN;
+  if (t == FM_TYPE_bool && form != FORM_JUNK) form = FORM_OWN;
   switch (form) {
     case FORM_OWN: {
-      if (t == T_BOOL) return p[0] = (uint8_t)(0xc2 + (rnd() & 1)), 1;
-      if (TYPES[t].is_float) return put_form(p, t, t == 0 ? FORM_F32 : FORM_F64);
-      return put_element(p, TYPES[t].own_tag, TYPES[t].size, v);
+      if (t == FM_TYPE_bool) return p[0] = (uint8_t)(0xc2 + (rnd() & 1)), 1;
+      if (IS_FLOAT[t]) return put_form(p, t, t == FM_TYPE_f32 ? FORM_F32 : FORM_F64);
+      return put_element(p, own_tag(t), TYPES[t].size, v);
     }
     case FORM_FIXINT: return put_element(p, 0, 0, TYPES[t].is_signed ? (uint64_t)(v % 128) - 32 : v);
     case FORM_F32: {
@@ -458,12 +449,12 @@ int main(void) {
   sigaction(SIGBUS, &sa, NULL);
 
   for (int at_end = 1; at_end >= 0; at_end--) {
-    for (size_t t = 0; t < TYPE_COUNT; t++) {
+    for (size_t t = 0; t < FM_TYPE_COUNT; t++) {
       for (int fill = 0; fill < FILL_COUNT; fill++) {
         for (size_t n = 0; n <= MAX_N; n++) check_pack(t, fill, n, at_end);
       }
       check_all_unpack(t, 0, at_end);
-      if (!TYPES[t].is_float && t != T_BOOL) check_all_unpack(t, FM_INTEGRAL_FLOATS, at_end);
+      if (IS_INTEGER[t]) check_all_unpack(t, FM_INTEGRAL_FLOATS, at_end);
     }
     for (int s = 0; s < S_COUNT; s++) {
       for (int text = 0; text < TEXT_COUNT; text++) {

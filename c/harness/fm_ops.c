@@ -5,46 +5,49 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FACES(t, T)                                                                     \
-  static size_t pack_##t(const void *in, size_t n, uint8_t *out) {                      \
-    return fm_pack_##t((const T *)in, n, out);                                          \
-  }                                                                                     \
-  static fm_code unpack_##t(const uint8_t *in, size_t len, void *out, size_t capacity,  \
-                            uint32_t flags, fm_result *r) {                             \
-    return fm_unpack_##t(in, len, (T *)out, capacity, flags, r);                        \
+/* Uniform faces of the typed kernels, and the table of them. */
+#define FACES(name, T, wire)                                                              \
+  static size_t pack_##name(const void *in, size_t n, uint8_t *out) {                     \
+    return fm_pack_##name((const T *)in, n, out);                                         \
+  }                                                                                       \
+  static fm_code unpack_##name(const uint8_t *in, size_t len, void *out, size_t capacity, \
+                               uint32_t flags, fm_result *r) {                            \
+    return fm_unpack_##name(in, len, (T *)out, capacity, flags, r);                       \
   }
+FM_ELEMENT_TYPES(FACES)
 
-FACES(f32, float)
-FACES(f64, double)
-FACES(i8, int8_t)
-FACES(u8, uint8_t)
-FACES(i16, int16_t)
-FACES(u16, uint16_t)
-FACES(i32, int32_t)
-FACES(u32, uint32_t)
-FACES(i64, int64_t)
-FACES(u64, uint64_t)
-FACES(bool, uint8_t)
+/* `name` is pasted or quoted where it is used, never passed on: bool is a
+ * macro of <stdbool.h> (_Bool). */
+#define KERNELS(name, T, wire) \
+  [FM_TYPE_##name] = {#name, sizeof(T), wire, !((T)-1 > 0), pack_##name, unpack_##name},
+const fm_typed_kernels FM_TYPED_KERNELS[FM_TYPE_COUNT] = {FM_ELEMENT_TYPES(KERNELS)};
 
-const fm_typed_kernels FM_TYPED_KERNELS[FM_TYPE_COUNT] = {
-    {pack_f32, unpack_f32}, {pack_f64, unpack_f64}, {pack_i8, unpack_i8},    {pack_u8, unpack_u8},
-    {pack_i16, unpack_i16}, {pack_u16, unpack_u16}, {pack_i32, unpack_i32},  {pack_u32, unpack_u32},
-    {pack_i64, unpack_i64}, {pack_u64, unpack_u64}, {pack_bool, unpack_bool},
-};
+/* What the harness knows of each op. */
+typedef struct op_info {
+  enum { OP_UNKNOWN, OP_PACK, OP_UNPACK, OP_STRING } kind;
+  fm_type t;      /* pack, unpack: the element type */
+  uint32_t flags; /* unpack: the decoder's flags */
+  bool units;     /* string ops: the input is 16-bit units (else bytes) */
+  const char *name;
+} op_info;
 
-static const struct {
-  size_t size;     /* bytes per element in the typed array */
-  size_t max_wire; /* bytes of its largest msgpack form */
-} TYPES[] = {
-    {4, 5}, {8, 9}, {1, 2}, {1, 2}, {2, 3}, {2, 3}, {4, 5}, {4, 5}, {8, 9}, {8, 9}, {1, 1},
-};
-_Static_assert(sizeof TYPES / sizeof TYPES[0] == FM_TYPE_COUNT, "one row per type");
-enum { TYPE_COUNT = sizeof TYPES / sizeof TYPES[0], OP_INTEGRAL_FLOATS = 23 };
-enum {
-  OP_BMP_ENCODE = 32, OP_BMP_DECODE, OP_IA5_ENCODE, OP_IA5_DECODE, OP_VISIBLE_ENCODE,
-  OP_VISIBLE_DECODE, OP_IA5_CHECK, OP_VISIBLE_CHECK, OP_DER_READ_BMP, OP_DER_READ_IA5,
-  OP_DER_READ_VISIBLE, OP_DER_WRITE_BMP, OP_DER_WRITE_IA5, OP_DER_WRITE_VISIBLE
-};
+#define TYPED_OPS(name, T, wire)                                                                    \
+  [FM_OP_PACK_##name] = {OP_PACK, FM_TYPE_##name, 0, false, "PACK_" #name},                        \
+  [FM_OP_UNPACK_##name] = {OP_UNPACK, FM_TYPE_##name, 0, false, "UNPACK_" #name},
+#define INTEGRAL_OPS(name, T, wire)                                                                 \
+  [FM_OP_UNPACK_INTEGRAL_##name] = {OP_UNPACK, FM_TYPE_##name, FM_INTEGRAL_FLOATS, false,          \
+                                    "UNPACK_INTEGRAL_" #name},
+#define STRING_OPS(NAME, input) [FM_OP_##NAME] = {OP_STRING, 0, 0, OP_INPUT_##input, #NAME},
+#define OP_INPUT_units true
+#define OP_INPUT_bytes false
+static const op_info OPS[FM_OP_END] = {
+    FM_ELEMENT_TYPES(TYPED_OPS) FM_INT_TYPES(INTEGRAL_OPS) FM_STRING_OPS(STRING_OPS)};
+
+void fm_op_list(FILE *out) {
+  for (int op = 0; op < FM_OP_END; op++) {
+    if (OPS[op].kind != OP_UNKNOWN) fprintf(out, "%d %s\n", op, OPS[op].name);
+  }
+}
 
 uint8_t *fm_read_request(FILE *in, const char *who, int *op, uint32_t *len) {
   if ((*op = fgetc(in)) == EOF) return NULL;
@@ -68,43 +71,32 @@ void *fm_xmalloc(size_t size) {
   return p;
 }
 
-static bool is_pack(int op) { return op >= 1 && op <= 2 * TYPE_COUNT && op % 2; }
-static bool is_unpack(int op) {
-  return (op >= 1 && op <= 2 * TYPE_COUNT && op % 2 == 0) ||
-         (op >= OP_INTEGRAL_FLOATS && op < OP_INTEGRAL_FLOATS + 8);
-}
-static size_t type_of(int op) {
-  return op >= OP_INTEGRAL_FLOATS ? (size_t)(op - OP_INTEGRAL_FLOATS) + 2 : (size_t)(op - 1) / 2;
-}
-static bool takes_units(int op) {
-  return op == OP_BMP_ENCODE || op == OP_IA5_ENCODE || op == OP_VISIBLE_ENCODE ||
-         (op >= OP_DER_WRITE_BMP && op <= OP_DER_WRITE_VISIBLE);
-}
-static bool takes_string_bytes(int op) { return op >= OP_BMP_DECODE && op <= OP_DER_READ_VISIBLE && !takes_units(op); }
-
 bool fm_op_prepare(fm_op *o, int op, const uint8_t *data, size_t len, bool in_place,
                    const char **why) {
+  const op_info *info = op >= 0 && op < FM_OP_END ? &OPS[op] : &OPS[FM_OP_NONE];
+  const fm_typed_kernels *type = &FM_TYPED_KERNELS[info->t];
   size_t out_cap;
-  if (is_pack(op)) {
-    size_t t = type_of(op);
-    if (len % TYPES[t].size) return *why = "pack input is not a whole number of elements", false;
-    out_cap = FM_PACK_BOUND(len / TYPES[t].size, TYPES[t].max_wire);
-  } else if (is_unpack(op)) {
-    /* The header bounds the count by the input length, so len elements always fit. */
-    out_cap = len * TYPES[type_of(op)].size;
-  } else if (takes_units(op)) {
-    if (len % 2) return *why = "string encode input is not a whole number of units", false;
-    out_cap = FM_DER_HEADER_MAX + len;
-  } else if (takes_string_bytes(op)) {
-    out_cap = 2 * len;
-  } else {
-    return *why = "unknown op", false;
+  switch (info->kind) {
+    case OP_PACK:
+      if (len % type->size) return *why = "pack input is not a whole number of elements", false;
+      out_cap = FM_PACK_BOUND(len / type->size, type->max_wire);
+      break;
+    case OP_UNPACK:
+      /* The header bounds the count by the input length, so len elements always fit. */
+      out_cap = len * type->size;
+      break;
+    case OP_STRING:
+      if (info->units && len % 2) return *why = "string encode input is not a whole number of units", false;
+      out_cap = info->units ? FM_DER_HEADER_MAX + len : 2 * len;
+      break;
+    default:
+      return *why = "unknown op", false;
   }
   o->op = op;
   o->len = len;
   o->in = fm_xmalloc(len);
   memcpy(o->in, data, len);
-  bool bmp_in_place = in_place && (op == OP_BMP_ENCODE || op == OP_BMP_DECODE);
+  bool bmp_in_place = in_place && (op == FM_OP_BMP_ENCODE || op == FM_OP_BMP_DECODE);
   o->out = bmp_in_place ? o->in : fm_xmalloc(out_cap);
   o->out_cap = bmp_in_place ? len : out_cap;
   return true;
@@ -116,37 +108,37 @@ static size_t run_string(fm_op *o, fm_result *r) {
   size_t n = o->len / 2, len = o->len;
   fm_code code;
   switch (o->op) {
-    case OP_BMP_ENCODE: code = fm_bmp_encode(units, n, o->out, r); break;
-    case OP_IA5_ENCODE: code = fm_ia5_encode(units, n, o->out, r); break;
-    case OP_VISIBLE_ENCODE: code = fm_visible_encode(units, n, o->out, r); break;
-    case OP_DER_WRITE_BMP: code = fm_der_write_bmp(units, n, o->out, r); break;
-    case OP_DER_WRITE_IA5: code = fm_der_write_ia5(units, n, o->out, r); break;
-    case OP_DER_WRITE_VISIBLE: code = fm_der_write_visible(units, n, o->out, r); break;
-    case OP_BMP_DECODE: code = fm_bmp_decode(bytes, len, o->out, r); break;
-    case OP_IA5_DECODE: code = fm_ia5_decode(bytes, len, o->out, r); break;
-    case OP_VISIBLE_DECODE: code = fm_visible_decode(bytes, len, o->out, r); break;
-    case OP_IA5_CHECK: return fm_ia5_check(bytes, len, r), 0;
-    case OP_VISIBLE_CHECK: return fm_visible_check(bytes, len, r), 0;
-    case OP_DER_READ_BMP: code = fm_der_read_bmp(bytes, len, o->out, r); break;
-    case OP_DER_READ_IA5: code = fm_der_read_ia5(bytes, len, o->out, r); break;
+    case FM_OP_BMP_ENCODE: code = fm_bmp_encode(units, n, o->out, r); break;
+    case FM_OP_IA5_ENCODE: code = fm_ia5_encode(units, n, o->out, r); break;
+    case FM_OP_VISIBLE_ENCODE: code = fm_visible_encode(units, n, o->out, r); break;
+    case FM_OP_DER_WRITE_BMP: code = fm_der_write_bmp(units, n, o->out, r); break;
+    case FM_OP_DER_WRITE_IA5: code = fm_der_write_ia5(units, n, o->out, r); break;
+    case FM_OP_DER_WRITE_VISIBLE: code = fm_der_write_visible(units, n, o->out, r); break;
+    case FM_OP_BMP_DECODE: code = fm_bmp_decode(bytes, len, o->out, r); break;
+    case FM_OP_IA5_DECODE: code = fm_ia5_decode(bytes, len, o->out, r); break;
+    case FM_OP_VISIBLE_DECODE: code = fm_visible_decode(bytes, len, o->out, r); break;
+    case FM_OP_IA5_CHECK: return fm_ia5_check(bytes, len, r), 0;
+    case FM_OP_VISIBLE_CHECK: return fm_visible_check(bytes, len, r), 0;
+    case FM_OP_DER_READ_BMP: code = fm_der_read_bmp(bytes, len, o->out, r); break;
+    case FM_OP_DER_READ_IA5: code = fm_der_read_ia5(bytes, len, o->out, r); break;
     default: code = fm_der_read_visible(bytes, len, o->out, r); break;
   }
   if (code != FM_OK) return 0;
-  return takes_units(o->op) ? r->end : 2 * (size_t)r->count;
+  return OPS[o->op].units ? r->end : 2 * (size_t)r->count;
 }
 
 size_t fm_op_run(fm_op *o, fm_result *r) {
-  if (is_pack(o->op)) {
-    size_t t = type_of(o->op), n = o->len / TYPES[t].size;
-    size_t size = FM_TYPED_KERNELS[t].pack(o->in, n, o->out);
+  const op_info *info = &OPS[o->op]; /* fm_op_prepare accepted the op */
+  const fm_typed_kernels *type = &FM_TYPED_KERNELS[info->t];
+  if (info->kind == OP_PACK) {
+    size_t n = o->len / type->size;
+    size_t size = type->pack(o->in, n, o->out);
     *r = (fm_result){.code = FM_OK, .count = (uint32_t)n, .end = size};
     return size;
   }
-  if (is_unpack(o->op)) {
-    size_t t = type_of(o->op);
-    uint32_t flags = o->op >= OP_INTEGRAL_FLOATS ? FM_INTEGRAL_FLOATS : 0;
-    fm_code code = FM_TYPED_KERNELS[t].unpack(o->in, o->len, o->out, o->len, flags, r);
-    return code == FM_OK ? r->count * TYPES[t].size : 0;
+  if (info->kind == OP_UNPACK) {
+    fm_code code = type->unpack(o->in, o->len, o->out, o->len, info->flags, r);
+    return code == FM_OK ? r->count * type->size : 0;
   }
   return run_string(o, r);
 }

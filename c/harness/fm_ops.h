@@ -3,16 +3,16 @@
  * sized, so that the parity harness (fm_cli.c) runs each op once and the
  * speed harness (fm_bench.c) runs it many times, on the same code path.
  *
- * Ops, for element type t (0 f32, 1 f64, 2 i8, 3 u8, 4 i16, 5 u16, 6 i32,
- * 7 u32, 8 i64, 9 u64, 10 bool):
- *   1 + 2t      pack   (input: the typed array, little-endian; bool: bytes)
- *   2 + 2t      unpack (input: msgpack)
- *   23 + t - 2  unpack with FM_INTEGRAL_FLOATS, for the integer types
- *   32 BMP encode, 34 IA5 encode, 36 Visible encode (input: little-endian units)
- *   33 BMP decode, 35 IA5 decode, 37 Visible decode (input: content)
- *   38 IA5 check, 39 Visible check (input: content; no output)
- *   40 DER read BMPString, 41 IA5String, 42 VisibleString (input: DER)
- *   43 DER write BMPString, 44 IA5String, 45 VisibleString (input: units)
+ * The op numbers are made from the type lists of c/fastmp.h, so that a new
+ * type moves the later numbers instead of colliding with them; `fm-cli --ops`
+ * prints them all. Today (t = FM_TYPE_<name>: 0 f32, 1 f64, 2 i8 ... 10 bool):
+ *   FM_OP_PACK_<name>            1 + 2t  (input: the typed array, little-endian; bool: bytes)
+ *   FM_OP_UNPACK_<name>          2 + 2t  (input: msgpack)
+ *   FM_OP_UNPACK_INTEGRAL_<name> 23 (i8) ... 30 (u64): unpack with FM_INTEGRAL_FLOATS
+ *   FM_OP_<NAME>, the string ops in FM_STRING_OPS order from 32:
+ *     BMP / IA5 / Visible encode (input: little-endian units), decode (input:
+ *     content), IA5 / Visible check (input: content; no output), DER read
+ *     (input: DER), DER write (input: units).
  */
 #ifndef FM_OPS_H
 #define FM_OPS_H
@@ -21,6 +21,31 @@
 #include <stdio.h>
 
 #include "../fastmp.h"
+
+/* X(NAME, input): the string ops in number order; input is `units` (16-bit,
+ * little-endian) or `bytes`. */
+#define FM_STRING_OPS(X)                                                              \
+  X(BMP_ENCODE, units) X(BMP_DECODE, bytes) X(IA5_ENCODE, units) X(IA5_DECODE, bytes) \
+  X(VISIBLE_ENCODE, units) X(VISIBLE_DECODE, bytes) X(IA5_CHECK, bytes)               \
+  X(VISIBLE_CHECK, bytes) X(DER_READ_BMP, bytes) X(DER_READ_IA5, bytes)               \
+  X(DER_READ_VISIBLE, bytes) X(DER_WRITE_BMP, units) X(DER_WRITE_IA5, units)          \
+  X(DER_WRITE_VISIBLE, units)
+
+#define FM_OP_TYPED(name, T, wire) FM_OP_PACK_##name, FM_OP_UNPACK_##name,
+#define FM_OP_INTEGRAL(name, T, wire) FM_OP_UNPACK_INTEGRAL_##name,
+#define FM_OP_STRING(NAME, input) FM_OP_##NAME,
+enum {
+  FM_OP_NONE, /* 0: no op */
+  FM_ELEMENT_TYPES(FM_OP_TYPED) FM_INT_TYPES(FM_OP_INTEGRAL) FM_OP_TYPED_END,
+  /* The string ops start at 32 (test/helpers.js and bench/suite.js number
+   * them from there), or right after the typed ops should these reach 32. */
+  FM_OP_STRING_FIRST = FM_OP_TYPED_END > 32 ? FM_OP_TYPED_END : 32,
+  FM_OP_STRING_BASE = FM_OP_STRING_FIRST - 1, /* not an op: the one before the first string op */
+  FM_STRING_OPS(FM_OP_STRING) FM_OP_END
+};
+#undef FM_OP_TYPED
+#undef FM_OP_INTEGRAL
+#undef FM_OP_STRING
 
 typedef struct fm_op {
   int op;
@@ -42,17 +67,23 @@ size_t fm_op_run(fm_op *o, fm_result *r);
 
 void fm_op_release(fm_op *o);
 
-/* Uniform faces of the typed kernels, by element type t (as in the op
- * numbers above), so that one table drives them all: this harness, and the
- * guard-page test. */
+/* Writes "<number> <name>" for every op, the name being its FM_OP_ suffix
+ * (e.g. "1 PACK_f32", "23 UNPACK_INTEGRAL_i8", "32 BMP_ENCODE"). */
+void fm_op_list(FILE *out);
+
+/* The typed kernels by FM_TYPE_<name>, with uniform faces, so that one table
+ * drives them all: this harness, and the guard-page test. */
 typedef size_t (*fm_pack_fn)(const void *in, size_t n, uint8_t *out);
 typedef fm_code (*fm_unpack_fn)(const uint8_t *in, size_t len, void *out, size_t capacity,
                                 uint32_t flags, fm_result *r);
 typedef struct fm_typed_kernels {
+  const char *name; /* "f32": fm_pack_f32, fm_unpack_f32 */
+  size_t size;      /* bytes per element in the typed array */
+  size_t max_wire;  /* bytes of its largest msgpack form */
+  bool is_signed;   /* of the C type (floats too) */
   fm_pack_fn pack;
   fm_unpack_fn unpack;
 } fm_typed_kernels;
-enum { FM_TYPE_COUNT = 11 };
 extern const fm_typed_kernels FM_TYPED_KERNELS[FM_TYPE_COUNT];
 
 /* Exits with a message when memory runs out. */
