@@ -10,18 +10,14 @@ CWARN     := -std=c11 -Wall -Wextra -Werror
 # The element types (f32 f64 i8 ... bool), read from c/fastmp.h's FM_ELEMENT_TYPES.
 TYPES     := $(strip $(shell echo 'FM_ELEMENT_TYPES(NAME)' | \
                cpp -P -imacros c/fastmp.h '-DNAME(name, T, wire)=name' -))
-# Every element type has fm_pack_<type> and fm_unpack_<type>; the modules export
-# those and what the JS boundary needs, nothing else it can avoid.
-comma     := ,
-space     := $(subst ,, )
-WASM_EXPORTS := $(subst $(space),$(comma),$(strip \
-                  $(foreach t,$(TYPES),_fm_pack_$(t) _fm_unpack_$(t)) _fm_simd_enabled _malloc _free))
-# ASN.1 strings (c/fm_string.c)
-WASM_EXPORTS := $(WASM_EXPORTS),_fm_bmp_encode,_fm_bmp_decode,_fm_ia5_encode,_fm_ia5_decode,_fm_ia5_check,_fm_visible_encode,_fm_visible_decode,_fm_visible_check
 
+# What the modules export is marked in the C: FM_EXPORT (c/fm_platform.h) on
+# the definition of every kernel the JS boundary calls, so that a kernel and
+# its export cannot drift apart. The allocator is Emscripten's library code,
+# which carries no such mark: malloc and free are named here, and nothing else.
 EMCC      ?= emcc
 WASM_FLAGS := -O3 $(CWARN) --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH -sMALLOC=emmalloc \
-              -sEXPORTED_FUNCTIONS=$(WASM_EXPORTS) -sFILESYSTEM=0 -sSUPPORT_ERRNO=0 -sTOTAL_STACK=65536 -sINITIAL_MEMORY=2MB -sMAXIMUM_MEMORY=4GB
+              -sEXPORTED_FUNCTIONS=_malloc,_free -sFILESYSTEM=0 -sSUPPORT_ERRNO=0 -sTOTAL_STACK=65536 -sINITIAL_MEMORY=2MB -sMAXIMUM_MEMORY=4GB
 
 # x86-64-v2 (SSSE3, SSE4.2) is what SIMDe needs for byte shuffles; every x86-64
 # CI machine has it.

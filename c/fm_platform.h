@@ -13,6 +13,9 @@
 #error "build with -DFM_SIMD=1 (SIMD128 paths) or -DFM_SIMD=0 (scalar only)"
 #endif
 
+/* FM_EXPORT, on a kernel's definition, makes the wasm modules export it: the
+ * one list of what the JS boundary can call (the Makefile names only the
+ * allocator; test/c-interface.test.js compares both with the modules). */
 #if defined(__EMSCRIPTEN__)
 #include <emscripten/emscripten.h>
 #define FM_EXPORT EMSCRIPTEN_KEEPALIVE
