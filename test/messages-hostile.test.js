@@ -41,6 +41,12 @@ describe('lying lengths never allocate', () => {
     expect(() => msgpack.decode(bytes)).toThrow();
   });
 
+  test('a claim one element beyond the bytes left is refused before anything is read', () => {
+    for (const bytes of [[0x93, 0xc0, 0xc0], [0x82, 0xa1, 0x61, 0xc0], [0xa3, 0x61, 0x61], [0xc4, 0x03, 0, 0]]) {
+      expect(catchError(() => decode(bytes))).toMatchObject({ code: 'LENGTH', offset: 0, needed: bytes.length + 1 });
+    }
+  });
+
   test('10 000 lying headers cost no memory', () => {
     const bytes = bytesOf(claims['array 32 of 2^32-1']);
     globalThis.gc?.();

@@ -1,0 +1,200 @@
+// The decoder differentially fuzzed against @msgpack/msgpack: random bytes
+// and mutations of real messages must decode to the same value in both, or
+// be an error in both. Where fastmp differs on purpose the difference is
+// checked against an independent oracle, never waved through:
+// - invalid UTF-8 (fastmp: UTF8): the str at err.offset must fail a fatal TextDecoder;
+// - nesting beyond maxDepth 100 (fastmp: DEPTH; @msgpack/msgpack has no limit):
+//   @msgpack/msgpack's value must be that deep;
+// - msgpackr's typed-array ext 0x74: fastmp decodes it as msgpackr does, so
+//   the oracle's side reads it with msgpackr itself; records (0x72) fail on both;
+// - a str of more than 200 bytes starting with U+FEFF: fastmp keeps the
+//   character, @msgpack/msgpack's TextDecoder drops it.
+
+import * as msgpack from '@msgpack/msgpack';
+import { Unpackr } from 'msgpackr';
+import { describe, expect, test } from 'vitest';
+import { FastmpError } from '../js/errors.js';
+import { decode, mapOf } from '../js/codec/index.js';
+import { rng } from './helpers.js';
+import { difference, hex } from './messages-helpers.js';
+
+const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
+const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** @msgpack/msgpack with msgpackr's reading of ext 0x74 and a refusal of 0x72. */
+const oracleCodec = new msgpack.ExtensionCodec();
+oracleCodec.register({
+  type: 0x74,
+  encode: () => null,
+  decode: (data) => unpackr.unpack(Uint8Array.from([0xc9, 0, 0, data.length >> 8, data.length & 0xff, 0x74, ...data])),
+});
+oracleCodec.register({ type: 0x72, encode: () => null, decode: () => { throw new Error('record'); } });
+
+function oracle(bytes) {
+  try {
+    return { value: msgpack.decode(bytes, { extensionCodec: oracleCodec }) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+function depthOf(v) {
+  if (Array.isArray(v)) return 1 + Math.max(0, ...v.map(depthOf));
+  if (v !== null && typeof v === 'object' && v.constructor === Object) return 1 + Math.max(0, ...Object.values(v).map(depthOf));
+  return 1;
+}
+
+/** The content of the str at bytes[offset] (fixstr, str 8/16/32). */
+function strAt(bytes, offset) {
+  const tag = bytes[offset];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const [n, head] = tag >= 0xa0 && tag <= 0xbf ? [tag & 0x1f, 1] : tag === 0xd9 ? [bytes[offset + 1], 2]
+    : tag === 0xda ? [view.getUint16(offset + 1), 3] : [view.getUint32(offset + 1), 5];
+  return bytes.subarray(offset + head, offset + head + n);
+}
+
+/** Differences between the two sides that are the documented BOM difference. */
+const bomOnly = (got, want) => typeof got === 'string' && typeof want === 'string' && got === `\ufeff${want}`;
+
+function sameOrBoth(a, b, path = '$') {
+  if (bomOnly(a, b)) return '';
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
+    for (let i = 0; i < a.length; i++) {
+      const d = sameOrBoth(a[i], b[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+    return '';
+  }
+  if (a && b && typeof a === 'object' && a.constructor === Object && b.constructor === Object) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    if (ka.length !== kb.length) return `${path}: keys differ`;
+    for (let i = 0; i < ka.length; i++) {
+      if (ka[i] !== kb[i] && !bomOnly(ka[i], kb[i])) return `${path}: key ${ka[i]} vs ${kb[i]}`;
+      const d = sameOrBoth(a[ka[i]], b[kb[i]], `${path}.${ka[i]}`);
+      if (d) return d;
+    }
+    return '';
+  }
+  return difference(a, b, path);
+}
+
+/** '' when fastmp and the oracle agree on bytes (or differ only as the header explains). */
+function check(bytes) {
+  const want = oracle(bytes);
+  let got;
+  try {
+    got = decode(bytes);
+  } catch (err) {
+    if (!(err instanceof FastmpError)) return `fastmp threw a ${err.constructor.name}: ${err.message}`;
+    if (want.error) return '';
+    if (err.code === 'UTF8') {
+      let valid = true;
+      try {
+        fatal.decode(strAt(bytes, err.offset));
+      } catch {
+        valid = false;
+      }
+      return valid ? `UTF8 error on valid UTF-8 at ${err.offset}` : '';
+    }
+    if (err.code === 'DEPTH') return depthOf(want.value) > 100 ? '' : 'DEPTH error on a shallow value';
+    return `fastmp: ${err.message}; @msgpack/msgpack decoded it`;
+  }
+  if (want.error) return `@msgpack/msgpack threw (${want.error.message}); fastmp decoded it`;
+  return sameOrBoth(got, want.value);
+}
+
+/** Bytes that look like msgpack: tags, lengths and payload bytes mixed. */
+function randomBytes(r) {
+  const n = r.int(48);
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const pick = r.int(8);
+    out[i] = pick < 3 ? 0xc0 + r.int(32) : pick < 5 ? 0x80 + r.int(64) : pick === 5 ? r.int(4) : r();
+  }
+  return out;
+}
+
+/** A message of every kind of value, as @msgpack/msgpack writes it. */
+function realMessage(r) {
+  const pick = (list) => list[r.int(list.length)];
+  const scalar = () => pick([null, true, false, r.int(300) - 150, r() * 3 - 1, r() / 7, 'key', 'é€😀', 'x'.repeat(r.int(40)),
+    '\ufeff'.repeat(r.int(3)) + 'y'.repeat(r.int(300)), new Uint8Array(r.int(20)), new Date(r() * 1000),
+    new msgpack.ExtData(r.int(4), new Uint8Array(r.int(18))), 2 ** 40 + r.int(9), -(2 ** 33)]);
+  const value = (depth) => {
+    if (depth > 3 || r.int(3) === 0) return scalar();
+    if (r.int(2)) return Array.from({ length: r.int(5) }, () => value(depth + 1));
+    return Object.fromEntries(Array.from({ length: r.int(5) }, () => [`k${r.int(20)}`, value(depth + 1)]));
+  };
+  return msgpack.encode(value(0));
+}
+
+/** One of: flip a byte, replace it by a tag, insert, delete, cut, duplicate a run. */
+function mutate(bytes, r) {
+  const out = Array.from(bytes);
+  for (let m = 1 + r.int(3); m > 0; m--) {
+    const at = r.int(out.length + 1);
+    switch (r.int(6)) {
+      case 0: out[at] = (out[at] ?? 0) ^ (1 << r.int(8)); break;
+      case 1: out[at] = 0xc0 + r.int(64); break;
+      case 2: out.splice(at, 0, r() & 0xff); break;
+      case 3: out.splice(at, 1); break;
+      case 4: out.length = at; break;
+      default: out.splice(at, 0, ...out.slice(at, at + r.int(6)));
+    }
+  }
+  return Uint8Array.from(out.map((b) => b & 0xff));
+}
+
+describe('differential fuzz against @msgpack/msgpack', () => {
+  test('20 000 random byte strings', () => {
+    const r = rng(0x5eed);
+    for (let i = 0; i < 20_000; i++) {
+      const bytes = randomBytes(r);
+      expect(check(bytes), hex(bytes)).toBe('');
+    }
+  });
+
+  test('25 000 mutations of real messages', () => {
+    const r = rng(0xfa57);
+    for (let i = 0; i < 25_000; i++) {
+      const bytes = mutate(realMessage(r), r);
+      expect(check(bytes), hex(bytes)).toBe('');
+    }
+  });
+
+  test('the unmutated messages decode to the same values', () => {
+    const r = rng(7);
+    for (let i = 0; i < 5_000; i++) {
+      const bytes = realMessage(r);
+      expect(sameOrBoth(decode(bytes), msgpack.decode(bytes)), hex(bytes)).toBe('');
+    }
+  });
+
+  test('shaped decoding of 20 000 mutated messages: a value or a FastmpError, nothing else', () => {
+    const r = rng(0xbeef);
+    const shape = { a: Float32Array, b: [Int16Array], c: mapOf(Boolean), d: { e: BigUint64Array } };
+    const fields = () => ({
+      a: Array.from({ length: r.int(6) }, () => r() / 3),
+      b: [Array.from({ length: r.int(6) }, () => r.int(64000) - 32000)],
+      c: { x: [true, false], y: [] },
+      d: { e: [r.int(1000), 2 ** 50] },
+      z: 'plain',
+    });
+    let decoded = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const bytes = mutate(msgpack.encode(fields()), r);
+      try {
+        const value = decode(bytes, { shape });
+        decoded++;
+        const want = oracle(bytes);
+        // Unshaped parts decode as @msgpack/msgpack decodes them.
+        if (!want.error && value?.constructor === Object && 'z' in value) expect(sameOrBoth(value.z, want.value.z)).toBe('');
+      } catch (err) {
+        expect(err, `${hex(bytes)}: ${err.message}`).toBeInstanceOf(FastmpError);
+        expect(typeof err.path).toBe('string');
+      }
+    }
+    expect(decoded).toBeGreaterThan(1000);
+  });
+});
