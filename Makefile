@@ -4,8 +4,6 @@
 
 KERNELS   := $(wildcard c/fm_*.c)
 HEADERS   := $(wildcard c/*.h c/harness/*.h)
-HARNESS   := c/harness/fm_cli.c c/harness/fm_ops.c
-GUARD     := c/harness/fm_guard.c c/harness/fm_ops.c
 CWARN     := -std=c11 -Wall -Wextra -Werror
 # The element types (f32 f64 i8 ... bool), read from c/fastmp.h's FM_ELEMENT_TYPES.
 TYPES     := $(strip $(shell echo 'FM_ELEMENT_TYPES(NAME)' | \
@@ -26,8 +24,22 @@ X86_FLAGS ?= -O3 -march=x86-64-v2
 ARM_CC    ?= aarch64-linux-gnu-gcc
 ARM_FLAGS ?= -O3 -static
 
-NATIVE := $(foreach b,x86_64-simd x86_64-scalar aarch64-simd aarch64-scalar,build/$(b)/fm-cli build/$(b)/fm-guard) \
-          build/x86_64-simd/fm-bench build/x86_64-scalar/fm-bench
+# Four native builds, <arch>-<simd|scalar>, each of the parity harness
+# (fm-cli) and the guard-page test (fm-guard); x86-64 also of the speed harness
+# (fm-bench: aarch64 under qemu is no speed figure), with msgpack-c as the
+# native peer.
+ARCHS            := x86_64 aarch64
+x86_64_CC         = $(X86_CC)
+x86_64_FLAGS      = $(X86_FLAGS)
+x86_64_PROGRAMS  := fm-cli fm-guard fm-bench
+aarch64_CC        = $(ARM_CC)
+aarch64_FLAGS     = $(ARM_FLAGS)
+aarch64_PROGRAMS := fm-cli fm-guard
+fm-cli_SRC       := c/harness/fm_cli.c c/harness/fm_ops.c
+fm-guard_SRC     := c/harness/fm_guard.c c/harness/fm_ops.c
+fm-bench_SRC     := c/harness/fm_bench.c c/harness/fm_ops.c
+fm-bench_LIBS    := -lmsgpackc
+NATIVE := $(foreach a,$(ARCHS),$(foreach s,simd scalar,$(foreach p,$($(a)_PROGRAMS),build/$(a)-$(s)/$(p))))
 
 .PHONY: all wasm native fuzz fuzz-targets clean
 all: wasm native fuzz
@@ -51,33 +63,15 @@ dist/fastmp-inline.js: dist/fastmp-simd.wasm dist/fastmp-scalar.wasm
 	   echo "export const SIMD = '$$(base64 -w0 dist/fastmp-simd.wasm)';"; \
 	   echo "export const SCALAR = '$$(base64 -w0 dist/fastmp-scalar.wasm)';"; } > $@.tmp && mv $@.tmp $@
 
-build/x86_64-simd/fm-cli: $(KERNELS) $(HEADERS) $(HARNESS) Makefile
-	@mkdir -p $(@D)
-	$(X86_CC) $(CWARN) $(X86_FLAGS) -DFM_SIMD=1 $(KERNELS) $(HARNESS) -o $@
-
-build/x86_64-scalar/fm-cli: $(KERNELS) $(HEADERS) $(HARNESS) Makefile
-	@mkdir -p $(@D)
-	$(X86_CC) $(CWARN) $(X86_FLAGS) -DFM_SIMD=0 $(KERNELS) $(HARNESS) -o $@
-
-build/aarch64-simd/fm-cli: $(KERNELS) $(HEADERS) $(HARNESS) Makefile
-	@mkdir -p $(@D)
-	$(ARM_CC) $(CWARN) $(ARM_FLAGS) -DFM_SIMD=1 $(KERNELS) $(HARNESS) -o $@
-
-build/aarch64-scalar/fm-cli: $(KERNELS) $(HEADERS) $(HARNESS) Makefile
-	@mkdir -p $(@D)
-	$(ARM_CC) $(CWARN) $(ARM_FLAGS) -DFM_SIMD=0 $(KERNELS) $(HARNESS) -o $@
-
-# The native speed harness (x86-64 only: aarch64 under qemu is no speed figure),
-# with msgpack-c as the native peer.
-BENCH := c/harness/fm_bench.c c/harness/fm_ops.c
-
-build/x86_64-simd/fm-bench: $(KERNELS) $(HEADERS) $(BENCH) Makefile
-	@mkdir -p $(@D)
-	$(X86_CC) $(CWARN) $(X86_FLAGS) -DFM_SIMD=1 $(KERNELS) $(BENCH) -lmsgpackc -o $@
-
-build/x86_64-scalar/fm-bench: $(KERNELS) $(HEADERS) $(BENCH) Makefile
-	@mkdir -p $(@D)
-	$(X86_CC) $(CWARN) $(X86_FLAGS) -DFM_SIMD=0 $(KERNELS) $(BENCH) -lmsgpackc -o $@
+# One rule for every native program of every build:
+# $(call native_rule,ARCH,SIMD,PROGRAM) with SIMD simd or scalar (-DFM_SIMD=1 / 0).
+define native_rule
+build/$1-$2/$3: $$(KERNELS) $$(HEADERS) $$($3_SRC) Makefile
+	@mkdir -p $$(@D)
+	$$($1_CC) $$(CWARN) $$($1_FLAGS) -DFM_SIMD=$(if $(filter simd,$2),1,0) $$(KERNELS) $$($3_SRC) $$($3_LIBS) -o $$@
+endef
+$(foreach a,$(ARCHS),$(foreach s,simd scalar,$(foreach p,$($(a)_PROGRAMS),\
+  $(eval $(call native_rule,$(a),$(s),$(p))))))
 
 # ---- fuzzing (make fuzz; c/fuzz/run.sh builds and runs it) ---------------------
 # libFuzzer targets under ASan + UBSan, natively on x86-64 with clang. The
@@ -131,23 +125,6 @@ $(FUZZ_DIR)/roundtrip: c/fuzz/fuzz_roundtrip.c $(FUZZ_SIMD_OBJ) $(FUZZ_SRC) $(HE
 
 $(FUZZ_DIR)/diff: c/fuzz/fuzz_diff.c $(FUZZ_SIMD_OBJ) $(FUZZ_DIR)/obj/scalar-kernels.o $(FUZZ_SRC) $(HEADERS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $< $(FUZZ_SIMD_OBJ) $(FUZZ_DIR)/obj/scalar-kernels.o -lm -o $@
-
-# The guard-page test (c/harness/fm_guard.c), for each native build.
-build/x86_64-simd/fm-guard: $(KERNELS) $(HEADERS) $(GUARD) Makefile
-	@mkdir -p $(@D)
-	$(X86_CC) $(CWARN) $(X86_FLAGS) -DFM_SIMD=1 $(KERNELS) $(GUARD) -o $@
-
-build/x86_64-scalar/fm-guard: $(KERNELS) $(HEADERS) $(GUARD) Makefile
-	@mkdir -p $(@D)
-	$(X86_CC) $(CWARN) $(X86_FLAGS) -DFM_SIMD=0 $(KERNELS) $(GUARD) -o $@
-
-build/aarch64-simd/fm-guard: $(KERNELS) $(HEADERS) $(GUARD) Makefile
-	@mkdir -p $(@D)
-	$(ARM_CC) $(CWARN) $(ARM_FLAGS) -DFM_SIMD=1 $(KERNELS) $(GUARD) -o $@
-
-build/aarch64-scalar/fm-guard: $(KERNELS) $(HEADERS) $(GUARD) Makefile
-	@mkdir -p $(@D)
-	$(ARM_CC) $(CWARN) $(ARM_FLAGS) -DFM_SIMD=0 $(KERNELS) $(GUARD) -o $@
 
 clean:
 	rm -rf dist build
