@@ -124,7 +124,8 @@ FM_INLINE size_t fm_run_blocks(fm_block_fn block, size_t elem, const uint8_t *in
     size_t pos;                                                                         \
     if (fm_read_array_header(in, len, &pos, r) != FM_OK) return (fm_code)r->code;       \
     size_t count = r->count;                                                            \
-    if (count > capacity) return fm_fail(r, FM_ERR_CAPACITY, FM_NO_INDEX, 0, in, len);  \
+    if (count > capacity)                                                               \
+      return fm_fail(r, FM_ERR_CAPACITY, r->count, FM_NO_INDEX, 0, in[0], 0);           \
     FM_UNPACK_ELEMENTS(run_fn, scalar_fn)                                               \
     r->end = pos;                                                                       \
     return FM_OK;                                                                       \

@@ -28,12 +28,12 @@ static bool unpack_bool_scalar(const uint8_t *in, size_t len, size_t *pos, size_
   (void)flags;
   for (; i < stop; i++, (*pos)++) {
     if (*pos >= len) {
-      fm_fail(r, FM_ERR_TRUNCATED, i, *pos, in, len);
+      fm_fail(r, FM_ERR_TRUNCATED, r->count, i, *pos, 0, 0);
       return false;
     }
     uint8_t tag = in[*pos];
     if (tag != 0xc2 && tag != 0xc3) {
-      fm_fail(r, FM_ERR_TYPE, i, *pos, in, len);
+      fm_fail(r, FM_ERR_TYPE, r->count, i, *pos, tag, 0);
       return false;
     }
     out[i] = tag - 0xc2;

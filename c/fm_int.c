@@ -294,10 +294,7 @@ DEFINE_PACK(fm_pack_u64, uint64_t, PACK_WIDE_SIMD(in, n, p, 8, 2, 64, false), pa
       uint64_t v;                                                                             \
       fm_code code = size ? fm_number_to_int(num, MIN, MAX, flags, &v) : (fm_code)r->code;    \
       if (code != FM_OK) {                                                                    \
-        if (size) {                                                                           \
-          fm_fail(r, code, i, p, in, len);                                                    \
-          r->value = num.bits;                                                                \
-        }                                                                                     \
+        if (size) fm_fail(r, code, r->count, i, p, in[p], num.bits);                          \
         *pos = p;                                                                             \
         return false;                                                                         \
       }                                                                                       \

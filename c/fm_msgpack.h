@@ -10,6 +10,7 @@
 
 #include "fastmp.h"
 #include "fm_platform.h"
+#include "fm_result.h"
 
 /* ---- big-endian bytes ---------------------------------------------------- */
 
@@ -37,18 +38,6 @@ static inline void fm_store_be64(uint8_t *p, uint64_t v) {
   memcpy(p, &v, 8);
 }
 
-/* ---- results ------------------------------------------------------------- */
-
-static inline fm_code fm_fail(fm_result *r, fm_code code, size_t index, size_t offset,
-                              const uint8_t *in, size_t len) {
-  r->code = (uint32_t)code;
-  r->index = index;
-  r->offset = offset;
-  r->tag = offset < len ? in[offset] : 0;
-  r->value = 0;
-  return code;
-}
-
 /* ---- array headers --------------------------------------------------------- */
 
 /* Writes the smallest header for n elements (n <= FM_MAX_ELEMENTS); returns its size. */
@@ -70,11 +59,11 @@ static inline size_t fm_write_array_header(uint8_t *out, uint32_t n) {
 
 /* Reads an array header at in[0]. Every element takes at least one byte, so a
  * count larger than the bytes that remain is rejected here, before any caller
- * sizes an allocation by it. Sets r->count and *body (offset of element 0). */
+ * sizes an allocation by it. Sets r (`count`; `end` is set once the elements
+ * are read) and *body (offset of element 0). */
 static inline fm_code fm_read_array_header(const uint8_t *in, size_t len, size_t *body,
                                            fm_result *r) {
-  *r = (fm_result){.code = FM_OK, .index = FM_NO_INDEX};
-  if (len == 0) return fm_fail(r, FM_ERR_TRUNCATED, FM_NO_INDEX, 0, in, len);
+  if (len == 0) return fm_fail(r, FM_ERR_TRUNCATED, 0, FM_NO_INDEX, 0, 0, 0);
   uint8_t tag = in[0];
   size_t header;
   uint32_t count;
@@ -82,20 +71,19 @@ static inline fm_code fm_read_array_header(const uint8_t *in, size_t len, size_t
     header = 1;
     count = tag & 0x0f;
   } else if (tag == 0xdc) {
-    if (len < 3) return fm_fail(r, FM_ERR_TRUNCATED, FM_NO_INDEX, 0, in, len);
+    if (len < 3) return fm_fail(r, FM_ERR_TRUNCATED, 0, FM_NO_INDEX, 0, tag, 0);
     header = 3;
     count = fm_load_be16(in + 1);
   } else if (tag == 0xdd) {
-    if (len < 5) return fm_fail(r, FM_ERR_TRUNCATED, FM_NO_INDEX, 0, in, len);
+    if (len < 5) return fm_fail(r, FM_ERR_TRUNCATED, 0, FM_NO_INDEX, 0, tag, 0);
     header = 5;
     count = fm_load_be32(in + 1);
   } else {
-    return fm_fail(r, FM_ERR_NOT_ARRAY, FM_NO_INDEX, 0, in, len);
+    return fm_fail(r, FM_ERR_NOT_ARRAY, 0, FM_NO_INDEX, 0, tag, 0);
   }
-  r->count = count;
-  if (count > len - header) return fm_fail(r, FM_ERR_LENGTH, FM_NO_INDEX, 0, in, len);
+  if (count > len - header) return fm_fail(r, FM_ERR_LENGTH, count, FM_NO_INDEX, 0, tag, 0);
   *body = header;
-  return FM_OK;
+  return fm_ok(r, count, 0);
 }
 
 /* ---- numeric elements ------------------------------------------------------ */
@@ -127,17 +115,17 @@ static inline size_t fm_number_size(uint8_t tag) {
 static inline size_t fm_read_number(const uint8_t *in, size_t len, size_t pos, size_t index,
                                     fm_number *num, fm_result *r) {
   if (pos >= len) { /* the elements before this one used up the input */
-    fm_fail(r, FM_ERR_TRUNCATED, index, pos, in, len);
+    fm_fail(r, FM_ERR_TRUNCATED, r->count, index, pos, 0, 0);
     return 0;
   }
   uint8_t tag = in[pos];
   size_t size = fm_number_size(tag);
   if (size == 0) {
-    fm_fail(r, FM_ERR_TYPE, index, pos, in, len);
+    fm_fail(r, FM_ERR_TYPE, r->count, index, pos, tag, 0);
     return 0;
   }
   if (size > len - pos) {
-    fm_fail(r, FM_ERR_TRUNCATED, index, pos, in, len);
+    fm_fail(r, FM_ERR_TRUNCATED, r->count, index, pos, tag, 0);
     return 0;
   }
   const uint8_t *p = in + pos + 1;

@@ -20,6 +20,7 @@
 
 #include "fastmp.h"
 #include "fm_platform.h"
+#include "fm_result.h"
 
 /* Character ranges, inclusive. */
 #define IA5_LO 0x00u
@@ -28,16 +29,6 @@
 #define VISIBLE_HI 0x7eu
 
 /* ---- results --------------------------------------------------------------- */
-
-static fm_code str_ok(fm_result *r, size_t chars, size_t end) {
-  *r = (fm_result){.code = FM_OK, .count = (uint32_t)chars, .index = FM_NO_INDEX, .end = end};
-  return FM_OK;
-}
-
-static fm_code str_fail(fm_result *r, fm_code code, size_t index, size_t offset, uint32_t value) {
-  *r = (fm_result){.code = (uint32_t)code, .index = index, .offset = offset, .value = value};
-  return code;
-}
 
 /* Moves r's offsets (`end` on success, `offset` on failure) `shift` bytes on,
  * past a DER header. */
@@ -279,21 +270,22 @@ FM_INLINE size_t check(const uint8_t *in, size_t n, uint8_t lo, uint8_t hi) {
 
 FM_EXPORT fm_code fm_bmp_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
   size_t bad = bmp_swap((const uint8_t *)in, n, out, false);
-  if (bad < n) return str_fail(r, FM_ERR_SURROGATE, bad, 2 * bad, in[bad]);
-  return str_ok(r, n, 2 * n);
+  if (bad < n) return fm_fail(r, FM_ERR_SURROGATE, 0, bad, 2 * bad, 0, in[bad]);
+  return fm_ok(r, n, 2 * n);
 }
 
 FM_EXPORT fm_code fm_bmp_decode(const uint8_t *in, size_t len, uint16_t *out, fm_result *r) {
   /* The whole length is checked first: a half char at the end is an error
    * whatever the chars before it hold. */
-  if (len % 2) return str_fail(r, FM_ERR_ODD_LENGTH, len / 2, len - 1, in[len - 1]);
+  if (len % 2) return fm_fail(r, FM_ERR_ODD_LENGTH, 0, len / 2, len - 1, 0, in[len - 1]);
   size_t n = len / 2;
   size_t bad = bmp_swap(in, n, (uint8_t *)out, true);
   if (bad < n) {
     /* Not yet stored: in place, the unit at `bad` still holds its input. */
-    return str_fail(r, FM_ERR_SURROGATE, bad, 2 * bad, __builtin_bswap16(load_u16(in + 2 * bad)));
+    uint16_t unit = __builtin_bswap16(load_u16(in + 2 * bad));
+    return fm_fail(r, FM_ERR_SURROGATE, 0, bad, 2 * bad, 0, unit);
   }
-  return str_ok(r, n, len);
+  return fm_ok(r, n, len);
 }
 
 /* ---- IA5String and VisibleString --------------------------------------------- */
@@ -301,21 +293,21 @@ FM_EXPORT fm_code fm_bmp_decode(const uint8_t *in, size_t len, uint16_t *out, fm
 FM_INLINE fm_code encode_narrow(const uint16_t *in, size_t n, uint8_t *out, uint16_t lo,
                                 uint16_t hi, fm_result *r) {
   size_t bad = narrow(in, n, out, lo, hi);
-  if (bad < n) return str_fail(r, FM_ERR_RANGE_CHAR, bad, bad, in[bad]);
-  return str_ok(r, n, n);
+  if (bad < n) return fm_fail(r, FM_ERR_RANGE_CHAR, 0, bad, bad, 0, in[bad]);
+  return fm_ok(r, n, n);
 }
 
 FM_INLINE fm_code decode_widen(const uint8_t *in, size_t n, uint16_t *out, uint8_t lo, uint8_t hi,
                                fm_result *r) {
   size_t bad = widen(in, n, out, lo, hi);
-  if (bad < n) return str_fail(r, FM_ERR_RANGE_CHAR, bad, bad, in[bad]);
-  return str_ok(r, n, n);
+  if (bad < n) return fm_fail(r, FM_ERR_RANGE_CHAR, 0, bad, bad, 0, in[bad]);
+  return fm_ok(r, n, n);
 }
 
 FM_INLINE fm_code check_bytes(const uint8_t *in, size_t n, uint8_t lo, uint8_t hi, fm_result *r) {
   size_t bad = check(in, n, lo, hi);
-  if (bad < n) return str_fail(r, FM_ERR_RANGE_CHAR, bad, bad, in[bad]);
-  return str_ok(r, n, n);
+  if (bad < n) return fm_fail(r, FM_ERR_RANGE_CHAR, 0, bad, bad, 0, in[bad]);
+  return fm_ok(r, n, n);
 }
 
 FM_EXPORT fm_code fm_ia5_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
@@ -356,38 +348,38 @@ size_t fm_der_write_header(uint8_t *out, uint8_t tag, uint32_t length) {
   return 2 + octets;
 }
 
-static fm_code der_fail(fm_result *r, fm_code code, size_t offset, const uint8_t *in, size_t len) {
-  *r = (fm_result){.code = (uint32_t)code, .index = FM_NO_INDEX, .offset = offset};
-  r->tag = offset < len ? in[offset] : 0;
-  return code;
-}
-
-/* X.690 8.1.3 and DER's 10.1: primitive form, definite length, fewest octets. */
+/* X.690 8.1.3 and DER's 10.1: primitive form, definite length, fewest octets.
+ * A failure names the tag (offset 0) or the first length octet (offset 1),
+ * and the byte found there. */
 fm_code fm_der_read_header(const uint8_t *in, size_t len, uint8_t tag, size_t *content,
                            fm_result *r) {
-  if (len == 0) return der_fail(r, FM_ERR_TRUNCATED, 0, in, len);
+  if (len == 0) return fm_fail(r, FM_ERR_TRUNCATED, 0, FM_NO_INDEX, 0, 0, 0);
   if (in[0] != tag) {
-    return der_fail(r, in[0] == (tag | 0x20) ? FM_ERR_DER_CONSTRUCTED : FM_ERR_DER_TAG, 0, in, len);
+    fm_code code = in[0] == (tag | 0x20) ? FM_ERR_DER_CONSTRUCTED : FM_ERR_DER_TAG;
+    return fm_fail(r, code, 0, FM_NO_INDEX, 0, in[0], 0);
   }
-  if (len < 2) return der_fail(r, FM_ERR_TRUNCATED, 1, in, len);
+  if (len < 2) return fm_fail(r, FM_ERR_TRUNCATED, 0, FM_NO_INDEX, 1, 0, 0);
   uint8_t first = in[1];
   size_t header = 2;
   uint32_t length = first;
-  if (first == 0x80) return der_fail(r, FM_ERR_DER_INDEFINITE, 1, in, len);
+  if (first == 0x80) return fm_fail(r, FM_ERR_DER_INDEFINITE, 0, FM_NO_INDEX, 1, first, 0);
   if (first > 0x80) {
     size_t octets = first & 0x7f;
-    if (first == 0xff || octets > 4) return der_fail(r, FM_ERR_DER_LENGTH, 1, in, len);
-    if (len - 2 < octets) return der_fail(r, FM_ERR_TRUNCATED, 1, in, len);
+    if (first == 0xff || octets > 4) {
+      return fm_fail(r, FM_ERR_DER_LENGTH, 0, FM_NO_INDEX, 1, first, 0);
+    }
+    if (len - 2 < octets) return fm_fail(r, FM_ERR_TRUNCATED, 0, FM_NO_INDEX, 1, first, 0);
     length = 0;
     for (size_t k = 0; k < octets; k++) length = length << 8 | in[2 + k];
     /* A leading zero octet, or one octet for a length below 0x80. */
-    if (in[2] == 0 || length < 0x80) return der_fail(r, FM_ERR_DER_NONMINIMAL, 1, in, len);
+    if (in[2] == 0 || length < 0x80) {
+      return fm_fail(r, FM_ERR_DER_NONMINIMAL, 0, FM_NO_INDEX, 1, first, 0);
+    }
     header += octets;
   }
-  if (length > len - header) return der_fail(r, FM_ERR_TRUNCATED, 1, in, len);
+  if (length > len - header) return fm_fail(r, FM_ERR_TRUNCATED, 0, FM_NO_INDEX, 1, first, 0);
   *content = header;
-  *r = (fm_result){.code = FM_OK, .count = 0, .index = FM_NO_INDEX, .end = header + length};
-  return FM_OK;
+  return fm_ok(r, 0, header + length);
 }
 
 fm_code fm_der_read_bmp(const uint8_t *in, size_t len, uint16_t *out, fm_result *r) {
@@ -413,28 +405,24 @@ fm_code fm_der_read_visible(const uint8_t *in, size_t len, uint16_t *out, fm_res
   return shifted(r, content);
 }
 
-/* Content longer than FM_DER_MAX_LENGTH bytes has no DER length here. */
-static fm_code too_long(fm_result *r) {
-  *r = (fm_result){.code = FM_ERR_DER_LENGTH, .index = FM_NO_INDEX};
-  return FM_ERR_DER_LENGTH;
-}
-
+/* Content longer than FM_DER_MAX_LENGTH bytes has no DER length here:
+ * FM_ERR_DER_LENGTH, at no char and no byte. */
 fm_code fm_der_write_bmp(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
-  if (n > FM_DER_MAX_LENGTH / 2) return too_long(r);
+  if (n > FM_DER_MAX_LENGTH / 2) return fm_fail(r, FM_ERR_DER_LENGTH, 0, FM_NO_INDEX, 0, 0, 0);
   size_t header = fm_der_write_header(out, FM_DER_BMP_STRING, (uint32_t)(2 * n));
   fm_bmp_encode(in, n, out + header, r);
   return shifted(r, header);
 }
 
 fm_code fm_der_write_ia5(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
-  if (n > FM_DER_MAX_LENGTH) return too_long(r);
+  if (n > FM_DER_MAX_LENGTH) return fm_fail(r, FM_ERR_DER_LENGTH, 0, FM_NO_INDEX, 0, 0, 0);
   size_t header = fm_der_write_header(out, FM_DER_IA5_STRING, (uint32_t)n);
   fm_ia5_encode(in, n, out + header, r);
   return shifted(r, header);
 }
 
 fm_code fm_der_write_visible(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
-  if (n > FM_DER_MAX_LENGTH) return too_long(r);
+  if (n > FM_DER_MAX_LENGTH) return fm_fail(r, FM_ERR_DER_LENGTH, 0, FM_NO_INDEX, 0, 0, 0);
   size_t header = fm_der_write_header(out, FM_DER_VISIBLE_STRING, (uint32_t)n);
   fm_visible_encode(in, n, out + header, r);
   return shifted(r, header);
