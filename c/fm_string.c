@@ -162,23 +162,24 @@ FM_INLINE size_t check_simd(const uint8_t *in, size_t n, uint8_t lo, uint8_t hi)
  * at a time, ~2x the unit loop in the scalar wasm build); a word that holds a
  * bad unit is left to the unit loop, which finds the exact index. */
 
-#define LANES16(x) (0x0001000100010001ull * (x))
-#define LANES8(x) (0x0101010101010101ull * (x))
+/* x in each 16-bit / 8-bit part of a 64-bit word. */
+#define BROADCAST16(x) (0x0001000100010001ull * (x))
+#define BROADCAST8(x) (0x0101010101010101ull * (x))
 
 /* True when none of the 4 units of w is a surrogate: (u & 0xF800) ^ 0xD800 is
  * 0 only for surrogates; its top 5 bits, plus 31, carry into bit 5 of the
  * lane unless they are all 0 (no carry reaches the next lane). */
 static inline bool word_no_surrogate(uint64_t w) {
-  uint64_t top = (((w & LANES16(0xf800)) ^ LANES16(0xd800)) >> 11) & LANES16(0x1f);
-  return ((top + LANES16(0x1f)) & LANES16(0x20)) == LANES16(0x20);
+  uint64_t top = (((w & BROADCAST16(0xf800)) ^ BROADCAST16(0xd800)) >> 11) & BROADCAST16(0x1f);
+  return ((top + BROADCAST16(0x1f)) & BROADCAST16(0x20)) == BROADCAST16(0x20);
 }
 
 /* True when every byte of w is in [lo, hi], hi <= 0x7F (Hacker's Delight
  * "has less" / "has more" tests, exact for these bounds). */
 static inline bool word_in_range(uint64_t w, uint8_t lo, uint8_t hi) {
-  uint64_t high = LANES8(0x80);
-  uint64_t above = ((w + LANES8(0x7f - hi)) | w) & high;
-  uint64_t below = lo ? (w - LANES8(lo)) & ~w & high : 0;
+  uint64_t high = BROADCAST8(0x80);
+  uint64_t above = ((w + BROADCAST8(0x7f - hi)) | w) & high;
+  uint64_t below = lo ? (w - BROADCAST8(lo)) & ~w & high : 0;
   return (above | below) == 0;
 }
 
@@ -186,7 +187,7 @@ static size_t bmp_swap_scalar(const uint8_t *in, size_t i, size_t n, uint8_t *ou
   for (; n - i >= 4; i += 4) {
     uint64_t v;
     memcpy(&v, in + 2 * i, 8);
-    uint64_t s = ((v >> 8) & LANES16(0x00ff)) | ((v & LANES16(0x00ff)) << 8);
+    uint64_t s = ((v >> 8) & BROADCAST16(0x00ff)) | ((v & BROADCAST16(0x00ff)) << 8);
     if (!word_no_surrogate(wire_in ? s : v)) break;
     memcpy(out + 2 * i, &s, 8);
   }
