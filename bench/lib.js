@@ -2,11 +2,12 @@
 // per path, so all are measured in the same run), a tinybench runner that
 // reports medians, and a plain-text table with ratios.
 import { Bench } from 'tinybench';
+import { createFastmp } from '../js/index.js';
 
 /**
  * One instance of the API per path: wasm-simd, wasm-scalar (wasm forced at
  * every size) and pure-js; `auto` is what users get (SIMD + JS for small inputs).
- * A query string gives each its own module state.
+ * Each is an instance of its own (createFastmp), side by side in this process.
  */
 export async function loadPaths() {
   const paths = {};
@@ -16,9 +17,7 @@ export async function loadPaths() {
     ['pure-js', { pureJs: 'always' }],
     ['auto', {}],
   ]) {
-    const api = await import(`../js/index.js?path=${name}`);
-    await api.init(options);
-    paths[name] = api;
+    paths[name] = await createFastmp(options);
   }
   return paths;
 }

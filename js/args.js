@@ -1,39 +1,186 @@
-// args.js - checks of the arguments every API function shares: wrong types
-// are TypeErrors, offsets out of range RangeErrors, each naming the function.
+// args.js - reading the arguments every API function shares. Arguments are
+// hostile until read: a typed array's facts come from the engine's intrinsic
+// getters (a subclass or an own property cannot lie about its length, and a
+// typed array of another realm is recognised by its brand, not instanceof);
+// options are read once, own keys only, and checked before anything else
+// happens; wrong types are TypeErrors, out-of-range numbers RangeErrors, each
+// naming the function, and describing a value never runs the value's code.
 
-/** "an Int32Array", "a Uint8Array": a name with its article. */
-export const withArticle = (name) => `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
+import { FastmpError } from './errors.js';
+import { KIND_OF_NAME } from './kinds.js';
 
-/** "a Float32Array", "an Array", "null": a value as an error message names it. */
+// ---- intrinsics -----------------------------------------------------------------
+
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+const intrinsicGetter = (prototype, key) => Object.getOwnPropertyDescriptor(prototype, key).get;
+const brandGetter = intrinsicGetter(TypedArrayPrototype, Symbol.toStringTag);
+const lengthGetter = intrinsicGetter(TypedArrayPrototype, 'length');
+const bufferGetter = intrinsicGetter(TypedArrayPrototype, 'buffer');
+const byteOffsetGetter = intrinsicGetter(TypedArrayPrototype, 'byteOffset');
+const typedValues = TypedArrayPrototype.values;
+const arrayBufferByteLength = intrinsicGetter(ArrayBuffer.prototype, 'byteLength');
+const sharedByteLength = typeof SharedArrayBuffer === 'function' ? intrinsicGetter(SharedArrayBuffer.prototype, 'byteLength') : null;
+
+/** Whether a brand check passes: `getter` throws a TypeError for any other kind of object. */
+function hasBrand(getter, v) {
+  if (getter === null || v === null || typeof v !== 'object') return false;
+  try {
+    getter.call(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** 'Float32Array' for a typed array of any realm (a subclass, a Buffer: their base type), else undefined. */
+export const typedArrayName = (x) => brandGetter.call(x);
+/** A typed array's element count, as the engine knows it. */
+export const lengthOf = (x) => lengthGetter.call(x);
+/** A typed array's buffer, as the engine knows it. */
+export const bufferOf = (x) => bufferGetter.call(x);
+/** A typed array's byte offset in its buffer, as the engine knows it. */
+export const byteOffsetOf = (x) => byteOffsetGetter.call(x);
+
+/** Whether v is an ArrayBuffer (any realm; not a SharedArrayBuffer). */
+export const isArrayBuffer = (v) => hasBrand(arrayBufferByteLength, v);
+/** Whether v is a SharedArrayBuffer (any realm). */
+export const isSharedArrayBuffer = (v) => hasBrand(sharedByteLength, v);
+/**
+ * Whether a typed array's buffer is shared, i.e. another thread may write it
+ * while we read. Asked as "not an ArrayBuffer": the common case then throws nothing.
+ */
+export const isShared = (buffer) => !isArrayBuffer(buffer);
+
+/**
+ * A typed array of this realm's `Type` over exactly x's elements: the view
+ * every later step reads, so that nothing reads a property of x again. A
+ * detached x, or a fixed-length view of a resizable buffer that shrank below
+ * it, is a FastmpError DETACHED (the engine reports length 0 for both), or
+ * what `detached(x, fn)` says instead (a view of a grown wasm memory is STALE).
+ */
+export function ownView(x, Type, fn, detached) {
+  const length = lengthOf(x);
+  if (length === 0) checkUsable(x, fn, detached);
+  return new Type(bufferOf(x), byteOffsetOf(x), length);
+}
+
+/** Refuses a typed array whose buffer is detached or too short for it (values() validates both). */
+function checkUsable(x, fn, detached) {
+  try {
+    typedValues.call(x);
+  } catch {
+    throw detached?.(x, fn)
+      ?? new FastmpError('DETACHED', `fastmp: ${fn}() was given ${describe(x)} whose buffer is detached (or a resizable buffer shrank below it)`, -1, -1);
+  }
+}
+
+// ---- describing values ---------------------------------------------------------------
+
+/** "a Float32Array", "an Int8Array", "a Uint8Array": a name with its article ("Uint" is said "you-int"). */
+export const withArticle = (name) => `${/^[aeio]/i.test(name) ? 'an' : 'a'} ${name}`;
+
+/** "1 byte", "2 bytes". */
+export const plural = (n, unit) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+
+/**
+ * How an error message names a value: "a Float32Array", "an Array", "null",
+ * "the number 3". Reads no property that could run the value's code: a typed
+ * array by its brand, anything else by its kind.
+ */
 export function describe(v) {
   if (v === null) return 'null';
-  if (typeof v === 'function') return v.name ? `the function ${v.name}` : 'a function';
-  return withArticle(typeof v === 'object' ? v.constructor?.name ?? 'object' : typeof v);
+  switch (typeof v) {
+    case 'undefined': return 'undefined';
+    case 'function': return 'a function';
+    case 'string': return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+    case 'number': case 'boolean': return `the ${typeof v} ${String(v)}`;
+    case 'bigint': return `the bigint ${v}n`;
+    case 'symbol': return 'a symbol';
+    default: break;
+  }
+  const brand = typedArrayName(v);
+  if (brand !== undefined) return withArticle(brand);
+  if (isArrayBuffer(v)) return 'an ArrayBuffer';
+  if (isSharedArrayBuffer(v)) return 'a SharedArrayBuffer';
+  try {
+    return Array.isArray(v) ? 'an Array' : 'an object'; // a revoked Proxy throws here
+  } catch {
+    return 'an object';
+  }
 }
 
-/** Input bytes: a Uint8Array (a Buffer too), or a whole ArrayBuffer / SharedArrayBuffer. */
-export function asBytes(bytes, fn) {
-  if (bytes instanceof Uint8Array) return bytes;
-  if (bytes instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && bytes instanceof SharedArrayBuffer)) {
-    return new Uint8Array(bytes);
-  }
-  throw new TypeError(`fastmp: ${fn}() takes a Uint8Array (or an ArrayBuffer), not ${describe(bytes)}`);
+// ---- bytes and offsets ------------------------------------------------------------------
+
+/**
+ * Input bytes as an own Uint8Array view: a Uint8Array of any realm (a Buffer
+ * too), or a whole ArrayBuffer / SharedArrayBuffer. Bytes in a
+ * SharedArrayBuffer are copied first, so that what is checked is what is read.
+ */
+export function asBytes(bytes, fn, detached) {
+  let view;
+  if (typedArrayName(bytes) === 'Uint8Array') view = ownView(bytes, Uint8Array, fn, detached);
+  else if (isArrayBuffer(bytes) || isSharedArrayBuffer(bytes)) view = wholeBuffer(bytes, fn);
+  else throw new TypeError(`fastmp: ${fn}() takes a Uint8Array (or an ArrayBuffer), not ${describe(bytes)}`);
+  return isShared(view.buffer) ? view.slice() : view;
 }
+
+/** A Uint8Array over a whole ArrayBuffer; a detached one is a FastmpError DETACHED. */
+function wholeBuffer(buffer, fn) {
+  try {
+    return new Uint8Array(buffer);
+  } catch {
+    throw new FastmpError('DETACHED', `fastmp: ${fn}() was given a detached ArrayBuffer`, -1, -1);
+  }
+}
+
+/** A typed array's kind (js/kinds.js) by its brand, or undefined. */
+export const kindOfArray = (x) => KIND_OF_NAME.get(typedArrayName(x));
 
 /** An offset into `bytes`: an integer from 0 to its length. */
 export function asOffset(offset, bytes, fn) {
   if (!Number.isSafeInteger(offset) || offset < 0 || offset > bytes.length) {
-    throw new RangeError(`fastmp: ${fn}() offset must be an integer from 0 to ${bytes.length}, not ${String(offset)}`);
+    throw new RangeError(`fastmp: ${fn}() offset must be an integer from 0 to ${bytes.length}, not ${describe(offset)}`);
   }
   return offset;
 }
 
-/** An options object whose keys are all known (undefined: no options). */
-export function asOptions(options, fn, known) {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== 'object') throw new TypeError(`fastmp: ${fn}() options must be an object, not ${describe(options)}`);
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw new TypeError(`fastmp: ${fn}() has no option '${key}' (it knows: ${known.join(', ')})`);
+// ---- options -----------------------------------------------------------------------------
+
+/** An option that must be true or false. */
+export const BOOLEAN = Object.freeze({ check: (v) => typeof v === 'boolean', says: 'true or false' });
+/** An option that must be one of `values`. */
+export const oneOf = (...values) => ({ check: (v) => values.includes(v), says: values.map((v) => `'${v}'`).join(', ') });
+/** An option taken as it is (checked where it is used). */
+export const ANY = Object.freeze({ check: () => true, says: '' });
+
+/**
+ * Reads an options object once: a plain object (or undefined, for none) whose
+ * own keys are all in `spec` ({ key: BOOLEAN | oneOf(...) | ANY }). Each key
+ * is read once, so a getter runs once, before the call does anything else.
+ * Inherited keys are refused, as are keys it does not know. Returns a fresh
+ * object holding only the known keys that were given.
+ */
+export function readOptions(options, fn, spec) {
+  const read = {};
+  if (options === undefined) return read;
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`fastmp: ${fn}() options must be a plain object, not ${describe(options)}`);
   }
-  return options;
+  for (const key in options) {
+    if (!Object.hasOwn(options, key)) throw new TypeError(`fastmp: ${fn}() options: '${key}' is inherited, not the options' own`);
+  }
+  const proto = Object.getPrototypeOf(options);
+  if (proto !== Object.prototype && proto !== null) {
+    throw new TypeError(`fastmp: ${fn}() options must be a plain object, not ${describe(options)}`);
+  }
+  for (const key of Reflect.ownKeys(options)) {
+    const name = String(key);
+    const rule = typeof key === 'string' && Object.hasOwn(spec, key) ? spec[key] : undefined;
+    if (rule === undefined) throw new TypeError(`fastmp: ${fn}() has no option '${name}' (it knows: ${Object.keys(spec).join(', ')})`);
+    const value = options[key];
+    if (value === undefined) continue;
+    if (!rule.check(value)) throw new TypeError(`fastmp: ${fn}() option '${name}' must be ${rule.says}, not ${describe(value)}`);
+    read[key] = value;
+  }
+  return read;
 }

@@ -1,7 +1,10 @@
-// errors.js - FastmpError, the one error type for bad input, and the wire
-// codes it shares with the C kernels (c/fastmp.h).
+// errors.js - FastmpError, the one error type for bad input and misuse, and
+// the codes it shares with the C kernels (c/fastmp.h; test/c-interface.test.js
+// checks that both agree). Codes of the JS layer alone: TRAILING (bytes after
+// a value), STALE / FREED (a view of wasm memory used after its lifetime),
+// DETACHED (an input whose buffer is detached).
 
-import { withArticle } from './args.js';
+import { plural, withArticle } from './args.js';
 
 /** C fm_code number (c/fastmp.h) -> FastmpError code. */
 export const CODE_NAMES = { 0: 'OK', 1: 'NOT_ARRAY', 2: 'TRUNCATED', 3: 'LENGTH', 4: 'TYPE', 5: 'CAPACITY', 6: 'RANGE' };
@@ -52,7 +55,7 @@ export function describeTag(tag) {
  * `extra` may name the `target` (typed array name, or 'boolean') and the
  * offending `value`.
  */
-export function decodeError(code, index, offset, bytes, count = 0, extra = {}) {
+export function msgpackError(code, index, offset, bytes, count = 0, extra = {}) {
   const tag = offset < bytes.length ? bytes[offset] : undefined;
   const { target, value } = extra;
   const at = `element ${index} at byte ${offset}`;
@@ -65,9 +68,9 @@ export function decodeError(code, index, offset, bytes, count = 0, extra = {}) {
         : offset >= bytes.length ? `input ends at byte ${offset}, before element ${index}`
           : `input ends inside element ${index}, which starts at byte ${offset}`, index, offset);
     case 'LENGTH':
-      return new FastmpError(code, `array header at byte ${offset} claims ${count} elements, more than the ${bytes.length - offset} bytes from there hold`, index, offset);
+      return new FastmpError(code, `array header at byte ${offset} claims ${plural(count, 'element')}, more than the ${plural(bytes.length - offset - headerSize(tag), 'byte')} after it hold`, index, offset);
     case 'BIN_LENGTH':
-      return new FastmpError('LENGTH', `bin header at byte ${offset} claims ${count} bytes, more than the ${bytes.length - offset} bytes from there hold`, index, offset);
+      return new FastmpError('LENGTH', `bin header at byte ${offset} claims ${plural(count, 'byte')}, more than the ${plural(bytes.length - offset - headerSize(tag), 'byte')} after it hold`, index, offset);
     case 'TYPE':
       if (target === 'boolean') return new FastmpError(code, `${at} is not a boolean: found ${describeTag(tag)}`, index, offset);
       if (target === undefined || target.startsWith('Float')) {
@@ -80,10 +83,16 @@ export function decodeError(code, index, offset, bytes, count = 0, extra = {}) {
     case 'RANGE':
       return new FastmpError(code, `${at} is ${formatValue(value)} (${describeTag(tag)}), which ${withArticle(target)} cannot hold exactly`, index, offset, value);
     case 'TRAILING':
-      return new FastmpError(code, `${bytes.length - offset} bytes follow the array, from byte ${offset} (use unpackFrom to read a prefix)`, index, offset);
+      return new FastmpError(code, `${plural(bytes.length - offset, 'byte')} follow${bytes.length - offset === 1 ? 's' : ''} the array, from byte ${offset} (use unpackFrom to read a prefix)`, index, offset);
     default:
       return new FastmpError(code, `internal error ${code} at element ${index}, byte ${offset}`, index, offset);
   }
 }
+
+/** Bytes of an array or bin header, from its tag. */
+const headerSize = (tag) => ({ 0xdc: 3, 0xdd: 5, 0xc4: 2, 0xc5: 3, 0xc6: 5 })[tag] ?? 1;
+
+/** Misuse of a view of wasm memory (STALE, FREED) or of a detached input: names no input position. */
+export const usageError = (code, message) => new FastmpError(code, `fastmp: ${message}`, NO_INDEX, NO_INDEX);
 
 const formatValue = (v) => (typeof v === 'bigint' ? `${v}` : Object.is(v, -0) ? '-0' : String(v));

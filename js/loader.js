@@ -44,6 +44,16 @@ function readSiblingSync(backend) {
   return fs.readFileSync(url);
 }
 
+/**
+ * Module bytes as engines take them everywhere: any ArrayBufferView (V8 in
+ * Node 20 refuses a DataView, which BufferSource allows) as a Uint8Array.
+ */
+function wasmBytes(source) {
+  if (source instanceof ArrayBuffer) return source;
+  if (ArrayBuffer.isView(source)) return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+  return undefined;
+}
+
 async function compile(source) {
   if (source instanceof WebAssembly.Module) return source;
   if (typeof Response !== 'undefined' && source instanceof Response) {
@@ -53,7 +63,8 @@ async function compile(source) {
     }
     return WebAssembly.compile(await source.arrayBuffer());
   }
-  if (ArrayBuffer.isView(source) || source instanceof ArrayBuffer) return WebAssembly.compile(source);
+  const bytes = wasmBytes(source);
+  if (bytes !== undefined) return WebAssembly.compile(bytes);
   throw new TypeError('fastmp: options.wasm must be a WebAssembly.Module, a Response, an ArrayBuffer or a typed array');
 }
 
@@ -110,8 +121,9 @@ export async function instantiate({ backend = 'auto', wasm, onMemoryGrowth }) {
 export function instantiateSync({ backend = 'auto', wasm, onMemoryGrowth }) {
   checkBackend(backend);
   const source = wasm === undefined ? readSiblingSync(chooseBackend(backend)) : wasm;
+  const bytes = wasmBytes(source);
   let module = source;
-  if (ArrayBuffer.isView(source) || source instanceof ArrayBuffer) module = new WebAssembly.Module(source);
+  if (bytes !== undefined) module = new WebAssembly.Module(bytes);
   else if (!(source instanceof WebAssembly.Module)) {
     throw new TypeError('fastmp: initSync() options.wasm must be a WebAssembly.Module, an ArrayBuffer or a typed array');
   }

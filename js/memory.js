@@ -1,22 +1,35 @@
-// memory.js - the JS/wasm boundary. Every call copies its input once into one
-// reused scratch region of wasm memory, runs a kernel there, and copies the
-// output once into a fresh array the caller owns. The scratch region only
-// grows (to the next power of two), so once the largest input has been seen,
-// wasm memory stops growing. Views are rebuilt whenever memory grows, so no
-// view of a detached buffer is ever used.
+// memory.js - the JS/wasm boundary of one instance, and the only file that does
+// pointer arithmetic, copies into and out of wasm memory, or holds views of it.
+//
+// Every call copies its input once into one reused scratch region of wasm
+// memory, runs a kernel there, and copies the output once into a fresh array
+// the caller owns. The scratch region only grows (to the next power of two),
+// so once the largest input has been seen, wasm memory stops growing. Views
+// are rebuilt whenever memory grows, so no view of a detached buffer is used.
+//
+// Zero-copy: alloc() arrays live in wasm memory and are read in place;
+// packView() returns a view of the output in scratch, valid until the next
+// call. Whether an input is one of those, and still alive, is decided by its
+// buffer and byte range, never by object identity: a subarray of a freed
+// array is as freed as the array.
 
-import { CODE_NAMES, FastmpError } from './errors.js';
+import { MAX_NUMBER_BYTES, NO_INDEX_U32, RESULT, packBound } from './abi.js';
+import { bufferOf, byteOffsetOf, lengthOf } from './args.js';
+import { CODE_NAMES, usageError } from './errors.js';
 
 const MIN_SCRATCH = 1 << 16;
 // The largest scratch region: wasm32 memory is at most 4 GiB (65536 pages); one page less.
 const MAX_SCRATCH = 0xffff0000;
 // Room for emmalloc's region headers and alignment around an allocation (see allocate()).
 const ALLOC_MARGIN = 1 << 16;
-const RESULT_WORDS = 8; // fm_result on wasm32: code, count, index, offset, end, tag, value (u64)
 
 // Sizes reach 4 GiB: no 32-bit bitwise arithmetic on them ((n + 15) & ~15 wrapped
 // from 2 GiB on, and the boundary then reserved too little; found by test/huge.test.js).
-const align16 = (n) => n + (-n & 15);
+export const align16 = (n) => n + (-n & 15);
+
+/** Where an input is, as locate() reports it (a pointer >= 0: in a live alloc() array). */
+const OUTSIDE = -1; // not in wasm memory: copied in
+const IN_OUTPUT = -2; // in the latest packView() output: copied out of harm's way first
 
 export class Boundary {
   /** @param {WebAssembly.Exports} exports an instance of a fastmp build */
@@ -26,27 +39,36 @@ export class Boundary {
     this.scratch = 0;
     this.capacity = 0;
     this.views = new Map();
-    // Zero-copy: every view fastmp hands out -> its record. An array from
-    // alloc(): { pointer, length, Type, live, generation: -1 }; a packView()
-    // output: the same shape with the generation it belongs to, one more at
-    // every reserve(), i.e. at every call that uses the scratch region. One
-    // map (and one record shape): checkInput() runs on every call, and one
-    // WeakMap lookup costs less than reading a typed array's .buffer.
-    this.handed = new WeakMap();
-    this.generation = 0;
+    this.pastBuffers = new WeakSet(); // wasm memory buffers that growth has detached
+    this.buffer = null;
+    // Live alloc() arrays, sorted by pointer: { pointer, end, length, Type, live }.
+    this.allocations = [];
+    // The records of the views alloc() and refresh() handed out (free/refresh take those).
+    this.handles = new WeakMap();
+    // Ranges free() released, until an allocation reuses them: inputs there are FREED.
+    this.freed = [];
+    // The latest packView() output: valid while `generation` is the boundary's.
+    this.output = { start: 0, end: 0, generation: -1 };
+    // Every packView() output handed out -> its generation: the very object is
+    // refused once stale even where a later output lies at the same place.
+    this.outputs = new WeakMap();
+    this.generation = 0; // one more at every reserve(), i.e. every call that uses scratch
     this.refreshViews();
-    this.result = exports.malloc(RESULT_WORDS * 4) >>> 0;
+    this.result = exports.malloc(RESULT.size) >>> 0;
     if (this.result === 0) throw new RangeError('fastmp: wasm memory exhausted');
   }
 
   /** Called by the module (emscripten_notify_memory_growth) and at start. */
   refreshViews() {
+    if (this.buffer !== null) this.pastBuffers.add(this.buffer);
     // memory.buffer is a host getter, slow next to a field: hot paths compare
     // inputs against this copy, which every growth notification renews.
     const buffer = this.memory.buffer;
     this.buffer = buffer;
     this.u8 = new Uint8Array(buffer);
+    this.u16 = new Uint16Array(buffer);
     this.u32 = new Uint32Array(buffer);
+    this.nodeBuffer = NodeBuffer === null ? null : NodeBuffer.from(buffer);
     this.views.clear();
   }
 
@@ -60,33 +82,60 @@ export class Boundary {
     return v;
   }
 
+  /** What memoryStats() reports. */
+  stats() {
+    return { wasmMemory: this.memory.buffer.byteLength, scratch: this.capacity };
+  }
+
+  // ---- scratch ------------------------------------------------------------------
+
   /**
    * A 16-byte aligned scratch region of at least `bytes` bytes, valid until the
-   * next reserve(). Throws RangeError when wasm32 memory cannot hold it.
+   * next reserve(). Throws RangeError when wasm32 memory cannot hold it; the
+   * scratch region is then what it was before.
    */
   reserve(bytes) {
     this.generation++;
-    if (bytes > this.capacity) {
-      if (bytes + 16 > MAX_SCRATCH) throw new RangeError(`fastmp: ${bytes} bytes do not fit in wasm32 memory (at most 4 GiB)`);
-      if (this.scratch) this.wasm.free(this.scratch);
-      this.scratch = 0;
-      this.capacity = 0;
-      // Next power of two: bounded growth, and one allocation serves a range of
-      // sizes. When that much cannot be had (past 2 GiB the next power is 4 GiB,
-      // more than wasm32 holds with anything else in it), exactly what is asked.
-      let size = Math.max(MIN_SCRATCH, 2 ** Math.ceil(Math.log2(bytes + 16)));
-      let pointer = this.allocate(size);
-      if (pointer === 0) {
-        size = bytes + 16;
-        pointer = this.allocate(size);
-      }
-      if (pointer === 0) {
-        throw new RangeError(`fastmp: wasm memory cannot grow to hold ${bytes} bytes (wasm32 memory is at most 4 GiB; ${this.memory.buffer.byteLength} bytes now)`);
-      }
-      this.scratch = pointer;
-      this.capacity = size - 16;
-    }
+    if (bytes > this.capacity) this.growScratch(bytes);
     return align16(this.scratch);
+  }
+
+  growScratch(bytes) {
+    if (bytes + 16 > MAX_SCRATCH) throw new RangeError(`fastmp: ${bytes} bytes do not fit in wasm32 memory (at most 4 GiB)`);
+    const previous = this.capacity;
+    this.releaseScratch();
+    // Next power of two: bounded growth, and one allocation serves a range of
+    // sizes. When that much cannot be had (past 2 GiB the next power is 4 GiB,
+    // more than wasm32 holds with anything else in it), exactly what is asked.
+    let size = Math.max(MIN_SCRATCH, 2 ** Math.ceil(Math.log2(bytes + 16)));
+    let pointer = this.allocate(size);
+    if (pointer === 0) {
+      size = bytes + 16;
+      pointer = this.allocate(size);
+    }
+    if (pointer === 0) {
+      const now = this.memory.buffer.byteLength;
+      this.restoreScratch(previous);
+      throw new RangeError(`fastmp: wasm memory cannot grow to hold ${bytes} bytes (wasm32 memory is at most 4 GiB; ${now} bytes now)`);
+    }
+    this.scratch = pointer;
+    this.capacity = size - 16;
+  }
+
+  releaseScratch() {
+    if (this.scratch) this.wasm.free(this.scratch);
+    this.scratch = 0;
+    this.capacity = 0;
+  }
+
+  /** After a refused growth: a scratch region as large as before (the space it had is free again). */
+  restoreScratch(capacity) {
+    if (capacity === 0) return;
+    const pointer = this.allocate(capacity + 16);
+    if (pointer !== 0) {
+      this.scratch = pointer;
+      this.capacity = capacity;
+    }
   }
 
   /**
@@ -106,114 +155,302 @@ export class Boundary {
     return this.wasm.malloc(size) >>> 0;
   }
 
-  // ---- zero-copy ----------------------------------------------------------------
+  // ---- zero-copy: alloc(), free(), refresh(), packView() ---------------------------
 
   /**
-   * A Type array of n elements in wasm memory, for the caller to fill and pack
-   * without a copy in. `packBytes` of scratch are reserved first, so that
-   * packing it never needs to grow memory (which would detach the view).
+   * A `kind` array of n elements in wasm memory, for the caller to fill and
+   * pack without a copy in. The scratch region its packing needs is reserved
+   * first, so that packing it never grows memory. A refused allocation leaves
+   * the scratch region as it was.
    */
-  allocArray(Type, n, packBytes) {
-    this.reserve(packBytes);
-    const pointer = this.allocate(Math.max(n * Type.BYTES_PER_ELEMENT, 1));
-    if (pointer === 0) throw new RangeError(`fastmp: wasm memory cannot grow to hold ${n} elements`);
-    const view = new Type(this.buffer, pointer, n);
-    this.handed.set(view, { pointer, length: n, Type, live: true, generation: -1 });
+  allocArray(kind, n) {
+    const previous = this.capacity;
+    this.reserve(packBound(n, kind.wire));
+    const bytes = Math.max(n * kind.bytes, 1);
+    const pointer = this.allocate(bytes);
+    if (pointer === 0) {
+      if (this.capacity !== previous) {
+        this.releaseScratch();
+        this.restoreScratch(previous);
+      }
+      throw new RangeError(`fastmp: wasm memory cannot grow to hold ${n} elements`);
+    }
+    const record = { pointer, end: pointer + bytes, length: n, Type: kind.Type, live: true };
+    this.freed = this.freed.filter((r) => r.end <= pointer || r.start >= record.end);
+    const at = this.allocations.findIndex((r) => r.pointer > pointer);
+    this.allocations.splice(at < 0 ? this.allocations.length : at, 0, record);
+    return this.handOut(record);
+  }
+
+  handOut(record) {
+    const view = new record.Type(this.buffer, record.pointer, record.length);
+    this.handles.set(view, record);
     return view;
   }
 
-  /** The record of an array from alloc(), or undefined. */
-  allocationOf(x) {
-    const record = this.handed.get(x);
-    return record === undefined || record.generation >= 0 ? undefined : record;
-  }
-
-  /** A live view of the same allocation as x (after memory growth detached x). */
+  /** A live view of the same allocation as x (after memory growth detached x); undefined when x is no alloc() array. */
   refreshed(x) {
-    const record = this.allocationOf(x);
+    const record = this.handles.get(x);
     if (record === undefined) return undefined;
     if (!record.live) throw usageError('FREED', 'refresh() was given an array that free() has released');
-    const view = new record.Type(this.buffer, record.pointer, record.length);
-    this.handed.set(view, record);
-    return view;
+    return this.handOut(record);
   }
 
-  /** Releases an allocation; false when x is not from alloc(). */
+  /** Releases an allocation; false when x is not an array alloc() or refresh() returned. */
   release(x) {
-    const record = this.allocationOf(x);
+    const record = this.handles.get(x);
     if (record === undefined) return false;
     if (!record.live) throw usageError('FREED', 'free() was given an array that is already freed');
     record.live = false;
+    this.allocations.splice(this.allocations.indexOf(record), 1);
+    this.freed.push({ start: record.pointer, end: record.end });
     this.wasm.free(record.pointer);
     return true;
   }
 
-  /** A view of output bytes in scratch, valid until the next call (see checkInput). */
+  /** A view of output bytes in scratch, valid until the next call that uses scratch. */
   outputView(start, size) {
+    this.output = { start, end: start + size, generation: this.generation };
     const view = new Uint8Array(this.buffer, start, size);
-    this.handed.set(view, { pointer: start, length: size, Type: Uint8Array, live: true, generation: this.generation });
+    this.outputs.set(view, this.generation);
     return view;
   }
 
   /**
-   * Refuses an input that is one of fastmp's own views gone stale: a packView()
-   * output after a later call reused the scratch, or an array from alloc() that
-   * was freed or detached. Returns the record of a live alloc() array (its
-   * elements are read in place), else undefined: the input is the caller's
-   * (or a current packView() output) and is read or copied like any other.
+   * What args.js ownView() reports for a detached input x: FREED for an
+   * alloc() array that was freed, STALE for another view of this wasm memory.
    */
-  checkInput(bytes, fn) {
-    const record = this.handed.get(bytes);
-    if (record === undefined) return undefined;
-    if (record.generation >= 0) {
-      if (record.generation !== this.generation || bytes.buffer !== this.buffer) {
-        throw usageError('STALE', `${fn}() was given a packView() output that a later call has overwritten or memory growth has detached; copy it (slice()) to keep it`);
-      }
-      return undefined;
-    }
-    if (!record.live) throw usageError('FREED', `${fn}() was given an array that free() has released`);
-    if (bytes.buffer !== this.buffer) {
-      throw usageError('STALE', `${fn}() was given an array from alloc() whose view wasm memory growth has detached; refresh(x) gives a live one`);
-    }
-    return record;
+  detachedError(x, fn) {
+    if (this.handles.get(x)?.live === false) return usageError('FREED', `${fn}() was given an array that free() has released`);
+    if (!this.pastBuffers.has(bufferOf(x))) return undefined;
+    return usageError('STALE', `${fn}() was given a view of wasm memory that memory growth has detached; refresh(x) gives a live one of an alloc() array (a packView() output is valid until the next call only)`);
   }
 
   /**
-   * A view of wasm memory, copied out when reserving `bytes` of scratch would
-   * grow memory (which detaches it); any other input as it is. Without growth
-   * a view of wasm memory stays valid, and TypedArray set() copies correctly
-   * between overlapping views of one buffer. Reading .buffer only when growth
-   * is due keeps it off the common path.
+   * Where the elements of `x` (an own view, see args.js ownView) are: a
+   * pointer >= 0 when they lie in a live alloc() array (read in place),
+   * IN_OUTPUT when in the latest packView() output, OUTSIDE when not in wasm
+   * memory. Any other view of wasm memory is refused: FREED in memory free()
+   * released, else STALE (a packView() output a later call overwrote, or a
+   * view that memory growth detached).
    */
-  stable(input, bytes) {
-    return bytes > this.capacity && input.buffer === this.buffer ? input.slice() : input;
+  locate(x, fn, original) {
+    const buffer = bufferOf(x);
+    if (buffer !== this.buffer) return OUTSIDE; // (a detached view of wasm memory was refused by ownView)
+    const handed = this.outputs.get(original);
+    if (handed !== undefined && handed !== this.generation) throw this.staleOutput(fn);
+    const start = byteOffsetOf(x);
+    const end = start + lengthOf(x) * x.BYTES_PER_ELEMENT;
+    if (this.allocationHolding(start, end) !== undefined) return start;
+    const o = this.output;
+    if (o.generation === this.generation && start >= o.start && end <= o.end) return IN_OUTPUT;
+    if (this.freed.some((r) => start < r.end && end > r.start)) {
+      throw usageError('FREED', `${fn}() was given a view of an array that free() has released`);
+    }
+    throw this.staleOutput(fn);
   }
+
+  staleOutput(fn) {
+    return usageError('STALE', `${fn}() was given a view of wasm memory that a later call has overwritten (a packView() output is valid until the next call; copy it (slice()) to keep it)`);
+  }
+
+  /** The live allocation that holds bytes [start, end), or undefined (binary search). */
+  allocationHolding(start, end) {
+    const list = this.allocations;
+    let lo = 0;
+    let hi = list.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (list[mid].pointer <= start) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    const r = list[hi];
+    return r !== undefined && end <= r.end ? r : undefined;
+  }
+
+  // ---- typed arrays -----------------------------------------------------------------
+
+  /** Packs n elements of x into a fresh Uint8Array; `at` is locate()'s answer for x. */
+  pack(kind, x, n, at) {
+    const { out, size } = this.packInScratch(kind, x, n, at);
+    return copyOut(this.u8, out, out + size);
+  }
+
+  /** pack() without the copy out: a view of the output, valid until the next call. */
+  packView(kind, x, n, at) {
+    const { out, size } = this.packInScratch(kind, x, n, at);
+    return this.outputView(out, size);
+  }
+
+  /** Bytes already packed (a bin) into scratch, as a packView() output. */
+  bytesView(packed) {
+    const out = this.reserve(packed.length);
+    this.u8.set(packed, out);
+    return this.outputView(out, packed.length);
+  }
+
+  packInScratch(kind, x, n, at) {
+    const outBytes = packBound(n, kind.wire);
+    if (at >= 0) { // x lives in wasm memory: no copy in
+      const out = this.reserve(outBytes);
+      return { out, size: this.wasm[kind.pack](at, n, out) >>> 0 };
+    }
+    // The latest output is overwritten by the copy in: copy it out first.
+    const source = at === IN_OUTPUT ? new kind.Type(x) : x;
+    const inBytes = align16(n * kind.bytes);
+    const base = this.reserve(inBytes + outBytes);
+    this.view(kind.Type).set(source, base / kind.bytes);
+    const out = base + inBytes;
+    return { out, size: this.wasm[kind.pack](base, n, out) >>> 0 };
+  }
+
+  /**
+   * Decodes the msgpack array of `count` elements at input[start] (its
+   * elements from input[body]) into a fresh kind.Type; returns { value, end }.
+   * Only the bytes the array can span are copied: no element is longer than
+   * 9 bytes (a boolean: 1), so unpackFrom at the start of a large buffer
+   * copies the array, not the rest of the buffer. On a kernel error, throws
+   * fail(result, quoted) where `quoted` holds the input as the error quotes it.
+   */
+  unpack(kind, input, start, body, count, flags, at, fail) {
+    const len = Math.min(input.length - start, body - start + count * (kind.c === 'bool' ? 1 : MAX_NUMBER_BYTES));
+    let base;
+    let out;
+    let source = input;
+    if (at >= 0) { // in place
+      base = at + start;
+      out = this.reserve(count * kind.bytes);
+    } else {
+      if (at === IN_OUTPUT) source = input.slice(start, start + len);
+      const from = at === IN_OUTPUT ? 0 : start;
+      const inBytes = align16(len);
+      base = this.reserve(inBytes + count * kind.bytes);
+      this.u8.set(from === 0 && len === source.length ? source : source.subarray(from, from + len), base);
+      out = base + inBytes;
+    }
+    if (this.wasm[kind.unpack](base, len, out, count, flags, this.result) !== 0) {
+      // The error quotes the input; one in wasm memory is quoted from a copy.
+      throw fail(this.readResult(), at === OUTSIDE ? input : this.quoted(base, start, len));
+    }
+    const first = out / kind.bytes;
+    return { value: copyOut(this.view(kind.Type), first, first + count), end: start + this.resultEnd() };
+  }
+
+  /** Bytes [0, start + len) with the input's bytes from `start` as copied to `base`. */
+  quoted(base, start, len) {
+    const bytes = new Uint8Array(start + len);
+    bytes.set(this.u8.subarray(base, base + len), start);
+    return bytes;
+  }
+
+  // ---- strings --------------------------------------------------------------------------
+
+  /**
+   * Encodes chars (a string, or a Uint16Array of code units that locate()
+   * placed at `at`) as `kind` content into a fresh Uint8Array with `header`
+   * bytes of room before it. On a bad char throws fail(result).
+   */
+  encodeChars(kind, value, at, header, fail) {
+    // Units in wasm memory are copied out first: the call may move what they point at.
+    const chars = at === OUTSIDE ? value : new Uint16Array(value);
+    const n = chars.length;
+    const size = kind.wide ? 2 * n : n;
+    const base = typeof chars === 'string' ? this.writeString(kind, chars) : this.writeUnits(chars);
+    const k = this.wasm;
+    const ok = typeof chars === 'string' && !kind.wide
+      ? k[kind.check](base, n, this.result) === 0
+      : k[kind.encode](base, n, base, this.result) === 0;
+    if (!ok) throw fail(this.readResult(), chars);
+    if (header === 0) return copyOut(this.u8, base, base + size);
+    const out = freshBytes(header + size);
+    out.set(this.u8.subarray(base, base + size), header);
+    return out;
+  }
+
+  /**
+   * A string into scratch: IA5 / Visible as UTF-8 (then only checked: the
+   * UTF-8 of a string is its chars, one byte each, up to its first non-ASCII
+   * char, whose first byte (>= 0xC2) is out of range, so checking n bytes
+   * finds the first bad char at its own index; 3 bytes per unit fit it all);
+   * BMP as UTF-16 units (then swapped in place).
+   */
+  writeString(kind, value) {
+    const n = value.length;
+    if (!kind.wide && (this.nodeBuffer !== null || utf8 !== null)) {
+      const base = this.reserve(3 * n);
+      if (this.nodeBuffer !== null) this.nodeBuffer.write(value, base, 3 * n, 'utf8');
+      else utf8.encodeInto(value, this.u8.subarray(base, base + 3 * n));
+      return base;
+    }
+    const base = this.reserve(2 * n);
+    if (this.nodeBuffer !== null) this.nodeBuffer.write(value, base, 2 * n, 'utf16le');
+    else for (let i = 0, p = base >>> 1, u16 = this.u16; i < n; i++) u16[p + i] = value.charCodeAt(i);
+    return base;
+  }
+
+  /** Code units into scratch (BMP swaps them in place, IA5 / Visible narrow them in place). */
+  writeUnits(units) {
+    const base = this.reserve(2 * units.length);
+    this.u16.set(units, base >>> 1);
+    return base;
+  }
+
+  /**
+   * Decodes content input[start, end) (even length for BMP) to a string, or to
+   * a Uint16Array when `toUnits`. On a bad char throws fail(result, quoted).
+   */
+  decodeChars(kind, input, start, end, toUnits, at, fail) {
+    // A view of wasm memory is copied first: the call may decode over it in place.
+    const bytes = at === OUTSIDE ? input : input.slice();
+    const len = end - start;
+    const k = this.wasm;
+    // BMP in place; IA5 / Visible widen into a second region, or only check.
+    const out = kind.wide ? 0 : align16(len);
+    const base = this.reserve(kind.wide || !toUnits ? len : out + 2 * len);
+    this.u8.set(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end), base);
+    const failed = () => fail(this.readResult(), bytes);
+    if (kind.wide) {
+      if (k.fm_bmp_decode(base, len, base, this.result) !== 0) throw failed();
+      if (toUnits) return copyOut(this.u16, base >>> 1, (base + len) >>> 1);
+      return this.nodeBuffer !== null ? this.nodeBuffer.toString('utf16le', base, base + len) : utf16le.decode(this.u8.subarray(base, base + len));
+    }
+    if (toUnits) {
+      if (k[kind.decode](base, len, base + out, this.result) !== 0) throw failed();
+      const first = (base + out) >>> 1;
+      return copyOut(this.u16, first, first + len);
+    }
+    if (k[kind.check](base, len, this.result) !== 0) throw failed();
+    return this.nodeBuffer !== null ? this.nodeBuffer.toString('latin1', base, base + len) : latin1.decode(this.u8.subarray(base, base + len));
+  }
+
+  // ---- results --------------------------------------------------------------------------
 
   /** fm_result.end: where the array stopped, after a successful decode. */
   resultEnd() {
-    return this.u32[(this.result >>> 2) + 4];
+    return this.u32[(this.result + RESULT.end) >>> 2];
   }
 
   /** The fm_result the kernels filled, with its code as a name. */
   readResult() {
-    const w = this.result >>> 2;
-    const u32 = this.u32;
+    const field = (name) => this.u32[(this.result + RESULT[name]) >>> 2];
+    const index = field('index');
     return {
-      code: CODE_NAMES[u32[w]] ?? `C${u32[w]}`,
-      count: u32[w + 1],
-      index: u32[w + 2] === 0xffffffff ? -1 : u32[w + 2],
-      offset: u32[w + 3],
-      end: u32[w + 4],
-      tag: u32[w + 5],
-      value: (BigInt(u32[w + 7]) << 32n) | BigInt(u32[w + 6]),
+      code: CODE_NAMES[field('code')] ?? `C${field('code')}`,
+      count: field('count'),
+      index: index === NO_INDEX_U32 ? -1 : index,
+      offset: field('offset'),
+      end: field('end'),
+      tag: field('tag'),
+      value: (BigInt(field('valueHi')) << 32n) | BigInt(field('valueLo')),
     };
   }
 }
 
-export { align16 };
-
-/** Misuse of the zero-copy API: a FastmpError that names no input position. */
-const usageError = (code, message) => new FastmpError(code, `fastmp: ${message}`, -1, -1);
+// Browsers decode strings with TextDecoder and encode with TextEncoder.encodeInto.
+const utf16le = typeof TextDecoder === 'function' ? new TextDecoder('utf-16le', { ignoreBOM: true }) : null;
+// For bytes 0x00-0x7F (all that is ever decoded with it) windows-1252 is the identity.
+const latin1 = typeof TextDecoder === 'function' ? new TextDecoder('windows-1252') : null;
+const utf8 = typeof TextEncoder === 'function' ? new TextEncoder() : null;
 
 // ---- outputs ------------------------------------------------------------------
 // Every output is a fresh array with its own ArrayBuffer, that the caller owns.
@@ -232,7 +469,7 @@ export function freshBytes(size) {
   return new Uint8Array(NodeBuffer.allocUnsafeSlow(size).buffer);
 }
 
-/** A fresh copy of view[start, end), of the view's own type (a view over wasm memory). */
+/** A fresh copy of view[start, end), of the view's own type. */
 export function copyOut(view, start, end) {
   const bytes = (end - start) * view.BYTES_PER_ELEMENT;
   if (NodeBuffer === null || bytes < UNINIT_FROM) return view.slice(start, end);
@@ -240,4 +477,3 @@ export function copyOut(view, start, end) {
   out.set(view.subarray(start, end));
   return out;
 }
-

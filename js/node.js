@@ -1,9 +1,10 @@
 // node.js - the Node entry: the same API, initialised on import (top-level
-// await), so `import { pack } from 'fastmp-wasm'` is ready to use.
+// await), so `import { pack } from 'fastmp-wasm'` is ready to use. When the
+// package was require()d first (js/node.cjs), the instance it made is kept.
 // FASTMP_BACKEND=scalar (or simd) in the environment picks the build.
 
-import { init } from './index.js';
+import { initDefault } from './instance.js';
 
 export * from './index.js';
 
-await init({ backend: process.env.FASTMP_BACKEND || 'auto' });
+await initDefault({ backend: process.env.FASTMP_BACKEND || 'auto' });

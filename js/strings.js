@@ -4,13 +4,13 @@
 // kernels are c/fm_string.c; the pure-JS path below follows them rule for
 // rule, and the parity tests hold both to the native builds.
 //
-// The API is made by stringsApi(ready), which index.js calls once with its own
-// state getter: each instance of index.js (e.g. one per benchmark path) gets
-// functions bound to its own wasm instance and options.
+// The API is made by stringsApi(core) for each instance (js/instance.js): the
+// functions are bound to that instance's boundary and options. The wasm side
+// of every call (copies, kernel calls) is the boundary's (js/memory.js).
 
-import { asBytes, asOffset, describe } from './args.js';
+import { asBytes, asOffset, describe, ownView, typedArrayName } from './args.js';
 import { FastmpError, NO_INDEX } from './errors.js';
-import { NodeBuffer, align16, copyOut, freshBytes } from './memory.js';
+import { NodeBuffer, freshBytes } from './memory.js';
 
 /**
  * Below these lengths (in chars) the pure-JS path is faster than a wasm call.
@@ -29,13 +29,10 @@ const BMP = { name: 'BMPString', api: 'BMP', tag: 0x1e, wide: true, lo: 0x0000, 
 const IA5 = { name: 'IA5String', api: 'IA5', tag: 0x16, wide: false, lo: 0x00, hi: 0x7f, encode: 'fm_ia5_encode', decode: 'fm_ia5_decode', check: 'fm_ia5_check' };
 const VISIBLE = { name: 'VisibleString', api: 'Visible', tag: 0x1a, wide: false, lo: 0x20, hi: 0x7e, encode: 'fm_visible_encode', decode: 'fm_visible_decode', check: 'fm_visible_check' };
 
-// Node's Buffer writes a string's UTF-16 units (lone surrogates as they are)
-// or its UTF-8 natively, and builds strings from UTF-16LE or Latin-1 bytes
-// natively; browsers have TextDecoder and TextEncoder.encodeInto.
+// Node's Buffer builds strings from UTF-16LE or Latin-1 bytes natively; browsers have TextDecoder.
 const utf16le = typeof TextDecoder === 'function' ? new TextDecoder('utf-16le', { ignoreBOM: true }) : null;
 // For bytes 0x00-0x7F (all that is ever decoded with it) windows-1252 is the identity.
 const latin1 = typeof TextDecoder === 'function' ? new TextDecoder('windows-1252') : null;
-const utf8 = typeof TextEncoder === 'function' ? new TextEncoder() : null;
 
 // ---- errors -------------------------------------------------------------------
 
@@ -44,7 +41,7 @@ const charName = (unit) => `U+${hex(unit, 4)}`;
 const rangeName = (kind) => `${charName(kind.lo)}-${charName(kind.hi)}`;
 
 /** A bad char found while encoding: `index` in the input, `offset` in the output. */
-function encodeError(code, kind, index, offset, unit) {
+function charEncodeError(code, kind, index, offset, unit) {
   const why = code === 'SURROGATE'
     ? 'a surrogate code unit (U+D800-U+DFFF); BMPString holds plane-0 chars only'
     : `outside ${kind.name}'s range ${rangeName(kind)}`;
@@ -52,7 +49,7 @@ function encodeError(code, kind, index, offset, unit) {
 }
 
 /** A bad char found while decoding: `index` in the content, `offset` in the whole input. */
-function decodeError(code, kind, index, offset, unit) {
+function charDecodeError(code, kind, index, offset, unit) {
   const why = code === 'SURROGATE'
     ? 'a surrogate code unit (0xD800-0xDFFF); BMPString holds plane-0 chars only'
     : `outside ${kind.name}'s range 0x${hex(kind.lo, 2)}-0x${hex(kind.hi, 2)}`;
@@ -143,7 +140,7 @@ function jsEncodeBMP(value, out, at) {
   const isString = typeof value === 'string';
   for (let i = 0, n = value.length, p = at; i < n; i++, p += 2) {
     const c = isString ? value.charCodeAt(i) : value[i];
-    if ((c & 0xf800) === 0xd800) throw encodeError('SURROGATE', BMP, i, p, c);
+    if ((c & 0xf800) === 0xd800) throw charEncodeError('SURROGATE', BMP, i, p, c);
     out[p] = c >>> 8;
     out[p + 1] = c & 0xff;
   }
@@ -155,7 +152,7 @@ function jsEncodeNarrow(kind, value, out, at) {
   const isString = typeof value === 'string';
   for (let i = 0, n = value.length; i < n; i++) {
     const c = isString ? value.charCodeAt(i) : value[i];
-    if (c < lo || c > hi) throw encodeError('RANGE', kind, i, at + i, c);
+    if (c < lo || c > hi) throw charEncodeError('RANGE', kind, i, at + i, c);
     out[at + i] = c;
   }
 }
@@ -166,7 +163,7 @@ function jsDecodeBMP(bytes, start, end, asArray) {
   const units = asArray ? new Array(n) : new Uint16Array(n);
   for (let i = 0, p = start; i < n; i++, p += 2) {
     const c = (bytes[p] << 8) | bytes[p + 1];
-    if ((c & 0xf800) === 0xd800) throw decodeError('SURROGATE', BMP, i, p, c);
+    if ((c & 0xf800) === 0xd800) throw charDecodeError('SURROGATE', BMP, i, p, c);
     units[i] = c;
   }
   return units;
@@ -178,7 +175,7 @@ function jsCheck(kind, bytes, start, end, asArray) {
   const chars = asArray ? new Array(end - start) : null;
   for (let p = start; p < end; p++) {
     const c = bytes[p];
-    if (c < lo || c > hi) throw decodeError('RANGE', kind, p - start, p, c);
+    if (c < lo || c > hi) throw charDecodeError('RANGE', kind, p - start, p, c);
     if (asArray) chars[p - start] = c;
   }
   return chars;
@@ -207,157 +204,65 @@ function asciiToString(bytes, start, end) {
   return s;
 }
 
-// ---- the wasm path -----------------------------------------------------------------
-
-// Per boundary: a Uint16Array and (in Node) a Buffer over wasm memory, remade
-// when memory grows (the boundary then replaces its u8 view).
-const VIEWS = Symbol('fastmp string views');
-
-function viewsOf(b) {
-  let v = b[VIEWS];
-  if (v === undefined || v.u8 !== b.u8) {
-    const { buffer } = b.u8;
-    v = { u8: b.u8, u16: new Uint16Array(buffer), buf: NodeBuffer ? NodeBuffer.from(buffer) : null };
-    b[VIEWS] = v;
-  }
-  return v;
-}
-
-/** The error of a failed kernel call; offsets shifted by `shift` (DER header bytes, or the content's start). */
-function encodeFailure(b, kind, value, shift) {
-  const r = b.readResult();
-  return encodeError(r.code, kind, r.index, shift + r.offset, unitAt(value, r.index));
-}
-
-function decodeFailure(b, kind, input, shift) {
-  const r = b.readResult();
-  const p = shift + r.offset;
-  return decodeError(r.code, kind, r.index, p, kind.wide ? (input[p] << 8) | input[p + 1] : input[p]);
-}
-
-/**
- * Encodes `value` into scratch memory; returns the address of its content
- * (2n bytes for BMP, n for IA5 / Visible). `shift` counts DER header bytes in
- * error offsets.
- */
-function wasmEncode(b, kind, value, shift) {
-  const n = value.length;
-  const isString = typeof value === 'string';
-  const k = b.wasm;
-  if (isString && !kind.wide && (NodeBuffer || utf8)) {
-    // The UTF-8 of a string is its chars, one byte each, up to its first
-    // non-ASCII char, whose first byte (>= 0xC2) is out of range: checking
-    // the first n bytes finds the first bad char at its own index. At most
-    // 3 bytes per UTF-16 unit, so all of it fits.
-    const base = b.reserve(3 * n);
-    const v = viewsOf(b);
-    if (v.buf) v.buf.write(value, base, 3 * n, 'utf8');
-    else utf8.encodeInto(value, v.u8.subarray(base, base + 3 * n));
-    if (k[kind.check](base, n, b.result) !== 0) throw encodeFailure(b, kind, value, shift);
-    return base;
-  }
-  // The units, in place: BMP swaps them, IA5 / Visible narrow them.
-  const base = b.reserve(2 * n);
-  const v = viewsOf(b);
-  if (!isString) v.u16.set(value, base >>> 1);
-  else if (v.buf) v.buf.write(value, base, 2 * n, 'utf16le');
-  else for (let i = 0, p = base >>> 1; i < n; i++) v.u16[p + i] = value.charCodeAt(i);
-  if (k[kind.encode](base, n, base, b.result) !== 0) throw encodeFailure(b, kind, value, shift);
-  return base;
-}
-
-/**
- * Decodes content bytes[start, end) (of even length for BMP) to a string, or
- * to a Uint16Array when `toUnits`.
- */
-function wasmDecode(b, kind, input, start, end, toUnits) {
-  // A view of wasm memory (an alloc() array, a packView() output) is copied
-  // first: the call may move what it points at, or decode over it in place.
-  const bytes = input.buffer === b.buffer ? input.slice() : input;
-  const len = end - start;
-  const k = b.wasm;
-  const wide = kind.wide;
-  // BMP in place; IA5 / Visible widen into a second region, or only check.
-  const out = wide ? 0 : align16(len);
-  const base = b.reserve(wide || !toUnits ? len : out + 2 * len);
-  b.u8.set(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end), base);
-  if (wide) {
-    if (k.fm_bmp_decode(base, len, base, b.result) !== 0) throw decodeFailure(b, kind, bytes, start);
-    const v = viewsOf(b);
-    if (toUnits) return copyOut(v.u16, base >>> 1, (base + len) >>> 1);
-    return v.buf ? v.buf.toString('utf16le', base, base + len) : utf16le.decode(v.u8.subarray(base, base + len));
-  }
-  if (toUnits) {
-    if (k[kind.decode](base, len, base + out, b.result) !== 0) throw decodeFailure(b, kind, bytes, start);
-    const first = (base + out) >>> 1;
-    return copyOut(viewsOf(b).u16, first, first + len);
-  }
-  if (k[kind.check](base, len, b.result) !== 0) throw decodeFailure(b, kind, bytes, start);
-  const v = viewsOf(b);
-  return v.buf ? v.buf.toString('latin1', base, base + len) : asciiToString(v.u8, base, base + len);
-}
-
-
 // ---- arguments ------------------------------------------------------------------------
 
-function asChars(value, fn) {
-  if (typeof value === 'string' || value instanceof Uint16Array) return value;
+/** A string, or an own view of a Uint16Array of code units. */
+function asChars(value, fn, detached) {
+  if (typeof value === 'string') return value;
+  if (typedArrayName(value) === 'Uint16Array') return ownView(value, Uint16Array, fn, detached);
   throw new TypeError(`fastmp: ${fn}() takes a string or a Uint16Array of UTF-16 code units, not ${describe(value)}`);
 }
 
 // ---- the API ---------------------------------------------------------------------------
 
 /**
- * The string functions bound to one fastmp instance: `ready()` returns its
- * state { boundary, backend, pureJs } (or throws before init()).
+ * The string functions bound to one instance: `core` is its
+ * { boundary, backend, pureJs } (js/instance.js).
  */
-export function stringsApi(ready) {
-  const useJs = (s, op, n) => s.pureJs === 'always' || (s.pureJs === 'auto' && n < JS_BELOW[s.backend][op]);
+export function stringsApi(core) {
+  const { boundary: b, pureJs } = core;
+  const below = JS_BELOW[core.backend];
+  const useJs = (op, n) => pureJs === 'always' || (pureJs === 'auto' && n < below[op]);
   const encodeOp = (kind) => (kind.wide ? 'encodeBMP' : 'encodeASCII');
   const decodeOp = (kind) => (kind.wide ? 'decodeBMP' : 'decodeASCII');
+  const detached = (x, fn) => b.detachedError(x, fn);
+  /** Where the chars are (a string: nowhere in wasm memory). */
+  const locateChars = (chars, fn, value) => (typeof chars === 'string' ? -1 : b.locate(chars, fn, value));
 
-  /** Content bytes of `value`, with `header` bytes of room before them. */
-  function encode(kind, value, header, tag) {
-    const s = ready();
-    const n = value.length;
+  /** Content bytes of `chars`, with `header` bytes of room before them; `at`: where locate() found chars. */
+  function encode(kind, chars, at, header, tag) {
+    const n = chars.length;
     const size = kind.wide ? 2 * n : n;
-    if (useJs(s, encodeOp(kind), n)) {
+    if (useJs(encodeOp(kind), n)) {
       const out = freshBytes(header + size);
       if (header) writeHeader(out, tag, size);
-      if (kind.wide) jsEncodeBMP(value, out, header);
-      else jsEncodeNarrow(kind, value, out, header);
+      if (kind.wide) jsEncodeBMP(chars, out, header);
+      else jsEncodeNarrow(kind, chars, out, header);
       return out;
     }
-    const b = s.boundary;
-    // Units in wasm memory (an alloc() array) are copied first: the call may move them.
-    const units = typeof value === 'string' || value.buffer !== b.buffer ? value : value.slice();
-    const base = wasmEncode(b, kind, units, header);
-    if (!header) return copyOut(b.u8, base, base + size);
-    const out = freshBytes(header + size);
-    writeHeader(out, tag, size);
-    out.set(b.u8.subarray(base, base + size), header);
+    const fail = (r, quoted) => charEncodeError(r.code, kind, r.index, header + r.offset, unitAt(quoted, r.index));
+    const out = b.encodeChars(kind, chars, at, header, fail);
+    if (header) writeHeader(out, tag, size);
     return out;
   }
 
   /** Content bytes[start, end) as a string (or units). */
-  function decode(kind, bytes, start, end, toUnits) {
-    ready();
+  function decode(kind, bytes, at, start, end, toUnits) {
     const len = end - start;
     if (kind.wide && len % 2) throw oddLengthError(len, end - 1);
     const n = kind.wide ? len / 2 : len; // no >> 1: content reaches 4 GiB
-    if (toUnits) return decodeContent(kind, bytes, start, end, n, true);
+    if (toUnits) return decodeContent(kind, bytes, at, start, end, n, true);
     if (n > MAX_STRING) throw stringTooLong(kind, n);
     try {
-      return decodeContent(kind, bytes, start, end, n, false);
+      return decodeContent(kind, bytes, at, start, end, n, false);
     } catch (e) {
       if (e instanceof FastmpError || e instanceof RangeError || n <= MIN_ENGINE_MAX_STRING) throw e;
       throw stringTooLong(kind, n, e);
     }
   }
 
-  function decodeContent(kind, bytes, start, end, n, toUnits) {
-    const s = ready();
-    if (useJs(s, decodeOp(kind), n)) {
+  function decodeContent(kind, bytes, at, start, end, n, toUnits) {
+    if (useJs(decodeOp(kind), n)) {
       if (kind.wide) {
         const units = jsDecodeBMP(bytes, start, end, !toUnits && n < SMALL);
         return toUnits ? units : unitsToString(units);
@@ -370,44 +275,42 @@ export function stringsApi(ready) {
       jsCheck(kind, bytes, start, end, false);
       return asciiToString(bytes, start, end);
     }
-    return wasmDecode(s.boundary, kind, bytes, start, end, toUnits);
+    const fail = (r, quoted) => {
+      const p = start + r.offset;
+      return charDecodeError(r.code, kind, r.index, p, kind.wide ? (quoted[p] << 8) | quoted[p + 1] : quoted[p]);
+    };
+    return b.decodeChars(kind, bytes, start, end, toUnits, at, fail);
   }
 
-  /** A string, or a Uint16Array (checked like any input that may be fastmp's own view). */
-  function charsOf(value, fn) {
-    const chars = asChars(value, fn);
-    if (typeof chars !== 'string') ready().boundary.checkInput(chars, fn);
-    return chars;
+  /** Every argument is read and checked before where the chars are is asked (their lifetime). */
+  function encodeAll(kind, value, fn) {
+    const chars = asChars(value, fn, detached);
+    return encode(kind, chars, locateChars(chars, fn, value), 0);
   }
 
   function write(kind, value, fn) {
-    const chars = charsOf(value, fn);
+    const chars = asChars(value, fn, detached);
     const size = kind.wide ? 2 * chars.length : chars.length;
     if (size > 0xffffffff) throw new RangeError(`fastmp: ${fn}(): ${size} content bytes have no DER length (at most 2^32-1)`);
-    return encode(kind, chars, headerSize(size), kind.tag);
-  }
-
-  /** Input bytes, checked (the wasm path copies a view of wasm memory first). */
-  function inputOf(bytes, fn) {
-    const input = asBytes(bytes, fn);
-    ready().boundary.checkInput(input, fn);
-    return input;
+    return encode(kind, chars, locateChars(chars, fn, value), headerSize(size), kind.tag);
   }
 
   function read(kind, bytes, offset, fn) {
-    const input = inputOf(bytes, fn);
-    const { start, end } = readHeader(kind, input, asOffset(offset, input, fn));
-    return { value: decode(kind, input, start, end, false), end };
+    const input = asBytes(bytes, fn, detached);
+    asOffset(offset, input, fn);
+    const at = b.locate(input, fn, bytes);
+    const { start, end } = readHeader(kind, input, offset);
+    return { value: decode(kind, input, at, start, end, false), end };
   }
 
   function decodeAll(kind, bytes, fn, toUnits) {
-    const input = inputOf(bytes, fn);
-    return decode(kind, input, 0, input.length, toUnits);
+    const input = asBytes(bytes, fn, detached);
+    return decode(kind, input, b.locate(input, fn, bytes), 0, input.length, toUnits);
   }
 
   return {
     /** string | Uint16Array -> BMPString content (big-endian UCS-2). */
-    encodeBMP: (value) => encode(BMP, charsOf(value, 'encodeBMP'), 0),
+    encodeBMP: (value) => encodeAll(BMP, value, 'encodeBMP'),
     /** BMPString content -> string. */
     decodeBMP: (bytes) => decodeAll(BMP, bytes, 'decodeBMP', false),
     /** BMPString content -> Uint16Array of its chars. */
@@ -417,13 +320,13 @@ export function stringsApi(ready) {
     /** The DER BMPString at bytes[offset] -> { value, end }. */
     readBMPString: (bytes, offset = 0) => read(BMP, bytes, offset, 'readBMPString'),
 
-    encodeIA5: (value) => encode(IA5, charsOf(value, 'encodeIA5'), 0),
+    encodeIA5: (value) => encodeAll(IA5, value, 'encodeIA5'),
     decodeIA5: (bytes) => decodeAll(IA5, bytes, 'decodeIA5', false),
     decodeIA5ToUint16: (bytes) => decodeAll(IA5, bytes, 'decodeIA5ToUint16', true),
     writeIA5String: (value) => write(IA5, value, 'writeIA5String'),
     readIA5String: (bytes, offset = 0) => read(IA5, bytes, offset, 'readIA5String'),
 
-    encodeVisible: (value) => encode(VISIBLE, charsOf(value, 'encodeVisible'), 0),
+    encodeVisible: (value) => encodeAll(VISIBLE, value, 'encodeVisible'),
     decodeVisible: (bytes) => decodeAll(VISIBLE, bytes, 'decodeVisible', false),
     decodeVisibleToUint16: (bytes) => decodeAll(VISIBLE, bytes, 'decodeVisibleToUint16', true),
     writeVisibleString: (value) => write(VISIBLE, value, 'writeVisibleString'),

@@ -3,10 +3,9 @@
 // the C kernels rule for rule (c/fm_msgpack.h); the parity tests hold it to
 // them byte for byte.
 
-import { NO_INDEX, decodeError } from './errors.js';
+import { NO_INDEX, msgpackError } from './errors.js';
 
-/** Largest msgpack array: its length field is a u32. */
-export const MAX_ELEMENTS = 0xffffffff;
+export { MAX_ELEMENTS } from './abi.js';
 
 export function arrayHeaderSize(n) {
   return n <= 15 ? 1 : n <= 0xffff ? 3 : 5;
@@ -41,7 +40,7 @@ const be32 = (b, p) => ((b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p 
  */
 export function readArrayHeader(bytes, start) {
   const len = bytes.length;
-  const fail = (code, count = 0) => decodeError(code, NO_INDEX, start, bytes, count);
+  const fail = (code, count = 0) => msgpackError(code, NO_INDEX, start, bytes, count);
   if (start >= len) throw fail('TRUNCATED');
   const tag = bytes[start];
   let count;
@@ -192,7 +191,7 @@ export function unpackFloats(bytes, body, count, wide) {
 /** Reads any numeric element at bytes[p] (element i) into out[i]; returns its size. */
 function readElement(bytes, view, p, i, out, wide) {
   const len = bytes.length;
-  if (p >= len) throw decodeError('TRUNCATED', i, p, bytes);
+  if (p >= len) throw msgpackError('TRUNCATED', i, p, bytes);
   const tag = bytes[p];
   if (tag < 0x80 || tag >= 0xe0) {
     out[i] = (tag << 24) >> 24;
@@ -200,8 +199,8 @@ function readElement(bytes, view, p, i, out, wide) {
   }
   const size = tag === 0xcc || tag === 0xd0 ? 2 : tag === 0xcd || tag === 0xd1 ? 3
     : tag === 0xca || tag === 0xce || tag === 0xd2 ? 5 : tag === 0xcb || tag === 0xcf || tag === 0xd3 ? 9 : 0;
-  if (size === 0) throw decodeError('TYPE', i, p, bytes);
-  if (size > len - p) throw decodeError('TRUNCATED', i, p, bytes);
+  if (size === 0) throw msgpackError('TYPE', i, p, bytes);
+  if (size > len - p) throw msgpackError('TRUNCATED', i, p, bytes);
   const q = p + 1;
   switch (tag) {
     case 0xcc: out[i] = bytes[q]; break;
@@ -340,10 +339,13 @@ export function packBools(x) {
   return out;
 }
 
+/** Bytes of the bin header for n bytes. */
+export const binHeaderSize = (n) => (n <= 0xff ? 2 : n <= 0xffff ? 3 : 5);
+
 /** Uint8Array / Uint8ClampedArray -> msgpack bin (what the ecosystem writes for bytes). */
 export function packBin(x) {
   const n = x.length;
-  const head = n <= 0xff ? 2 : n <= 0xffff ? 3 : 5;
+  const head = binHeaderSize(n);
   const out = new Uint8Array(head + n);
   if (head === 2) {
     out[0] = 0xc4;
@@ -367,10 +369,10 @@ export const isBinAt = (bytes, start) => start < bytes.length && bytes[start] >=
 export function readBin(bytes, start, Type) {
   const tag = bytes[start];
   const head = tag === 0xc4 ? 2 : tag === 0xc5 ? 3 : 5;
-  if (bytes.length - start < head) throw decodeError('TRUNCATED', NO_INDEX, start, bytes);
+  if (bytes.length - start < head) throw msgpackError('TRUNCATED', NO_INDEX, start, bytes);
   const n = head === 2 ? bytes[start + 1] : head === 3 ? (bytes[start + 1] << 8) | bytes[start + 2] : be32(bytes, start + 1);
   const body = start + head;
-  if (n > bytes.length - body) throw decodeError('BIN_LENGTH', NO_INDEX, start, bytes, n);
+  if (n > bytes.length - body) throw msgpackError('BIN_LENGTH', NO_INDEX, start, bytes, n);
   const value = new Type(n);
   value.set(bytes.subarray(body, body + n));
   return { value, end: body + n };
@@ -406,7 +408,7 @@ export function unpackInts(bytes, body, count, Type, integralFloats) {
   let view = null;
   let p = body;
   for (let i = 0; i < count; i++) {
-    if (p >= len) throw decodeError('TRUNCATED', i, p, bytes);
+    if (p >= len) throw msgpackError('TRUNCATED', i, p, bytes);
     const tag = bytes[p];
     if (tag < 0x80 || tag >= 0xe0) { // fixint: the common case, no view needed
       const v = (tag << 24) >> 24;
@@ -418,11 +420,11 @@ export function unpackInts(bytes, body, count, Type, integralFloats) {
     }
     view ??= new DataView(bytes.buffer, bytes.byteOffset, len);
     const size = elementSize(tag);
-    if (size === 0) throw decodeError('TYPE', i, p, bytes, 0, { target: Type.name });
-    if (size > len - p) throw decodeError('TRUNCATED', i, p, bytes);
+    if (size === 0) throw msgpackError('TYPE', i, p, bytes, 0, { target: Type.name });
+    if (size > len - p) throw msgpackError('TRUNCATED', i, p, bytes);
     const v = elementValue(view, tag, p + 1);
     if ((tag === 0xca || tag === 0xcb) && !integralFloats) {
-      throw decodeError('TYPE', i, p, bytes, 0, { target: Type.name, value: v });
+      throw msgpackError('TYPE', i, p, bytes, 0, { target: Type.name, value: v });
     }
     // Number and BigInt compare exactly with each other; NaN and fractions fail isInteger.
     if (v < min || v > max || (typeof v === 'number' && !Number.isInteger(v))) throw rangeError(bytes, i, p, v, Type);
@@ -438,9 +440,9 @@ export function unpackInts(bytes, body, count, Type, integralFloats) {
 export function unpackBools(bytes, body, count) {
   const out = new Uint8Array(count);
   for (let i = 0, p = body; i < count; i++, p++) {
-    if (p >= bytes.length) throw decodeError('TRUNCATED', i, p, bytes);
+    if (p >= bytes.length) throw msgpackError('TRUNCATED', i, p, bytes);
     const tag = bytes[p];
-    if (tag !== 0xc2 && tag !== 0xc3) throw decodeError('TYPE', i, p, bytes, 0, { target: 'boolean' });
+    if (tag !== 0xc2 && tag !== 0xc3) throw msgpackError('TYPE', i, p, bytes, 0, { target: 'boolean' });
     out[i] = tag - 0xc2;
   }
   return { value: out, end: body + count };
@@ -473,7 +475,7 @@ function elementValue(view, tag, q) {
   }
 }
 
-const rangeError = (bytes, i, p, v, Type) => decodeError('RANGE', i, p, bytes, 0, { target: Type.name, value: asSafe(v) });
+const rangeError = (bytes, i, p, v, Type) => msgpackError('RANGE', i, p, bytes, 0, { target: Type.name, value: asSafe(v) });
 
 /**
  * The value a C decoder reported with a RANGE or TYPE error: its raw 64 bits

@@ -203,7 +203,7 @@ for (const [pathName, options] of PATHS) {
       expect(fastmpError(() => unpackBool(u8(0x93, 0xc2, 0xc3))).code).toBe('LENGTH');
       expect(fastmpError(() => unpackBool(u8(0x92, 0xc2, 0xc3, 0xc3))).code).toBe('TRAILING');
       expect(unpackBoolFrom(u8(0xff, 0x92, 0xc2, 0xc3, 0xc3), 1)).toEqual({ value: new Uint8Array([0, 1]), end: 4 });
-      expect(() => packBool([true, 1])).toThrow(/element 1 is a number, not a boolean/);
+      expect(() => packBool([true, 1])).toThrow(/element 1 is the number 1, not a boolean/);
       expect(() => packBool('yes')).toThrow(TypeError);
       expect(() => packBool(new Int8Array(2))).toThrow(TypeError);
     });

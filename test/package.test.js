@@ -81,7 +81,7 @@ test('the tarball holds the JS, the declarations, the wasm and the licence, noth
     'dist/fastmp-inline.js',
     'dist/fastmp-scalar.wasm',
     'dist/fastmp-simd.wasm',
-    'js/args.js', 'js/errors.js', 'js/index.d.cts', 'js/index.d.ts', 'js/index.js', 'js/inline.js', 'js/loader.js',
+    'js/abi.js', 'js/api.js', 'js/args.js', 'js/errors.js', 'js/index.d.cts', 'js/index.d.ts', 'js/index.js', 'js/inline.js', 'js/instance.js', 'js/kinds.js', 'js/loader.js',
     'js/memory.js', 'js/node.cjs', 'js/node.js', 'js/strings.js', 'js/wire.js',
     'package.json',
   ]);

@@ -17,28 +17,25 @@ import { decode as mpDecode, encode as mpEncode } from '@msgpack/msgpack';
 import fc from 'fast-check';
 import { FLOAT32_OPTIONS, Packr, unpack as mrUnpack } from 'msgpackr';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { FastmpError } from '../js/index.js';
-// One instance of the API per path (a query makes a separate module instance).
-import * as autoApi from '../js/index.js?path=auto';
-import * as pureJsApi from '../js/index.js?path=pure-js';
-import * as scalarApi from '../js/index.js?path=wasm-scalar';
-import * as simdApi from '../js/index.js?path=wasm-simd';
+import { FastmpError, createFastmp } from '../js/index.js';
 
 const RUNS = Number(process.env.FASTMP_PROPERTY_RUNS ?? 150);
 const SEED = process.env.FASTMP_PROPERTY_SEED === undefined ? undefined : Number(process.env.FASTMP_PROPERTY_SEED);
 const check = (property, runs = RUNS) => fc.assert(property, { numRuns: runs, seed: SEED, endOnFailure: true });
 
+// One instance per path, side by side in this process.
 const PATHS = [
-  ['wasm-simd', simdApi, { backend: 'simd', pureJs: 'never' }],
-  ['wasm-scalar', scalarApi, { backend: 'scalar', pureJs: 'never' }],
-  ['pure-js', pureJsApi, { pureJs: 'always' }],
-  ['auto', autoApi, {}],
+  ['wasm-simd', { backend: 'simd', pureJs: 'never' }],
+  ['wasm-scalar', { backend: 'scalar', pureJs: 'never' }],
+  ['pure-js', { pureJs: 'always' }],
+  ['auto', {}],
 ];
+const instances = [];
 beforeAll(async () => {
-  for (const [, api, options] of PATHS) await api.init(options);
-  expect(new Set(PATHS.map(([, api]) => api.pack)).size).toBe(PATHS.length); // four instances
+  for (const [name, options] of PATHS) instances.push([name, await createFastmp(options)]);
+  expect(instances.map(([, api]) => api.backend())).toEqual(['simd', 'scalar', 'simd', 'simd']);
 });
-const paths = () => PATHS.map(([name, api]) => [name, api]);
+const paths = () => instances;
 
 const bytesOf = (t) => Buffer.from(t.buffer, t.byteOffset, t.byteLength);
 /** Same number, as a peer can keep it: NaN equals NaN, -0 equals 0 (peers write -0 as the int 0). */

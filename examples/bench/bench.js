@@ -5,6 +5,7 @@
 // ?quick runs short budgets (the test); the default takes ~30 s.
 import { Bench } from 'tinybench';
 import * as baseline from './baselines.js';
+import { createFastmp } from '/js/index.js';
 
 const quick = new URLSearchParams(location.search).has('quick');
 const BUDGET = quick ? { time: 40, warmupTime: 10, iterations: 4 } : { time: 300, warmupTime: 100, iterations: 16 };
@@ -19,14 +20,12 @@ const COLORS = { 'wasm-simd': '#1f6feb', 'wasm-scalar': '#d29922', auto: '#2da44
 const $ = (selector) => document.querySelector(selector);
 const status = (text) => { $('#status').textContent = text; };
 
-/** One API instance per path (a query string gives each module its own state); null where it cannot load. */
+/** One instance per path (createFastmp), side by side in the page; null where it cannot load. */
 async function loadPaths() {
   const paths = {};
   for (const [name, options] of PATHS) {
-    const api = await import(`/js/index.js?path=${name}`);
     try {
-      await api.init(options);
-      paths[name] = api;
+      paths[name] = await createFastmp(options);
     } catch (e) {
       paths[name] = null;
       console.warn(`${name}: ${e.message}`);

@@ -1,0 +1,29 @@
+// abi.js - the C/JS interface of the wasm builds, stated once on the JS side.
+// c/fastmp.h states the same facts for C, with _Static_asserts on the layout;
+// test/c-interface.test.js reads the header and checks that both agree.
+
+/** fm_result on wasm32 (c/fastmp.h): byte offsets of its fields, and its size. */
+export const RESULT = Object.freeze({
+  code: 0, count: 4, index: 8, offset: 12, end: 16, tag: 20, valueLo: 24, valueHi: 28, size: 32,
+});
+
+/** FM_NO_INDEX as a wasm32 size_t: the index of an error that belongs to no element. */
+export const NO_INDEX_U32 = 0xffffffff;
+
+/** FM_PACK_SLACK: bytes a SIMD packer may store past the end of its output. */
+export const PACK_SLACK = 16;
+
+/** The longest msgpack array header (array32). */
+export const MAX_ARRAY_HEADER = 5;
+
+/** FM_MAX_ELEMENTS: the largest msgpack array (a u32 length). */
+export const MAX_ELEMENTS = 0xffffffff;
+
+/** FM_PACK_BOUND(n, wire): bytes a packer may write for n elements of at most `wire` bytes each. */
+export const packBound = (n, wire) => MAX_ARRAY_HEADER + n * wire + PACK_SLACK;
+
+/** FM_INTEGRAL_FLOATS: decoder flag, integer targets accept exactly integral floats. */
+export const INTEGRAL_FLOATS = 1;
+
+/** The longest msgpack number (float64, uint64, int64: tag + 8 bytes): what a decoder may read per element. */
+export const MAX_NUMBER_BYTES = 9;

@@ -1,0 +1,223 @@
+// api.js - the typed-array API of one instance: makeApi(core) returns the
+// functions bound to `core` = { boundary, backend, pureJs } (js/instance.js).
+// It holds no state of its own. Every function reads and checks all of its
+// arguments first (hostile getters run then, once), then asks the boundary
+// where the input is (its lifetime), then runs the pure-JS path or a kernel.
+
+import { MAX_ELEMENTS, INTEGRAL_FLOATS } from './abi.js';
+import { BOOLEAN, asBytes, asOffset, describe, kindOfArray, ownView, readOptions } from './args.js';
+import { NO_INDEX, msgpackError } from './errors.js';
+import { BOOL, KIND_OF_TYPE, TYPE_NAMES } from './kinds.js';
+import { stringsApi } from './strings.js';
+import * as wire from './wire.js';
+
+/**
+ * Below these element counts the pure-JS path is faster than a wasm call: the
+ * call and the copy in cost more than the loop saves. Each is the first size
+ * from which wasm stayed ahead in `node --expose-gc bench/crossover.js`
+ * (Node 20, x86-64, random content; README "Performance"). Near a crossover
+ * both paths are within noise of each other; 1 means wasm wins from one element.
+ */
+const JS_BELOW = {
+  simd: {
+    pack: { f32: 48, f64: 64, i8: 64, u8: 16, i16: 16, u16: 24, i32: 8, u32: 8, i64: 1, u64: 1, bool: 128 },
+    unpack: { f32: 48, f64: 8, i8: 4, u8: 1, i16: 1, u16: 4, i32: 1, u32: 1, i64: 1, u64: 1, bool: 128 },
+  },
+  scalar: {
+    pack: { f32: 64, f64: 96, i8: 96, u8: 16, i16: 16, u16: 48, i32: 4, u32: 4, i64: 1, u64: 1, bool: 512 },
+    unpack: { f32: 256, f64: 8, i8: 4, u8: 1, i16: 1, u16: 1, i32: 1, u32: 1, i64: 1, u64: 1, bool: 512 },
+  },
+};
+
+const PACK_OPTIONS = { bin: BOOLEAN };
+const UNPACK_OPTIONS = { integralFloats: BOOLEAN };
+
+const tooManyElements = (n) => new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${n}`);
+// A bin's length field is a u32 too, and its header takes up to 5 bytes of the output.
+const tooManyBytes = (n) => new RangeError(`fastmp: a msgpack bin holds at most 2^32-1 bytes, not ${n}`);
+
+/**
+ * A bin of x's bytes. Its output is up to 5 bytes longer than x: past the
+ * engine's largest typed array (2^32 bytes in V8), a RangeError that says so
+ * rather than the engine's "Invalid typed array length".
+ */
+function packBin(x) {
+  const n = x.length;
+  if (n > MAX_ELEMENTS) throw tooManyBytes(n);
+  try {
+    return wire.packBin(x);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    throw new RangeError(`fastmp: a bin of ${n} bytes takes ${n + wire.binHeaderSize(n)} bytes, more than a typed array can hold in this engine`, { cause: e });
+  }
+}
+
+/** The pure-JS packer of a kind. */
+function packJs(kind, x) {
+  if (kind.float) return kind.c === 'f32' ? wire.packF32(x) : wire.packF64(x);
+  return kind.big ? wire.packBigInts(x) : wire.packInts(x);
+}
+
+/** The typed-array functions (and the string functions) bound to one instance. */
+export function makeApi(core) {
+  const { boundary: b, pureJs } = core;
+  const below = JS_BELOW[core.backend];
+  const useJs = (op, kind, n) => pureJs === 'always' || (pureJs === 'auto' && n < below[op][kind.c]);
+  const detached = (x, fn) => b.detachedError(x, fn);
+  const bytesOf = (bytes, fn) => asBytes(bytes, fn, detached);
+
+  /** The kind of x, an own view of it, and its checked length. */
+  function packable(x, fn) {
+    const kind = kindOfArray(x);
+    if (kind === undefined) throw new TypeError(`fastmp: ${fn}() takes a ${TYPE_NAMES}, not ${describe(x)}`);
+    return { kind, view: ownView(x, kind.Type, fn, detached) };
+  }
+
+  // ---- pack ---------------------------------------------------------------------
+
+  function pack(x, options) {
+    const { kind, view } = packable(x, 'pack');
+    const { bin = true } = readOptions(options, 'pack', PACK_OPTIONS);
+    const n = view.length;
+    const at = b.locate(view, 'pack', x);
+    if (kind.c === 'u8' && bin) return packBin(view);
+    if (n > MAX_ELEMENTS) throw tooManyElements(n);
+    if (useJs('pack', kind, n)) return packJs(kind, view);
+    return b.pack(kind, view, n, at);
+  }
+
+  function packView(x, options) {
+    const { kind, view } = packable(x, 'packView');
+    const { bin = true } = readOptions(options, 'packView', PACK_OPTIONS);
+    const n = view.length;
+    const at = b.locate(view, 'packView', x);
+    if (kind.c === 'u8' && bin) return b.bytesView(packBin(view));
+    if (n > MAX_ELEMENTS) throw tooManyElements(n);
+    return b.packView(kind, view, n, at);
+  }
+
+  function packBool(x) {
+    let bytes;
+    let at = -1;
+    if (Array.isArray(x)) {
+      const n = x.length;
+      if (n > MAX_ELEMENTS) throw tooManyElements(n);
+      bytes = new Uint8Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = x[i];
+        if (typeof v !== 'boolean') throw new TypeError(`fastmp: packBool() element ${i} is ${describe(v)}, not a boolean`);
+        bytes[i] = v ? 1 : 0;
+      }
+    } else if (kindOfArray(x)?.name === 'Uint8Array') {
+      bytes = ownView(x, Uint8Array, 'packBool', detached);
+      if (bytes.length > MAX_ELEMENTS) throw tooManyElements(bytes.length);
+      at = b.locate(bytes, 'packBool', x);
+    } else {
+      throw new TypeError(`fastmp: packBool() takes an array of booleans or a Uint8Array, not ${describe(x)}`);
+    }
+    if (useJs('pack', BOOL, bytes.length)) return wire.packBools(bytes);
+    return b.pack(BOOL, bytes, bytes.length, at);
+  }
+
+  // ---- zero-copy ------------------------------------------------------------------
+
+  function alloc(Type, n) {
+    const kind = KIND_OF_TYPE.get(Type);
+    if (kind === undefined) throw new TypeError(`fastmp: alloc() makes a ${TYPE_NAMES}, not ${describe(Type)}`);
+    if (!Number.isSafeInteger(n) || n < 0 || n > MAX_ELEMENTS) {
+      throw new RangeError(`fastmp: alloc() takes a length from 0 to 2^32-1, not ${describe(n)}`);
+    }
+    return b.allocArray(kind, n);
+  }
+
+  function free(x) {
+    if (!b.release(x)) throw new TypeError(`fastmp: free() takes an array from alloc(), not ${describe(x)}`);
+  }
+
+  function refresh(x) {
+    const view = b.refreshed(x);
+    if (view === undefined) throw new TypeError(`fastmp: refresh() takes an array from alloc(), not ${describe(x)}`);
+    return view;
+  }
+
+  // ---- unpack -------------------------------------------------------------------
+
+  /** The kind unpack() decodes into: a constructor of this realm's typed arrays. */
+  function targetKind(Type, fn) {
+    const kind = KIND_OF_TYPE.get(Type);
+    if (kind === undefined) throw new TypeError(`fastmp: ${fn}() decodes into a ${TYPE_NAMES}; the second argument was ${describe(Type)}`);
+    return kind;
+  }
+
+  function unpack(bytes, Type, options) {
+    const input = bytesOf(bytes, 'unpack');
+    const kind = targetKind(Type, 'unpack');
+    const { integralFloats = false } = readOptions(options, 'unpack', UNPACK_OPTIONS);
+    const length = input.length; // before the call: memory growth may detach a packView() output
+    const { value, end } = unpackAt(input, b.locate(input, 'unpack', bytes), kind, 0, integralFloats);
+    if (end !== length) throw trailing(end, input, length);
+    return value;
+  }
+
+  function unpackFrom(bytes, Type, offset = 0, options = undefined) {
+    const input = bytesOf(bytes, 'unpackFrom');
+    const kind = targetKind(Type, 'unpackFrom');
+    asOffset(offset, input, 'unpackFrom');
+    const { integralFloats = false } = readOptions(options, 'unpackFrom', UNPACK_OPTIONS);
+    return unpackAt(input, b.locate(input, 'unpackFrom', bytes), kind, offset, integralFloats);
+  }
+
+  function unpackBool(bytes) {
+    const input = bytesOf(bytes, 'unpackBool');
+    const length = input.length;
+    const { value, end } = unpackBoolAt(input, b.locate(input, 'unpackBool', bytes), 0);
+    if (end !== length) throw trailing(end, input, length);
+    return value;
+  }
+
+  function unpackBoolFrom(bytes, offset = 0) {
+    const input = bytesOf(bytes, 'unpackBoolFrom');
+    asOffset(offset, input, 'unpackBoolFrom');
+    return unpackBoolAt(input, b.locate(input, 'unpackBoolFrom', bytes), offset);
+  }
+
+  function unpackAt(input, at, kind, start, integralFloats) {
+    if (kind.c === 'u8' && wire.isBinAt(input, start)) return wire.readBin(input, start, kind.Type);
+    const { count, body } = wire.readArrayHeader(input, start);
+    if (useJs('unpack', kind, count)) {
+      return kind.float ? wire.unpackFloats(input, body, count, kind.c === 'f64')
+        : wire.unpackInts(input, body, count, kind.Type, integralFloats);
+    }
+    return b.unpack(kind, input, start, body, count, integralFloats ? INTEGRAL_FLOATS : 0, at, kernelError(kind, start));
+  }
+
+  function unpackBoolAt(input, at, start) {
+    const { count, body } = wire.readArrayHeader(input, start);
+    if (useJs('unpack', BOOL, count)) return wire.unpackBools(input, body, count);
+    return b.unpack(BOOL, input, start, body, count, 0, at, kernelError(BOOL, start));
+  }
+
+  return {
+    pack, packBool, packView, unpack, unpackFrom, unpackBool, unpackBoolFrom, alloc, free, refresh,
+    backend: () => core.backend,
+    memoryStats: () => b.stats(),
+    ...stringsApi(core),
+  };
+}
+
+/** The FastmpError of a failed kernel decode, from its fm_result; offsets shifted to the whole input. */
+function kernelError(kind, start) {
+  const target = kind === BOOL ? 'boolean' : kind.name;
+  return (r, quoted) => {
+    const value = r.code === 'RANGE' || r.code === 'TYPE' ? wire.reportedValue(r.tag, r.value) : undefined;
+    return msgpackError(r.code, r.index, start + r.offset, quoted, r.count, { target, value });
+  };
+}
+
+/**
+ * Bytes after the array. The input may be a packView() output that the call's
+ * memory growth detached (length 0 now): the message needs only its length.
+ */
+function trailing(end, input, length) {
+  return msgpackError('TRAILING', NO_INDEX, end, input.length === length ? input : new Uint8Array(length));
+}

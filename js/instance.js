@@ -1,0 +1,103 @@
+// instance.js - fastmp instances, and the default one the module-level API uses.
+//
+// createFastmp(options) loads a wasm build and returns an instance: every API
+// function as a method, bound to the instance's own wasm module and boundary
+// (js/memory.js). Instances share nothing: two with different backends live
+// side by side. init() / initSync() replace the default instance, which the
+// module-level functions of js/index.js delegate to.
+
+import { ANY, readOptions, oneOf } from './args.js';
+import { makeApi } from './api.js';
+import { instantiate, instantiateSync } from './loader.js';
+import { Boundary } from './memory.js';
+
+const INIT_OPTIONS = { backend: oneOf('auto', 'simd', 'scalar'), wasm: ANY, pureJs: oneOf('auto', 'never', 'always') };
+
+/** The options of createFastmp() / init(), read once and checked: a fresh object of the given keys. */
+export const readInitOptions = (options, fn) => readOptions(options, fn, INIT_OPTIONS);
+
+/** The checked options, and what loading needs: the boundary is made once the module exists. */
+function prepare(options, fn) {
+  const { backend = 'auto', wasm, pureJs = 'auto' } = readInitOptions(options, fn);
+  let boundary = null;
+  const load = { backend, wasm, onMemoryGrowth: () => boundary?.refreshViews() };
+  const make = (loaded) => {
+    boundary = new Boundary(loaded.exports);
+    return Object.freeze(makeApi({ boundary, backend: loaded.backend, pureJs }));
+  };
+  return { load, make };
+}
+
+/**
+ * A new instance with its own wasm module. Options: backend 'auto' (default:
+ * SIMD where the engine has it) | 'simd' | 'scalar'; wasm: a
+ * WebAssembly.Module, its bytes, or a Response, instead of the sibling .wasm
+ * file; pureJs 'auto' (default: small inputs in JS) | 'never' | 'always'.
+ */
+export const createFastmp = (options) => load(options, 'createFastmp');
+
+/** createFastmp() without a promise: Node (which reads the sibling file), Workers, or a precompiled module. */
+export const createFastmpSync = (options) => loadSync(options, 'createFastmpSync');
+
+async function load(options, fn) {
+  const { load: args, make } = prepare(options, fn);
+  return make(await instantiate(args));
+}
+
+function loadSync(options, fn) {
+  const { load: args, make } = prepare(options, fn);
+  return make(instantiateSync(args));
+}
+
+// ---- the default instance ---------------------------------------------------------------
+// One per realm, shared by the ES module and require() entries (Node's require()
+// of ES modules loads this same module): an entry that finds it made, or being
+// made, leaves it alone.
+
+const shared = { instance: null, calls: 0, latest: null };
+
+/** The default instance; throws before init(). */
+export function current() {
+  const instance = shared.instance;
+  if (instance === null) throw new Error('fastmp: not initialised: `await init()` first (Node: import "fastmp-wasm" does it)');
+  return instance;
+}
+
+/**
+ * Replaces the default instance; resolves to the backend in use. When calls
+ * overlap, the last one made wins: an earlier call that finishes later does
+ * not install its instance, and resolves to the backend in use once the
+ * last call has settled.
+ */
+export async function init(options) {
+  const call = ++shared.calls;
+  const made = load(options, 'init');
+  if (call === shared.calls) shared.latest = made;
+  const instance = await made;
+  if (call === shared.calls) {
+    shared.instance = instance;
+    return instance.backend();
+  }
+  await shared.latest?.catch(() => {});
+  return current().backend();
+}
+
+/** init() done synchronously; returns the backend in use. It wins over any init() still loading. */
+export function initSync(options) {
+  const instance = loadSync(options, 'initSync');
+  shared.calls++;
+  shared.latest = null;
+  shared.instance = instance;
+  return instance.backend();
+}
+
+/** What an entry (js/node.js, js/node.cjs) does on load: init() unless an instance exists or is loading. */
+export function initDefault(options) {
+  if (shared.instance !== null || shared.calls > 0) return shared.latest ?? Promise.resolve();
+  return init(options);
+}
+
+/** initDefault() synchronously: initSync() unless an instance exists (one still loading is superseded). */
+export function initDefaultSync(options) {
+  if (shared.instance === null) initSync(options);
+}
