@@ -50,6 +50,16 @@ export function difference(a, b, path = '$') {
   return '';
 }
 
+/** The error fn throws (failing the test when it throws none). */
+export function catchError(fn) {
+  try {
+    fn();
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected an error');
+}
+
 export const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
 /** Runs Python's msgpack (Debian's python3-msgpack) with `script` on stdin bytes; returns stdout. */

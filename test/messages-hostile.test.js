@@ -9,16 +9,7 @@ import { Packr } from 'msgpackr';
 import { describe, expect, test } from 'vitest';
 import { FastmpError } from '../js/errors.js';
 import { Decoder, Encoder, ExtensionCodec, decode, decodeFrom, encode, mapOf } from '../js/codec/index.js';
-import { difference, hex } from './messages-helpers.js';
-
-function catchError(fn) {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected an error');
-}
+import { catchError, difference, hex } from './messages-helpers.js';
 
 const bytesOf = (...parts) => Uint8Array.from(parts.flat(2));
 

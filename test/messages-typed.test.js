@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { BoolArray, Decoder, Encoder, asBools, decode, encode, mapOf } from '../js/codec/index.js';
 import { KINDS } from '../js/kinds.js';
 import { randomF32, randomF64, rng } from './helpers.js';
-import { difference, hex, python, referenceArray } from './messages-helpers.js';
+import { catchError, difference, hex, python, referenceArray } from './messages-helpers.js';
 
 const SIZES = [0, 1, 15, 16, 17, 255, 65535, 65536];
 
@@ -242,15 +242,6 @@ describe('decode by shape', () => {
 });
 
 const packr = () => new Packr({ moreTypes: true, useRecords: false });
-
-function catchError(fn) {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected an error');
-}
 
 describe('Python msgpack (python3-msgpack) as the peer', () => {
   const fields = {

@@ -47,21 +47,9 @@ export class Decoder {
     const c = decoderConfig(options, ExtensionCodec.defaultCodec);
     this.config = c;
     this.port = port;
-    this.extensionCodec = c.extensionCodec;
+    Object.assign(this, c); // each option as a field of its own
     this.ownCodec = c.extensionCodec instanceof ExtensionCodec;
-    this.context = c.context;
-    this.useBigInt64 = c.useBigInt64;
-    this.rawStrings = c.rawStrings;
-    this.maxStrLength = c.maxStrLength;
-    this.maxBinLength = c.maxBinLength;
-    this.maxArrayLength = c.maxArrayLength;
-    this.maxMapLength = c.maxMapLength;
-    this.maxExtLength = c.maxExtLength;
     this.keyDecoder = c.keyDecoder === undefined ? sharedKeyCache : c.keyDecoder;
-    this.mapKeyConverter = c.mapKeyConverter;
-    this.maxDepth = c.maxDepth;
-    this.shape = c.shape;
-    this.integralFloats = c.integralFloats;
     this.bytes = EMPTY;
     this.view = EMPTY_VIEW;
     this.pos = 0;
@@ -306,12 +294,13 @@ export class Decoder {
     return this.bytes.subarray(p, p + n);
   }
 
-  readArray(n, start, depth) {
+  /** An array of n elements; `elem`: the shape of each (null: none). */
+  readArray(n, start, depth, elem = null) {
     this.checkArray(n, start, depth);
     const array = new Array(n);
     let i = 0;
     try {
-      for (; i < n; i++) array[i] = this.readAny(depth + 1);
+      for (; i < n; i++) array[i] = elem === null ? this.readAny(depth + 1) : this.readShaped(elem, depth + 1);
     } catch (err) {
       throw addSegment(err, i);
     }
@@ -325,7 +314,11 @@ export class Decoder {
     if (n > 0 && depth >= this.maxDepth) throw this.tooDeep(start, depth);
   }
 
-  readMap(n, start, depth) {
+  /**
+   * A map of n entries; `node` (null: none) a MAP shape (listed keys by their
+   * shape, others as usual) or an EVERY shape (every value by one shape).
+   */
+  readMap(n, start, depth, node = null) {
     this.checkMap(n, start, depth);
     const map = {};
     let i = 0;
@@ -334,7 +327,8 @@ export class Decoder {
       for (; i < n; i++) {
         key = undefined;
         key = this.readKey(depth + 1);
-        map[key] = this.readAny(depth + 1);
+        const child = node === null ? undefined : node.type === EVERY ? node.elem : node.keys.get(key);
+        map[key] = child === undefined ? this.readAny(depth + 1) : this.readShaped(child, depth + 1);
       }
     } catch (err) {
       throw addSegment(err, key === undefined ? new KeySegment(i) : key);
@@ -445,39 +439,14 @@ export class Decoder {
     const start = this.pos;
     const n = this.arrayHeader(this.peekTag(), start);
     if (n < 0) throw this.notShaped(start, 'an array');
-    this.checkArray(n, start, depth);
-    const array = new Array(n);
-    let i = 0;
-    try {
-      for (; i < n; i++) array[i] = this.readShaped(elem, depth + 1);
-    } catch (err) {
-      throw addSegment(err, i);
-    }
-    return array;
+    return this.readArray(n, start, depth, elem);
   }
 
-  /** MAP: listed keys by their shape, others as usual. EVERY: every value by one shape. */
   readShapedMap(node, depth) {
     const start = this.pos;
     const n = this.mapHeader(this.peekTag(), start);
     if (n < 0) throw this.notShaped(start, 'a map');
-    this.checkMap(n, start, depth);
-    const every = node.type === EVERY ? node.elem : null;
-    const keys = node.keys;
-    const map = {};
-    let i = 0;
-    let key;
-    try {
-      for (; i < n; i++) {
-        key = undefined;
-        key = this.readKey(depth + 1);
-        const child = every ?? (typeof key === 'string' ? keys.get(key) : undefined);
-        map[key] = child === undefined ? this.readAny(depth + 1) : this.readShaped(child, depth + 1);
-      }
-    } catch (err) {
-      throw addSegment(err, key === undefined ? new KeySegment(i) : key);
-    }
-    return map;
+    return this.readMap(n, start, depth, node);
   }
 
   /** Element count of the array header at `start` (pos moves past it), or -1 when it is not an array. */

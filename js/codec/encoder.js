@@ -26,8 +26,23 @@ const BIGINT_MIN = -(2n ** 63n);
 /** Strings of at least this many UTF-16 units: room for one byte a unit first, more only when needed. */
 const HUGE_STRING = 0x10000;
 
-/** Bytes of the smallest header of a container or str with `n` entries, by its three forms. */
-const headerSize = (n, fixMax) => (n <= fixMax ? 1 : n < 0x10000 ? 3 : 5);
+/** Bytes of the smallest header of an array or map of n entries. */
+const containerHeaderSize = (n) => (n <= 15 ? 1 : n < 0x10000 ? 3 : 5);
+
+const takeCopy = (encoder) => encoder.store.take(encoder.pos);
+const takeView = (encoder) => encoder.store.bytes.subarray(0, encoder.pos);
+
+/** encodeInto's finish: the message into target[offset...], or a RangeError naming its size. */
+function copyInto(encoder, target, offset) {
+  const size = encoder.pos;
+  if (size > target.length - offset) {
+    const err = new RangeError(`fastmp: encodeInto() needs ${size} bytes from offset ${offset}, the target has ${target.length - offset}`);
+    err.needed = size;
+    throw err;
+  }
+  encoder.store.copyInto(target, offset, size);
+  return offset + size;
+}
 
 /**
  * @typedef {object} EncoderOptions
@@ -52,16 +67,7 @@ export class Encoder {
     const c = encoderConfig(options, ExtensionCodec.defaultCodec);
     this.config = c;
     this.port = port;
-    this.extensionCodec = c.extensionCodec;
-    this.context = c.context;
-    this.useBigInt64 = c.useBigInt64;
-    this.maxDepth = c.maxDepth;
-    this.initialBufferSize = c.initialBufferSize;
-    this.sortKeys = c.sortKeys;
-    this.forceFloat32 = c.forceFloat32;
-    this.ignoreUndefined = c.ignoreUndefined;
-    this.forceIntegerToFloat = c.forceIntegerToFloat;
-    this.typedArrays = c.typedArrays;
+    Object.assign(this, c); // each option as a field of its own
     this.store = null;
     this.bytes = new Uint8Array(0);
     this.view = new DataView(this.bytes.buffer);
@@ -77,14 +83,7 @@ export class Encoder {
    * @returns {Uint8Array} a new Uint8Array with its own ArrayBuffer
    */
   encode(value) {
-    if (this.entered) return this.clone().encode(value);
-    this.entered = true;
-    try {
-      this.run(value, 0);
-      return this.store.take(this.pos);
-    } finally {
-      this.entered = false;
-    }
+    return this.entered ? this.clone().encode(value) : this.session(value, 0, takeCopy);
   }
 
   /**
@@ -94,14 +93,7 @@ export class Encoder {
    * @returns {Uint8Array}
    */
   encodeSharedRef(value) {
-    if (this.entered) return this.clone().encodeSharedRef(value);
-    this.entered = true;
-    try {
-      this.run(value, 0);
-      return this.store.bytes.subarray(0, this.pos);
-    } finally {
-      this.entered = false;
-    }
+    return this.entered ? this.clone().encodeSharedRef(value) : this.session(value, 0, takeView);
   }
 
   /**
@@ -118,17 +110,15 @@ export class Encoder {
       throw new RangeError(`fastmp: encodeInto() offset must be an integer from 0 to ${target.length}, not ${String(offset)}`);
     }
     if (this.entered) return this.clone().encodeInto(value, target, offset);
+    return this.session(value, offset, (encoder) => copyInto(encoder, target, offset));
+  }
+
+  /** One call: the value into the store (the output will start at `base`), then `finish` of this. */
+  session(value, base, finish) {
     this.entered = true;
     try {
-      this.run(value, offset);
-      const size = this.pos;
-      if (size > target.length - offset) {
-        const err = new RangeError(`fastmp: encodeInto() needs ${size} bytes from offset ${offset}, the target has ${target.length - offset}`);
-        err.needed = size;
-        throw err;
-      }
-      this.store.copyInto(target, offset, size);
-      return offset + size;
+      this.run(value, base);
+      return finish(this);
     } finally {
       this.entered = false;
     }
@@ -405,7 +395,7 @@ export class Encoder {
   /** A fixarray/fixmap, 16- or 32-bit array/map header for n entries. */
   writeContainerHeader(n, fix, tag16, tag32) {
     if (this.pos + 5 > this.bytes.length) this.grow(5);
-    const size = headerSize(n, 15);
+    const size = containerHeaderSize(n);
     this.putHeader(this.pos, n, size, fix, tag16, tag32);
     this.pos += size;
   }
@@ -493,7 +483,7 @@ export class Encoder {
     } catch (err) {
       throw addSegment(err, keys[i]);
     }
-    const size = headerSize(count, 15);
+    const size = containerHeaderSize(count);
     if (size !== reserved) {
       this.bytes.copyWithin(start + size, start + reserved, this.pos);
       this.pos -= reserved - size;

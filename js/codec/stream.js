@@ -126,20 +126,42 @@ class Pending {
 }
 
 /**
+ * The values of a stream, each as it completes: `count` of them (Infinity:
+ * until the stream ends) after an array header when `array`; with a finite
+ * count, bytes after the last are TRAILING.
+ */
+async function* valuesOf(decoder, source, count, array) {
+  const pending = new Pending(source);
+  const read = (bytes, pos) => decoder.decodeFrom(bytes, pos);
+  try {
+    if (array) {
+      const header = await pending.next(readArrayHeader);
+      if (header === undefined) throw codecError('TRUNCATED', 'the stream ended before an array', 0, { needed: 1 });
+      count = header.value;
+    }
+    for (let i = 0; i < count; i++) {
+      const got = await pending.next(read);
+      if (got === undefined) {
+        if (count === Infinity) return;
+        throw codecError('TRUNCATED', `the stream ended before value ${i + 1} of ${count}`, pending.pos, { needed: pending.pos + 1 });
+      }
+      yield got.value;
+    }
+    await pending.expectEnd(array ? 'the array' : 'the value');
+  } finally {
+    await pending.close();
+  }
+}
+
+/**
  * One value from a stream of chunks (bytes after it: TRAILING).
  * @param {import('./decoder.js').Decoder} decoder
  * @param {AsyncIterable<Uint8Array|ArrayBufferLike|ArrayLike<number>>|ReadableStream} source
  */
 export async function decodeAsync(decoder, source) {
-  const pending = new Pending(source);
-  try {
-    const got = await pending.next((bytes, pos) => decoder.decodeFrom(bytes, pos));
-    if (got === undefined) throw codecError('TRUNCATED', 'the stream ended before a value', 0, { needed: 1 });
-    await pending.expectEnd('the value');
-    return got.value;
-  } finally {
-    await pending.close();
-  }
+  let value;
+  for await (value of valuesOf(decoder, source, 1, false));
+  return value;
 }
 
 /**
@@ -147,18 +169,7 @@ export async function decodeAsync(decoder, source) {
  * @param {import('./decoder.js').Decoder} decoder
  * @param {AsyncIterable<Uint8Array|ArrayBufferLike|ArrayLike<number>>|ReadableStream} source
  */
-export async function* decodeMultiStream(decoder, source) {
-  const pending = new Pending(source);
-  try {
-    for (;;) {
-      const got = await pending.next((bytes, pos) => decoder.decodeFrom(bytes, pos));
-      if (got === undefined) return;
-      yield got.value;
-    }
-  } finally {
-    await pending.close();
-  }
-}
+export const decodeMultiStream = (decoder, source) => valuesOf(decoder, source, Infinity, false);
 
 /**
  * The elements of one msgpack array in a stream of chunks, each as it
@@ -166,21 +177,7 @@ export async function* decodeMultiStream(decoder, source) {
  * @param {import('./decoder.js').Decoder} decoder
  * @param {AsyncIterable<Uint8Array|ArrayBufferLike|ArrayLike<number>>|ReadableStream} source
  */
-export async function* decodeArrayStream(decoder, source) {
-  const pending = new Pending(source);
-  try {
-    const header = await pending.next(readArrayHeader);
-    if (header === undefined) throw codecError('TRUNCATED', 'the stream ended before an array', 0, { needed: 1 });
-    for (let i = 0; i < header.value; i++) {
-      const got = await pending.next((bytes, pos) => decoder.decodeFrom(bytes, pos));
-      if (got === undefined) throw codecError('TRUNCATED', `the stream ended before element ${i} of ${header.value}`, pending.pos);
-      yield got.value;
-    }
-    await pending.expectEnd('the array');
-  } finally {
-    await pending.close();
-  }
-}
+export const decodeArrayStream = (decoder, source) => valuesOf(decoder, source, 0, true);
 
 /** The element count of the array header at bytes[pos] (its elements may not be here yet). */
 function readArrayHeader(bytes, pos) {

@@ -64,9 +64,6 @@ export function encodeUtf8Into(str, out, p) {
 
 const sliceCopy = Uint8Array.prototype.slice;
 
-// One array of UTF-16 units reused by every short string read.
-const units = [];
-
 /**
  * The string in bytes[start, end), or undefined when those bytes are not
  * UTF-8. (The caller reports the error: it knows the offset of the str.)
@@ -83,7 +80,7 @@ export function readUtf8(bytes, start, end) {
 }
 
 function readUtf8Short(bytes, start, end) {
-  units.length = 0;
+  const units = []; // a fresh array costs less than emptying a reused one
   let i = start;
   while (i < end) {
     const b = bytes[i++];
