@@ -58,15 +58,19 @@
 // Errors: bad input is a FastmpError with `code`, `offset` (byte offset of the value
 // at fault), `index` (element index inside a typed array, else -1) and `path` ('$.a[3].b',
 // also at the start of the message). Codes: TRUNCATED (input ends inside a value),
-// LENGTH (a length claims more bytes than are left; nothing is allocated for it),
+// LENGTH (a length claims more bytes than are left; nothing is allocated for it; encode:
+// a str, bin or ext beyond 2^32-1 bytes),
 // TRAILING (decode(): bytes after the value), TAG (0xc1), MAX_LENGTH (beyond a max*Length
 // option), DEPTH (beyond maxDepth, encode or decode; cyclic values end here), UTF8 (a str
 // that is not UTF-8), KEY (a map key that is not a string or number, or is __proto__),
 // EXT (a malformed timestamp or typed-array ext), UNSUPPORTED (msgpackr records, ext 0x72),
 // TYPE (a shaped position holds something else; encode: a value nothing can encode),
-// RANGE (a shaped integer out of range; encode: a BigInt beyond 64 bits); a shaped
-// array's elements add NOT_ARRAY-free unpack() codes with `index`. TRUNCATED and LENGTH
-// carry `needed`: the input length that could complete the value.
+// RANGE (a shaped integer out of range; encode: a BigInt beyond 64 bits). Inside a shaped
+// array the element's `index` is set, with unpack()'s wording. TRUNCATED and LENGTH from
+// the decoder carry `needed`: the input length that could complete the value (streams wait
+// for it). In streams, offsets count from the start of the bytes still buffered.
+// Misuse (a bad option, an input that is not bytes, an encodeInto target too small) is a
+// TypeError / RangeError, never a FastmpError.
 
 import { Decoder as BaseDecoder } from './decoder.js';
 import { Encoder as BaseEncoder } from './encoder.js';
@@ -79,6 +83,7 @@ export {
   EXT_TIMESTAMP, decodeTimestampExtension, decodeTimestampToTimeSpec, encodeDateToTimeSpec,
   encodeTimeSpecToTimestamp, encodeTimestampExtension,
 } from './timestamp.js';
+export { FastmpError } from '../errors.js';
 export { BoolArray, ExtData, ExtensionCodec, MapOf, asBools, jsPort, mapOf };
 
 /**
