@@ -52,12 +52,6 @@ function packBin(x) {
   }
 }
 
-/** The pure-JS packer of a kind. */
-function packJs(kind, x) {
-  if (kind.float) return kind.c === 'f32' ? wire.packF32(x) : wire.packF64(x);
-  return kind.big ? wire.packBigInts(x) : wire.packInts(x);
-}
-
 /** The typed-array functions (and the string functions) bound to one instance. */
 export function makeApi(core) {
   const { boundary: b, pureJs } = core;
@@ -82,7 +76,7 @@ export function makeApi(core) {
     const at = b.locate(view, 'pack', x);
     if (kind.c === 'u8' && bin) return packBin(view);
     if (n > MAX_ELEMENTS) throw tooManyElements(n);
-    if (useJs('pack', kind, n)) return packJs(kind, view);
+    if (useJs('pack', kind, n)) return wire.packKind(kind, view);
     return b.pack(kind, view, n, at);
   }
 
@@ -115,7 +109,7 @@ export function makeApi(core) {
     } else {
       throw new TypeError(`fastmp: packBool() takes an array of booleans or a Uint8Array, not ${describe(x)}`);
     }
-    if (useJs('pack', BOOL, bytes.length)) return wire.packBools(bytes);
+    if (useJs('pack', BOOL, bytes.length)) return wire.packKind(BOOL, bytes);
     return b.pack(BOOL, bytes, bytes.length, at);
   }
 
@@ -184,16 +178,13 @@ export function makeApi(core) {
   function unpackAt(input, at, kind, start, integralFloats) {
     if (kind.c === 'u8' && wire.isBinAt(input, start)) return wire.readBin(input, start, kind.Type);
     const { count, body } = wire.readArrayHeader(input, start);
-    if (useJs('unpack', kind, count)) {
-      return kind.float ? wire.unpackFloats(input, body, count, kind.c === 'f64')
-        : wire.unpackInts(input, body, count, kind.Type, integralFloats);
-    }
+    if (useJs('unpack', kind, count)) return wire.unpackKind(kind, input, body, count, integralFloats);
     return b.unpack(kind, input, start, body, count, integralFloats ? INTEGRAL_FLOATS : 0, at, kernelError(kind, start));
   }
 
   function unpackBoolAt(input, at, start) {
     const { count, body } = wire.readArrayHeader(input, start);
-    if (useJs('unpack', BOOL, count)) return wire.unpackBools(input, body, count);
+    if (useJs('unpack', BOOL, count)) return wire.unpackKind(BOOL, input, body, count, false);
     return b.unpack(BOOL, input, start, body, count, 0, at, kernelError(BOOL, start));
   }
 

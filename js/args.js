@@ -113,16 +113,21 @@ export function describe(v) {
 
 /**
  * Input bytes as an own Uint8Array view: a Uint8Array of any realm (a Buffer
- * too), or a whole ArrayBuffer / SharedArrayBuffer. Bytes in a
- * SharedArrayBuffer are copied first, so that what is checked is what is read.
+ * too), or a whole ArrayBuffer / SharedArrayBuffer. (A path that reads a byte
+ * twice copies bytes in a SharedArrayBuffer first: see onceReadable.)
  */
 export function asBytes(bytes, fn, detached) {
-  let view;
-  if (typedArrayName(bytes) === 'Uint8Array') view = ownView(bytes, Uint8Array, fn, detached);
-  else if (isArrayBuffer(bytes) || isSharedArrayBuffer(bytes)) view = wholeBuffer(bytes, fn);
-  else throw new TypeError(`fastmp: ${fn}() takes a Uint8Array (or an ArrayBuffer), not ${describe(bytes)}`);
-  return isShared(view.buffer) ? view.slice() : view;
+  if (typedArrayName(bytes) === 'Uint8Array') return ownView(bytes, Uint8Array, fn, detached);
+  if (isArrayBuffer(bytes) || isSharedArrayBuffer(bytes)) return wholeBuffer(bytes, fn);
+  throw new TypeError(`fastmp: ${fn}() takes a Uint8Array (or an ArrayBuffer), not ${describe(bytes)}`);
 }
+
+/**
+ * Bytes a path may read more than once (check, then convert): a copy when
+ * they are in a SharedArrayBuffer, whose bytes another thread may change
+ * between the two reads; else the bytes themselves.
+ */
+export const onceReadable = (view) => (isShared(bufferOf(view)) ? view.slice() : view);
 
 /** A Uint8Array over a whole ArrayBuffer; a detached one is a FastmpError DETACHED. */
 function wholeBuffer(buffer, fn) {
@@ -146,6 +151,8 @@ export function asOffset(offset, bytes, fn) {
 
 // ---- options -----------------------------------------------------------------------------
 
+const NO_OPTIONS = Object.freeze({});
+
 /** An option that must be true or false. */
 export const BOOLEAN = Object.freeze({ check: (v) => typeof v === 'boolean', says: 'true or false' });
 /** An option that must be one of `values`. */
@@ -161,8 +168,8 @@ export const ANY = Object.freeze({ check: () => true, says: '' });
  * object holding only the known keys that were given.
  */
 export function readOptions(options, fn, spec) {
+  if (options === undefined) return NO_OPTIONS;
   const read = {};
-  if (options === undefined) return read;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`fastmp: ${fn}() options must be a plain object, not ${describe(options)}`);
   }

@@ -13,9 +13,10 @@
 // buffer and byte range, never by object identity: a subarray of a freed
 // array is as freed as the array.
 
-import { MAX_NUMBER_BYTES, NO_INDEX_U32, RESULT, packBound } from './abi.js';
-import { bufferOf, byteOffsetOf, lengthOf } from './args.js';
+import { INTEGRAL_FLOATS, MAX_ELEMENTS, MAX_NUMBER_BYTES, NO_INDEX_U32, RESULT, packBound } from './abi.js';
+import { bufferOf, byteOffsetOf, lengthOf, ownView } from './args.js';
 import { CODE_NAMES, usageError } from './errors.js';
+import { packKind, readArrayHeader, unpackKind } from './wire.js';
 
 const MIN_SCRATCH = 1 << 16;
 // The largest scratch region: wasm32 memory is at most 4 GiB (65536 pages); one page less.
@@ -235,8 +236,7 @@ export class Boundary {
    * view that memory growth detached).
    */
   locate(x, fn, original) {
-    const buffer = bufferOf(x);
-    if (buffer !== this.buffer) return OUTSIDE; // (a detached view of wasm memory was refused by ownView)
+    if (bufferOf(x) !== this.buffer) return OUTSIDE; // (a detached view of wasm memory was refused by ownView)
     const handed = this.outputs.get(original);
     if (handed !== undefined && handed !== this.generation) throw this.staleOutput(fn);
     const start = byteOffsetOf(x);
@@ -423,6 +423,48 @@ export class Boundary {
     return this.nodeBuffer !== null ? this.nodeBuffer.toString('latin1', base, base + len) : latin1.decode(this.u8.subarray(base, base + len));
   }
 
+  // ---- the message codec's port (contract: js/codec/port-js.js) ---------------------------
+
+  /**
+   * The port through which the message codec (js/codec/) packs and unpacks
+   * typed-array fields: an Encoder's output lives in wasm memory, where the
+   * kernels write each field in place; a shaped decode copies its input into
+   * wasm memory once. `inJs(op, kind, n)` says when the pure-JS path is
+   * faster; `kernelError(kind, start)` words a kernel's failure as unpack() does.
+   */
+  codecPort(inJs, kernelError) {
+    return Object.freeze({
+      newOutput: (initialBytes) => new WasmStore(this, inJs, initialBytes),
+      typedReader: (input) => new WasmReader(this, inJs, kernelError, input),
+      checkInput: (bytes, original, fn) => this.locate(bytes, fn, original),
+    });
+  }
+
+  /** x's elements copied into scratch (x: an own view, not in scratch); returns their address. */
+  copyIn(kind, x) {
+    const base = this.reserve(x.length * kind.bytes);
+    this.view(kind.Type).set(x, base / kind.bytes);
+    return base;
+  }
+
+  /**
+   * The input region: a grow-only allocation apart from scratch, where a
+   * shaped decode copies its input once (scratch then takes each field's output).
+   */
+  inputRegion(bytes) {
+    if (bytes > (this.inputCapacity ?? 0)) {
+      if (this.inputPointer) this.wasm.free(this.inputPointer);
+      this.inputPointer = 0;
+      this.inputCapacity = 0;
+      const size = Math.max(MIN_SCRATCH, 2 ** Math.ceil(Math.log2(bytes + 16)));
+      const pointer = this.allocate(size) || this.allocate(bytes + 16);
+      if (pointer === 0) throw new RangeError(`fastmp: wasm memory cannot grow to hold a ${bytes}-byte input`);
+      this.inputPointer = pointer;
+      this.inputCapacity = size === bytes + 16 ? bytes : size - 16;
+    }
+    return align16(this.inputPointer);
+  }
+
   // ---- results --------------------------------------------------------------------------
 
   /** fm_result.end: where the array stopped, after a successful decode. */
@@ -443,6 +485,125 @@ export class Boundary {
       tag: field('tag'),
       value: (BigInt(field('valueHi')) << 32n) | BigInt(field('valueLo')),
     };
+  }
+}
+
+// ---- the message codec's output store and typed-array reader ------------------------------
+
+// A store's region is freed when its Encoder is garbage: the registry holds
+// the region's current address (the store moves it as it grows).
+const regions = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry(({ boundary, region }) => { if (region.pointer) boundary.wasm.free(region.pointer); })
+  : null;
+
+/** An Encoder's output, in wasm memory: see the port contract in js/codec/port-js.js. */
+class WasmStore {
+  constructor(boundary, inJs, initialBytes) {
+    this.b = boundary;
+    this.inJs = inJs;
+    this.region = { pointer: 0, capacity: 0 };
+    this.grow(0, Math.max(initialBytes, 64));
+    regions?.register(this, { boundary, region: this.region });
+  }
+
+  /** Views of the region, taken again whenever memory has grown since. */
+  refresh() {
+    if (this.buffer !== this.b.buffer) this.takeViews();
+  }
+
+  takeViews() {
+    const { pointer, capacity } = this.region;
+    this.buffer = this.b.buffer;
+    this.bytes = new Uint8Array(this.buffer, pointer, capacity);
+    this.view = new DataView(this.buffer, pointer, capacity);
+  }
+
+  ensure(pos, extra) {
+    const need = pos + extra;
+    if (need > this.region.capacity) this.grow(pos, Math.max(need, 2 * this.region.capacity));
+    else this.refresh();
+  }
+
+  /** A region of `capacity` bytes holding the old one's [0, keep). */
+  grow(keep, capacity) {
+    const b = this.b;
+    if (capacity > MAX_SCRATCH) throw new RangeError(`fastmp: a message of ${capacity} bytes does not fit in wasm32 memory (at most 4 GiB)`);
+    const pointer = b.allocate(capacity);
+    if (pointer === 0) throw new RangeError(`fastmp: wasm memory cannot grow to hold a ${capacity}-byte message`);
+    const old = this.region.pointer;
+    if (old) {
+      b.u8.copyWithin(pointer, old, old + keep);
+      b.wasm.free(old);
+    }
+    this.region.pointer = pointer;
+    this.region.capacity = capacity;
+    this.takeViews();
+  }
+
+  writeTyped(kind, x, pos) {
+    const b = this.b;
+    const view = ownView(x, kind.Type, 'encode', (v, fn) => b.detachedError(v, fn));
+    const n = view.length;
+    if (n > MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${n}`);
+    if (this.inJs('pack', kind, n)) {
+      const packed = packKind(kind, view);
+      this.ensure(pos, packed.length);
+      this.bytes.set(packed, pos);
+      return pos + packed.length;
+    }
+    const at = b.locate(view, 'encode', x);
+    this.ensure(pos, packBound(n, kind.wire));
+    // Elements not in an alloc() array are copied into scratch (the latest
+    // packView() output first out of it); that may grow memory.
+    const source = at >= 0 ? at : b.copyIn(kind, at === IN_OUTPUT ? new kind.Type(view) : view);
+    const size = b.wasm[kind.pack](source, n, this.region.pointer + pos) >>> 0;
+    this.refresh();
+    return pos + size;
+  }
+
+  take(pos) {
+    this.refresh();
+    return copyOut(this.bytes, 0, pos);
+  }
+
+  copyInto(target, offset, pos) {
+    this.refresh();
+    target.set(this.bytes.subarray(0, pos), offset);
+  }
+}
+
+/** Shaped typed-array fields of one input, decoded by the kernels: see js/codec/port-js.js. */
+class WasmReader {
+  constructor(boundary, inJs, kernelError, input) {
+    this.b = boundary;
+    this.inJs = inJs;
+    this.kernelError = kernelError;
+    this.input = input;
+    this.from = -1; // input[from...] is copied at `base` (on the first field that needs it)
+    this.base = 0;
+  }
+
+  read(kind, offset, integralFloats) {
+    const { b, input } = this;
+    const { count, body } = readArrayHeader(input, offset);
+    if (this.inJs('unpack', kind, count)) return unpackKind(kind, input, body, count, integralFloats);
+    if (this.from < 0 || offset < this.from) this.copyFrom(offset);
+    const len = Math.min(input.length - offset, body - offset + count * (kind.c === 'bool' ? 1 : MAX_NUMBER_BYTES));
+    const out = b.reserve(count * kind.bytes);
+    const base = this.base + (offset - this.from);
+    if (b.wasm[kind.unpack](base, len, out, count, integralFloats ? INTEGRAL_FLOATS : 0, b.result) !== 0) {
+      throw this.kernelError(kind, offset)(b.readResult(), input);
+    }
+    const first = out / kind.bytes;
+    return { value: copyOut(b.view(kind.Type), first, first + count), end: offset + b.resultEnd() };
+  }
+
+  /** The input from `offset` to its end, into the input region: once per decode (fields come in order). */
+  copyFrom(offset) {
+    const part = this.input.subarray(offset);
+    this.base = this.b.inputRegion(part.length);
+    this.b.u8.set(part, this.base);
+    this.from = offset;
   }
 }
 

@@ -8,7 +8,7 @@
 // functions are bound to that instance's boundary and options. The wasm side
 // of every call (copies, kernel calls) is the boundary's (js/memory.js).
 
-import { asBytes, asOffset, describe, ownView, typedArrayName } from './args.js';
+import { asBytes, asOffset, describe, onceReadable, ownView, typedArrayName } from './args.js';
 import { FastmpError, NO_INDEX } from './errors.js';
 import { NodeBuffer, freshBytes } from './memory.js';
 
@@ -261,8 +261,9 @@ export function stringsApi(core) {
     }
   }
 
-  function decodeContent(kind, bytes, at, start, end, n, toUnits) {
+  function decodeContent(kind, input, at, start, end, n, toUnits) {
     if (useJs(decodeOp(kind), n)) {
+      const bytes = onceReadable(input); // checked, then converted: read twice
       if (kind.wide) {
         const units = jsDecodeBMP(bytes, start, end, !toUnits && n < SMALL);
         return toUnits ? units : unitsToString(units);
@@ -279,7 +280,7 @@ export function stringsApi(core) {
       const p = start + r.offset;
       return charDecodeError(r.code, kind, r.index, p, kind.wide ? (quoted[p] << 8) | quoted[p + 1] : quoted[p]);
     };
-    return b.decodeChars(kind, bytes, start, end, toUnits, at, fail);
+    return b.decodeChars(kind, input, start, end, toUnits, at, fail);
   }
 
   /** Every argument is read and checked before where the chars are is asked (their lifetime). */

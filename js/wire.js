@@ -339,6 +339,20 @@ export function packBools(x) {
   return out;
 }
 
+/** The pure-JS packer of a kind of js/kinds.js (BOOL too): x's standard msgpack array. */
+export function packKind(kind, x) {
+  if (kind.c === 'bool') return packBools(x);
+  if (kind.float) return kind.c === 'f32' ? packF32(x) : packF64(x);
+  return kind.big ? packBigInts(x) : packInts(x);
+}
+
+/** The pure-JS unpacker of a kind: the array of `count` elements at bytes[body] as a new typed array. */
+export function unpackKind(kind, bytes, body, count, integralFloats) {
+  if (kind.c === 'bool') return unpackBools(bytes, body, count);
+  if (kind.float) return unpackFloats(bytes, body, count, kind.c === 'f64');
+  return unpackInts(bytes, body, count, kind.Type, integralFloats);
+}
+
 /** Bytes of the bin header for n bytes. */
 export const binHeaderSize = (n) => (n <= 0xff ? 2 : n <= 0xffff ? 3 : 5);
 
