@@ -24,7 +24,7 @@ function decodeBase64(text) {
 
 /** The options, read and checked, with the inlined build that `backend` picks as `wasm` unless the caller gave one. */
 function inlined(options, fn) {
-  const read = readInitOptions(options, fn);
+  const read = { ...readInitOptions(options, fn) };
   if (read.wasm === undefined) read.wasm = decodeBase64(BASE64[chooseBackend(read.backend)]);
   return read;
 }
