@@ -8,6 +8,7 @@ import { MAX_ELEMENTS, INTEGRAL_FLOATS } from './abi.js';
 import { BOOLEAN, asBytes, asOffset, describe, kindOfArray, ownView, readOptions } from './args.js';
 import { NO_INDEX, msgpackError } from './errors.js';
 import { BOOL, KIND_OF_TYPE, TYPE_NAMES } from './kinds.js';
+import { makeCodec } from './codec/index.js';
 import { stringsApi } from './strings.js';
 import * as wire from './wire.js';
 
@@ -188,13 +189,21 @@ export function makeApi(core) {
     return b.unpack(BOOL, input, start, body, count, 0, at, kernelError(BOOL, start));
   }
 
-  return {
+  // Whole messages (js/codec/): typed-array fields through this instance's kernels.
+  const port = b.codecPort(useJs, kernelError);
+  const api = {
     pack, packBool, packView, unpack, unpackFrom, unpackBool, unpackBoolFrom, alloc, free, refresh,
     backend: () => core.backend,
     memoryStats: () => b.stats(),
     ...stringsApi(core),
+    ...makeCodec(port),
   };
+  Object.defineProperty(api, CODEC_PORT, { value: port });
+  return api;
 }
+
+/** An instance's codec port, for the module-level Encoder / Decoder classes (js/index.js). */
+export const CODEC_PORT = Symbol('fastmp codec port');
 
 /** The FastmpError of a failed kernel decode, from its fm_result; offsets shifted to the whole input. */
 function kernelError(kind, start) {

@@ -5,11 +5,18 @@
 // createFastmp() makes instances of one's own, with the same functions as
 // methods. This file holds no state.
 
+import { CODEC_PORT } from './api.js';
+import { Decoder as CodecDecoder } from './codec/decoder.js';
+import { Encoder as CodecEncoder } from './codec/encoder.js';
 import { current } from './instance.js';
 
 export { createFastmp, createFastmpSync, init, initSync } from './instance.js';
 export { simdSupported } from './loader.js';
 export { FastmpError } from './errors.js';
+export {
+  BoolArray, EXT_TIMESTAMP, ExtData, ExtensionCodec, MapOf, asBools, decodeTimestampExtension, decodeTimestampToTimeSpec,
+  encodeDateToTimeSpec, encodeTimeSpecToTimestamp, encodeTimestampExtension, mapOf,
+} from './codec/index.js';
 
 /** 'simd' or 'scalar': the build that runs the default instance's kernels. */
 export const backend = () => current().backend();
@@ -105,3 +112,36 @@ export const decodeVisible = (bytes) => current().decodeVisible(bytes);
 export const decodeVisibleToUint16 = (bytes) => current().decodeVisibleToUint16(bytes);
 export const writeVisibleString = (value) => current().writeVisibleString(value);
 export const readVisibleString = (bytes, offset) => current().readVisibleString(bytes, offset);
+
+// ---- whole messages (js/codec/index.js documents the codec) -----------------------
+
+/** A value as MessagePack: a new Uint8Array. Typed arrays become standard msgpack arrays by default. */
+export const encode = (value, options) => current().encode(value, options);
+/** encode() into target[offset...]; returns the end offset. Allocates no output. */
+export const encodeInto = (value, target, offset, options) => current().encodeInto(value, target, offset, options);
+/** The one value that fills `bytes`; `options.shape` decodes typed-array fields into typed arrays. */
+export const decode = (bytes, options) => current().decode(bytes, options);
+/** The value at the start of `bytes` and where it ends: { value, end }. */
+export const decodeFrom = (bytes, options) => current().decodeFrom(bytes, options);
+/** The values of `bytes`, one after another. */
+export const decodeMulti = (bytes, options) => current().decodeMulti(bytes, options);
+/** One value from an async iterable of chunks (a Node stream, a web ReadableStream). */
+export const decodeAsync = (stream, options) => current().decodeAsync(stream, options);
+/** The values of a stream as they complete. */
+export const decodeMultiStream = (stream, options) => current().decodeMultiStream(stream, options);
+/** The elements of the one array a stream holds, as they complete. */
+export const decodeArrayStream = (stream, options) => current().decodeArrayStream(stream, options);
+
+/** An Encoder of the default instance (as made when it is constructed): reuse one on hot paths. */
+export class Encoder extends CodecEncoder {
+  constructor(options) {
+    super(options, current()[CODEC_PORT]);
+  }
+}
+
+/** A Decoder of the default instance (as made when it is constructed). */
+export class Decoder extends CodecDecoder {
+  constructor(options) {
+    super(options, current()[CODEC_PORT]);
+  }
+}
