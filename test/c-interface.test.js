@@ -1,0 +1,258 @@
+// The C/JS interface is stated on both sides; this test reads the C side as
+// text and checks that the two agree: c/fastmp.h's error codes, fm_result
+// layout, constants and element types against js/errors.js, js/abi.js and
+// js/kinds.js; the wasm modules' exports against what the C marks for export
+// (and what js/ calls); the native harness's op numbers against test/helpers.js.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import * as ABI from '../js/abi.js';
+import { CODE_NAMES } from '../js/errors.js';
+import { BOOL, KINDS } from '../js/kinds.js';
+import { ROOT, STRING_OPS, TYPE_NAMES } from './helpers.js';
+
+// ---- reading C ---------------------------------------------------------------------
+
+/** A C source without comments, its continued lines joined. */
+function source(path) {
+  return readFileSync(join(ROOT, path), 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/\/\/.*$/gm, '')
+    .replace(/\\\n/g, ' ');
+}
+
+const HEADER = source('c/fastmp.h');
+
+/** The #define lines of a source: { name, params (null for an object-like macro), body }. */
+function defines(text) {
+  return [...text.matchAll(/^[ \t]*#[ \t]*define[ \t]+(\w+)(\(([^)]*)\))?(.*)$/gm)].map((m) => ({
+    name: m[1],
+    params: m[2] === undefined ? null : m[3].split(',').map((p) => p.trim()),
+    body: m[4].trim(),
+  }));
+}
+
+const HEADER_DEFINES = new Map(defines(HEADER).map((d) => [d.name, d]));
+
+/** A C integer literal (decimal or hex, with or without a u suffix). */
+function cNumber(literal) {
+  const m = /^(0x[0-9a-f]+|\d+)u?$/i.exec(literal.trim());
+  if (!m) throw new Error(`not a C integer literal: ${literal}`);
+  return Number(m[1]);
+}
+
+/** The value of an object-like #define of the header that is a plain number. */
+function headerNumber(name) {
+  const d = HEADER_DEFINES.get(name);
+  if (!d) throw new Error(`c/fastmp.h defines no ${name}`);
+  return cNumber(d.body);
+}
+
+/** The arguments of the call whose '(' is at text[open], split at top-level commas. */
+function callArguments(text, open) {
+  const args = [];
+  let depth = 0;
+  let start = open + 1;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return [...args, text.slice(start, i).trim()];
+    else if (c === ',' && depth === 1) {
+      args.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  throw new Error('unbalanced parentheses');
+}
+
+// ---- the element type lists ------------------------------------------------------------------
+
+/** The rows X(name, C type, wire) of a type-list macro of the header, its lists expanded. */
+function typeRows(list) {
+  const d = HEADER_DEFINES.get(list);
+  if (!d || d.params?.join() !== 'X') throw new Error(`c/fastmp.h has no list ${list}(X)`);
+  const expanded = d.body.replace(/\b(FM_\w+_TYPES)\(X\)/g, (call, inner) => typeRows(inner).map(([n, T, w]) => `X(${n}, ${T}, ${w})`).join(' '));
+  if (expanded.replace(/X\(\w+, \w+, \d+\)/g, '').trim() !== '') throw new Error(`${list}: not a list of X(name, C type, wire)`);
+  return [...expanded.matchAll(/X\((\w+), (\w+), (\d+)\)/g)].map(([, name, T, wire]) => [name, T, Number(wire)]);
+}
+
+/** sizeof of the C types the lists use. */
+function sizeOf(T) {
+  if (T === 'float') return 4;
+  if (T === 'double') return 8;
+  const m = /^u?int(8|16|32|64)_t$/.exec(T);
+  if (!m) throw new Error(`unknown C type ${T}`);
+  return Number(m[1]) / 8;
+}
+
+const C_TYPES = typeRows('FM_ELEMENT_TYPES');
+const C_NAMES = C_TYPES.map(([name]) => name);
+
+// ---- error codes ----------------------------------------------------------------------
+
+test('fm_code (c/fastmp.h) and CODE_NAMES (js/errors.js) name the same codes, number by number', () => {
+  const body = /typedef enum fm_code \{([^}]*)\} fm_code;/.exec(HEADER)[1];
+  const c = [];
+  let next = 0;
+  for (const entry of body.split(',').map((e) => e.trim()).filter(Boolean)) {
+    const [, name, value] = /^(\w+)(?:\s*=\s*(\w+))?$/.exec(entry);
+    const n = value === undefined ? next : cNumber(value);
+    c.push([name, n]);
+    next = n + 1;
+  }
+  expect(c.length).toBeGreaterThan(10);
+  expect(new Set(c.map(([, n]) => n)).size).toBe(c.length); // no number twice
+  // The JS names are the C names without FM_ERR_ (FM_OK: OK), except where JS
+  // gives two C codes one name. One such today: a char outside IA5String's or
+  // VisibleString's range is, to a JS caller, a value out of range.
+  const JS_NAME_OF = { FM_ERR_RANGE_CHAR: 'RANGE' };
+  const expected = Object.fromEntries(c.map(([name, n]) => [String(n), JS_NAME_OF[name] ?? name.replace(/^FM_(ERR_)?/, '')]));
+  expect(Object.fromEntries(Object.entries(CODE_NAMES).map(([n, name]) => [String(n), name]))).toEqual(expected);
+});
+
+// ---- js/abi.js ----------------------------------------------------------------------------
+
+describe('js/abi.js states what c/fastmp.h states', () => {
+  const checked = new Set();
+  const abi = (name) => {
+    checked.add(name);
+    return ABI[name];
+  };
+
+  test('RESULT: the fm_result offsets and size that the header asserts for wasm32', () => {
+    const fields = /typedef struct fm_result \{([^}]*)\} fm_result;/.exec(HEADER)[1]
+      .split(';').map((f) => f.trim()).filter(Boolean).map((f) => /(\w+)$/.exec(f)[1]);
+    expect(fields).toEqual(['code', 'count', 'index', 'offset', 'end', 'tag', 'value']);
+    const wasm32 = /#if defined\(__wasm32__\)([\s\S]*?)#endif/.exec(HEADER)[1];
+    const offsets = Object.fromEntries([...wasm32.matchAll(/_Static_assert\(offsetof\(fm_result, (\w+)\) == (\w+)/g)]
+      .map(([, field, n]) => [field, cNumber(n)]));
+    // Every field's offset is asserted, in declaration order.
+    expect(Object.keys(offsets)).toEqual(fields);
+    const size = cNumber(/_Static_assert\(sizeof\(fm_result\) == (\w+)/.exec(wasm32)[1]);
+    const { value, ...rest } = offsets;
+    expect(abi('RESULT')).toEqual({ ...rest, valueLo: value, valueHi: value + 4, size });
+    // FM_NO_INDEX, a wasm32 size_t.
+    expect(abi('NO_INDEX_U32')).toBe(cNumber(/_Static_assert\(FM_NO_INDEX == (\w+)/.exec(wasm32)[1]));
+  });
+
+  test('the constants, and the packers\' bound', () => {
+    expect(abi('PACK_SLACK')).toBe(headerNumber('FM_PACK_SLACK'));
+    expect(abi('MAX_ELEMENTS')).toBe(headerNumber('FM_MAX_ELEMENTS'));
+    expect(abi('INTEGRAL_FLOATS')).toBe(headerNumber('FM_INTEGRAL_FLOATS'));
+    expect(abi('MAX_ARRAY_HEADER')).toBe(headerNumber('FM_MAX_ARRAY_HEADER'));
+    // The longest number: the largest wire form of any element type.
+    expect(abi('MAX_NUMBER_BYTES')).toBe(Math.max(...C_TYPES.map(([, , wire]) => wire)));
+    // FM_PACK_BOUND(n, max_element), evaluated as C would for these small numbers.
+    const bound = HEADER_DEFINES.get('FM_PACK_BOUND');
+    expect(bound.params).toEqual(['n', 'max_element']);
+    const expr = bound.body
+      .replace(/\(size_t\)/g, '')
+      .replace(/\b(FM_\w+)\b/g, (name) => String(headerNumber(name)))
+      .replace(/\b(\d+)u\b/g, '$1');
+    expect(expr).toMatch(/^[\d\s()+*a-z_]+$/);
+    const cBound = new Function('n', 'max_element', `return ${expr};`);
+    for (const [n, wire] of [[0, 1], [1, 5], [15, 9], [65536, 3], [1e6, 2]]) expect(abi('packBound')(n, wire)).toBe(cBound(n, wire));
+  });
+
+  test('every export of js/abi.js is checked here', () => {
+    expect([...checked].sort()).toEqual(Object.keys(ABI).sort());
+  });
+});
+
+// ---- element types ----------------------------------------------------------------------------
+
+test('FM_ELEMENT_TYPES (c/fastmp.h) and KINDS + BOOL (js/kinds.js): the same types, sizes and largest wire forms', () => {
+  const c = new Map(C_TYPES.map(([name, T, wire]) => [name, { bytes: sizeOf(T), wire }]));
+  expect(c.size).toBe(C_TYPES.length); // no name twice
+  for (const k of [...KINDS, BOOL]) expect({ name: k.name, c: k.c, ...c.get(k.c) }).toEqual({ name: k.name, c: k.c, bytes: k.bytes, wire: k.wire });
+  expect(new Set([...KINDS, BOOL].map((k) => k.c))).toEqual(new Set(C_NAMES));
+  // The sublists: floats, then integers, then booleans.
+  expect([...typeRows('FM_FLOAT_TYPES'), ...typeRows('FM_INT_TYPES'), ...typeRows('FM_BOOL_TYPES')]).toEqual(C_TYPES);
+  expect(typeRows('FM_FLOAT_TYPES').map(([name]) => name)).toEqual(KINDS.filter((k) => k.float).map((k) => k.c));
+  expect(typeRows('FM_BOOL_TYPES').map(([name]) => name)).toEqual([BOOL.c]);
+});
+
+// ---- wasm exports ------------------------------------------------------------------------------
+
+/** The functions the kernels mark with FM_EXPORT: directly, or through a macro that defines them. */
+function markedForExport() {
+  const texts = readdirSync(join(ROOT, 'c')).filter((f) => /\.[ch]$/.test(f)).map((f) => source(`c/${f}`));
+  const code = texts.map((text) => text.replace(/^[ \t]*#.*$/gm, '')).join('\n'); // without the preprocessor lines
+  const marked = /FM_EXPORT\s+[\w\s*]*?\b(\w+)\s*\(/g;
+  const names = [...code.matchAll(marked)].map(([, name]) => name);
+  // A macro whose body defines its parameter k with FM_EXPORT exports argument k of every call.
+  for (const { name: macro, params, body } of texts.flatMap(defines)) {
+    for (const [, name] of body.matchAll(marked)) {
+      const k = params?.indexOf(name) ?? -1;
+      if (k < 0) throw new Error(`${macro} exports ${name}, which is not one of its parameters`);
+      for (const call of code.matchAll(new RegExp(`\\b${macro}\\s*\\(`, 'g'))) names.push(callArguments(code, call.index + call[0].length - 1)[k]);
+    }
+  }
+  return names;
+}
+
+// Exports the toolchain adds to every module: the reactor's entry, which runs
+// the C constructors (js/loader.js calls it), and Emscripten's stack helpers.
+const TOOLCHAIN_EXPORTS = ['_initialize', 'stackSave', 'stackRestore', 'stackAlloc'];
+// What js/ calls, besides each kind's fm_pack_<c> and fm_unpack_<c>.
+const USED_BY_JS = ['fm_simd_enabled', 'malloc', 'free', '_initialize', 'fm_bmp_encode', 'fm_bmp_decode',
+  'fm_ia5_encode', 'fm_ia5_decode', 'fm_ia5_check', 'fm_visible_encode', 'fm_visible_decode', 'fm_visible_check'];
+
+describe.each(['simd', 'scalar'])('dist/fastmp-%s.wasm', (build) => {
+  const path = join(ROOT, 'dist', `fastmp-${build}.wasm`);
+  const exports = () => {
+    expect(existsSync(path), `${path} is missing: run make wasm`).toBe(true);
+    return WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(path)));
+  };
+
+  test('exports exactly the functions marked FM_EXPORT, the allocator the Makefile names, and the toolchain\'s own', () => {
+    const marked = markedForExport();
+    expect(marked.length).toBeGreaterThan(2 * C_TYPES.length);
+    for (const name of marked) expect(name).toMatch(/^fm_\w+$/);
+    expect(new Set(marked).size).toBe(marked.length);
+    const flags = /-sEXPORTED_FUNCTIONS=(\S+)/.exec(readFileSync(join(ROOT, 'Makefile'), 'utf8'))[1];
+    const named = flags.split(',').map((f) => f.replace(/^_/, ''));
+    expect(named).toEqual(['malloc', 'free']); // one mechanism for the kernels: FM_EXPORT
+    const all = exports();
+    const of = (kind) => all.filter((e) => e.kind === kind).map((e) => e.name).sort();
+    expect(of('function')).toEqual([...marked, ...named, ...TOOLCHAIN_EXPORTS].sort());
+    expect(of('memory')).toEqual(['memory']);
+    expect(all.length).toBe(of('function').length + of('memory').length + of('table').length);
+  });
+
+  test('exports everything js/ calls', () => {
+    const names = new Set(exports().map((e) => e.name));
+    const needed = [...KINDS, BOOL].flatMap((k) => [k.pack, k.unpack]).concat(USED_BY_JS, 'memory');
+    expect(needed.filter((name) => !names.has(name))).toEqual([]);
+    expect(needed).toContain('fm_unpack_u64');
+  });
+});
+
+// ---- the native harness's op numbers -----------------------------------------------------------
+
+test('fm-cli --ops: the op numbers test/helpers.js sends', () => {
+  const exe = join(ROOT, 'build', 'x86_64-simd', 'fm-cli');
+  expect(existsSync(exe), `${exe} is missing: run make native`).toBe(true);
+  const ops = execFileSync(exe, ['--ops'], { encoding: 'utf8' }).trim().split('\n').map((line) => {
+    const [n, name] = line.split(' ');
+    return [name, Number(n)];
+  });
+  const op = new Map(ops);
+  expect(op.size).toBe(ops.length);
+  expect(new Set(ops.map(([, n]) => n)).size).toBe(ops.length); // no number twice
+  // The harness's types are the header's, in its order, and helpers.js indexes them so.
+  expect(TYPE_NAMES).toEqual(C_NAMES);
+  const ints = typeRows('FM_INT_TYPES').map(([name]) => name);
+  const typed = ops.filter(([name]) => /^(PACK|UNPACK|UNPACK_INTEGRAL)_/.test(name)).map(([name]) => name);
+  expect(typed.sort()).toEqual([...C_NAMES.flatMap((t) => [`PACK_${t}`, `UNPACK_${t}`]), ...ints.map((t) => `UNPACK_INTEGRAL_${t}`)].sort());
+  // helpers.js's opCode (not exported) computes these numbers from TYPE_NAMES.
+  C_NAMES.forEach((t, i) => {
+    expect([t, op.get(`PACK_${t}`), op.get(`UNPACK_${t}`)]).toEqual([t, 1 + 2 * i, 2 + 2 * i]);
+    if (ints.includes(t)) expect([t, op.get(`UNPACK_INTEGRAL_${t}`)]).toEqual([t, 23 + i - 2]);
+  });
+  // STRING_OPS: derReadBMP is DER_READ_BMP.
+  const key = (name) => name.replace(/_/g, '').toLowerCase();
+  const strings = ops.filter(([name]) => !typed.includes(name)).map(([name, n]) => [key(name), n]);
+  expect(Object.fromEntries(strings)).toEqual(Object.fromEntries(Object.entries(STRING_OPS).map(([name, n]) => [key(name), n])));
+});
