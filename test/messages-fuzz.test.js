@@ -14,9 +14,9 @@ import * as msgpack from '@msgpack/msgpack';
 import { Unpackr } from 'msgpackr';
 import { describe, expect, test } from 'vitest';
 import { FastmpError } from '../js/errors.js';
-import { decode, mapOf } from '../js/codec/index.js';
+import { decode, makeCodec, mapOf } from '../js/codec/index.js';
 import { rng } from './helpers.js';
-import { difference, hex } from './messages-helpers.js';
+import { PORTS, difference, hex } from './messages-helpers.js';
 
 const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
 const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -171,7 +171,8 @@ describe('differential fuzz against @msgpack/msgpack', () => {
     }
   });
 
-  test('shaped decoding of 20 000 mutated messages: a value or a FastmpError, nothing else', () => {
+  test.each(PORTS)('%s port: shaped decoding of 20 000 mutated messages: a value or a FastmpError, nothing else', (portName, port) => {
+    const shapedDecode = makeCodec(port).decode;
     const r = rng(0xbeef);
     const shape = { a: Float32Array, b: [Int16Array], c: mapOf(Boolean), d: { e: BigUint64Array } };
     const fields = () => ({
@@ -185,7 +186,7 @@ describe('differential fuzz against @msgpack/msgpack', () => {
     for (let i = 0; i < 20_000; i++) {
       const bytes = mutate(msgpack.encode(fields()), r);
       try {
-        const value = decode(bytes, { shape });
+        const value = shapedDecode(bytes, { shape });
         decoded++;
         const want = oracle(bytes);
         // Unshaped parts decode as @msgpack/msgpack decodes them.

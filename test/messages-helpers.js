@@ -5,6 +5,13 @@
 
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
+import { jsPort } from '../js/codec/index.js';
+
+/**
+ * The ports the typed-array and shape tests run over (js/codec/port-js.js
+ * states the contract); a wasm port joins this list as one more row.
+ */
+export const PORTS = [['pure-JS', jsPort]];
 
 /** A typed array's raw bytes. */
 const rawBytes = (x) => new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
@@ -62,9 +69,12 @@ export function catchError(fn) {
 
 export const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
-/** Runs Python's msgpack (Debian's python3-msgpack) with `script` on stdin bytes; returns stdout. */
+/** Runs Python's msgpack (Debian's python3-msgpack) with `script` (any common indent removed) on stdin bytes; returns stdout. */
 export function python(script, input) {
-  return execFileSync('/usr/bin/python3', ['-c', `import sys, msgpack, struct, json\n${script}`], { input, maxBuffer: 1 << 28 });
+  const lines = script.split('\n');
+  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
+  const body = lines.map((l) => l.slice(indent)).join('\n');
+  return execFileSync('/usr/bin/python3', ['-c', `import sys, msgpack, struct, json\n${body}`], { input, maxBuffer: 1 << 28 });
 }
 
 // ---- generators --------------------------------------------------------------
