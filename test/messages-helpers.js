@@ -5,13 +5,22 @@
 
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
+import { CODEC_PORT } from '../js/api.js';
 import { jsPort } from '../js/codec/index.js';
+import { createFastmpSync } from '../js/index.js';
+
+/** Wasm instances whose kernels take every typed array (no pure-JS shortcut for small ones). */
+export const WASM = {
+  simd: createFastmpSync({ backend: 'simd', pureJs: 'never' }),
+  scalar: createFastmpSync({ backend: 'scalar', pureJs: 'never' }),
+};
 
 /**
  * The ports the typed-array and shape tests run over (js/codec/port-js.js
- * states the contract); a wasm port joins this list as one more row.
+ * states the contract): pure JS, and each wasm build's. Rows: name, port,
+ * the wasm instance that owns it (null for pure JS).
  */
-export const PORTS = [['pure-JS', jsPort]];
+export const PORTS = [['pure-JS', jsPort, null], ['wasm SIMD', WASM.simd[CODEC_PORT], WASM.simd], ['wasm scalar', WASM.scalar[CODEC_PORT], WASM.scalar]];
 
 /** A typed array's raw bytes. */
 const rawBytes = (x) => new Uint8Array(x.buffer, x.byteOffset, x.byteLength);

@@ -8,7 +8,7 @@ import * as msgpack from '@msgpack/msgpack';
 import fc from 'fast-check';
 import { FLOAT32_OPTIONS, Packr, Unpackr } from 'msgpackr';
 import { describe, expect, test } from 'vitest';
-import { BoolArray, asBools, makeCodec, mapOf } from '../js/codec/index.js';
+import { BoolArray, ExtensionCodec, asBools, makeCodec, mapOf } from '../js/codec/index.js';
 import { KINDS } from '../js/kinds.js';
 import { randomF32, randomF64, rng } from './helpers.js';
 import { PORTS, catchError, difference, hex, python, referenceArray } from './messages-helpers.js';
@@ -45,8 +45,30 @@ const nonBytes = KINDS.filter((k) => k.name !== 'Uint8Array');
 
 const packr = () => new Packr({ moreTypes: true, useRecords: false });
 
-describe.each(PORTS)('the %s port', (portName, port) => {
+describe.each(PORTS)('the %s port', (portName, port, instance) => {
   const { Decoder, Encoder, decode, encode } = makeCodec(port);
+
+  // Packs ever larger arrays with the port's own instance: each call grows its wasm memory.
+  let growBy = 1 << 20;
+  const growMemory = () => {
+    instance?.pack(new Float32Array((growBy *= 2)));
+  };
+
+  test('user code that grows wasm memory mid-encode (getters, extensions): the output stays whole', () => {
+    const value = { f: Float32Array.of(1, 2), map: {} };
+    for (let i = 0; i < 15; i++) value.map[`k${i}`] = i;
+    // 16 keys: a map 16 header first, a fixmap once the last value turns out undefined.
+    Object.defineProperty(value.map, 'last', { enumerable: true, get: () => { growMemory(); return undefined; } });
+    const bytes = encode(value, { ignoreUndefined: true });
+    expect(msgpack.decode(bytes)).toEqual({ f: [1, 2], map: Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`k${i}`, i])) });
+    const codec = new ExtensionCodec();
+    codec.register({ type: 1, encode: (v) => (v instanceof Set ? (growMemory(), Uint8Array.of(v.size)) : null), decode: null });
+    const mixed = { a: new Set([1]), b: Float64Array.of(0.5), get c() { growMemory(); return 'after'; }, d: Int32Array.of(-5) };
+    const got = msgpack.decode(encode(mixed, { extensionCodec: codec }));
+    expect(got.b).toEqual([0.5]);
+    expect(got.c).toBe('after');
+    expect(got.d).toEqual([-5]);
+  });
 
   describe("typedArrays: 'array' (the default)", () => {
     test.each(nonBytes.map((k) => [k.name, k]))('%s: the bytes of the standard array, at any depth', (name, kind) => {

@@ -483,6 +483,8 @@ export class Encoder {
     } catch (err) {
       throw addSegment(err, keys[i]);
     }
+    // The last getter may have run user code that grew wasm memory: views taken again.
+    this.grow(0);
     const size = containerHeaderSize(count);
     if (size !== reserved) {
       this.bytes.copyWithin(start + size, start + reserved, this.pos);
