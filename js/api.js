@@ -5,7 +5,7 @@
 // where the input is (its lifetime), then runs the pure-JS path or a kernel.
 
 import { MAX_ELEMENTS, INTEGRAL_FLOATS } from './abi.js';
-import { BOOLEAN, asBytes, asOffset, describe, kindOfArray, ownView, readOptions } from './args.js';
+import { BOOLEAN, asBytes, asOffset, describe, kindOfArray, ownView, readOptions, usableLength } from './args.js';
 import { NO_INDEX, msgpackError } from './errors.js';
 import { BOOL, KIND_OF_TYPE, TYPE_NAMES } from './kinds.js';
 import { makeCodec } from './codec/index.js';
@@ -42,11 +42,10 @@ const tooManyBytes = (n) => new RangeError(`fastmp: a msgpack bin holds at most 
  * engine's largest typed array (2^32 bytes in V8), a RangeError that says so
  * rather than the engine's "Invalid typed array length".
  */
-function packBin(x) {
-  const n = x.length;
+function packBin(x, n) {
   if (n > MAX_ELEMENTS) throw tooManyBytes(n);
   try {
-    return wire.packBin(x);
+    return wire.packBin(x, n);
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
     throw new RangeError(`fastmp: a bin of ${n} bytes takes ${n + wire.binHeaderSize(n)} bytes, more than a typed array can hold in this engine`, { cause: e });
@@ -61,34 +60,36 @@ export function makeApi(core) {
   const detached = (x, fn) => b.detachedError(x, fn);
   const bytesOf = (bytes, fn) => asBytes(bytes, fn, detached);
 
-  /** The kind of x, an own view of it, and its checked length. */
+  /** The kind of typed array x; a TypeError for anything else. */
   function packable(x, fn) {
     const kind = kindOfArray(x);
     if (kind === undefined) throw new TypeError(`fastmp: ${fn}() takes a ${TYPE_NAMES}, not ${describe(x)}`);
-    return { kind, view: ownView(x, kind.Type, fn, detached) };
+    return kind;
   }
 
   // ---- pack ---------------------------------------------------------------------
+  // The packers read x by index and through the intrinsic getters only (n is
+  // read once): no property of x is asked again.
 
   function pack(x, options) {
-    const { kind, view } = packable(x, 'pack');
+    const kind = packable(x, 'pack');
     const { bin = true } = readOptions(options, 'pack', PACK_OPTIONS);
-    const n = view.length;
-    const at = b.locate(view, 'pack', x);
-    if (kind.c === 'u8' && bin) return packBin(view);
+    const n = usableLength(x, 'pack', detached);
+    const at = b.locate(x, 'pack', x);
+    if (kind.c === 'u8' && bin) return packBin(x, n);
     if (n > MAX_ELEMENTS) throw tooManyElements(n);
-    if (useJs('pack', kind, n)) return wire.packKind(kind, view);
-    return b.pack(kind, view, n, at);
+    if (useJs('pack', kind, n)) return wire.packKind(kind, x, n);
+    return b.pack(kind, x, n, at);
   }
 
   function packView(x, options) {
-    const { kind, view } = packable(x, 'packView');
+    const kind = packable(x, 'packView');
     const { bin = true } = readOptions(options, 'packView', PACK_OPTIONS);
-    const n = view.length;
-    const at = b.locate(view, 'packView', x);
-    if (kind.c === 'u8' && bin) return b.bytesView(packBin(view));
+    const n = usableLength(x, 'packView', detached);
+    const at = b.locate(x, 'packView', x);
+    if (kind.c === 'u8' && bin) return b.bytesView(packBin(x, n));
     if (n > MAX_ELEMENTS) throw tooManyElements(n);
-    return b.packView(kind, view, n, at);
+    return b.packView(kind, x, n, at);
   }
 
   function packBool(x) {
@@ -106,7 +107,7 @@ export function makeApi(core) {
     } else if (kindOfArray(x)?.name === 'Uint8Array') {
       bytes = ownView(x, Uint8Array, 'packBool', detached);
       if (bytes.length > MAX_ELEMENTS) throw tooManyElements(bytes.length);
-      at = b.locate(bytes, 'packBool', x);
+      at = b.locate(x, 'packBool', x);
     } else {
       throw new TypeError(`fastmp: packBool() takes an array of booleans or a Uint8Array, not ${describe(x)}`);
     }

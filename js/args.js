@@ -17,6 +17,7 @@ const brandGetter = intrinsicGetter(TypedArrayPrototype, Symbol.toStringTag);
 const lengthGetter = intrinsicGetter(TypedArrayPrototype, 'length');
 const bufferGetter = intrinsicGetter(TypedArrayPrototype, 'buffer');
 const byteOffsetGetter = intrinsicGetter(TypedArrayPrototype, 'byteOffset');
+const byteLengthGetter = intrinsicGetter(TypedArrayPrototype, 'byteLength');
 const typedValues = TypedArrayPrototype.values;
 const arrayBufferByteLength = intrinsicGetter(ArrayBuffer.prototype, 'byteLength');
 const sharedByteLength = typeof SharedArrayBuffer === 'function' ? intrinsicGetter(SharedArrayBuffer.prototype, 'byteLength') : null;
@@ -41,6 +42,9 @@ export const bufferOf = (x) => bufferGetter.call(x);
 /** A typed array's byte offset in its buffer, as the engine knows it. */
 export const byteOffsetOf = (x) => byteOffsetGetter.call(x);
 
+/** A typed array's size in bytes, as the engine knows it. */
+export const byteLengthOf = (x) => byteLengthGetter.call(x);
+
 /** Whether v is an ArrayBuffer (any realm; not a SharedArrayBuffer). */
 export const isArrayBuffer = (v) => hasBrand(arrayBufferByteLength, v);
 /** Whether v is a SharedArrayBuffer (any realm). */
@@ -59,9 +63,18 @@ export const isShared = (buffer) => !isArrayBuffer(buffer);
  * what `detached(x, fn)` says instead (a view of a grown wasm memory is STALE).
  */
 export function ownView(x, Type, fn, detached) {
+  return new Type(bufferOf(x), byteOffsetOf(x), usableLength(x, fn, detached));
+}
+
+/**
+ * x's element count, as the engine knows it; a detached x (or one out of its
+ * resizable buffer's bounds) is refused as ownView() refuses it. For a path
+ * that reads x only by index and through the intrinsics (the packers).
+ */
+export function usableLength(x, fn, detached) {
   const length = lengthOf(x);
   if (length === 0) checkUsable(x, fn, detached);
-  return new Type(bufferOf(x), byteOffsetOf(x), length);
+  return length;
 }
 
 /** Refuses a typed array whose buffer is detached or too short for it (values() validates both). */

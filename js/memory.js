@@ -14,7 +14,7 @@
 // array is as freed as the array.
 
 import { INTEGRAL_FLOATS, MAX_ELEMENTS, MAX_NUMBER_BYTES, NO_INDEX_U32, RESULT, packBound } from './abi.js';
-import { bufferOf, byteOffsetOf, lengthOf, ownView } from './args.js';
+import { bufferOf, byteLengthOf, byteOffsetOf, usableLength } from './args.js';
 import { CODE_NAMES, usageError } from './errors.js';
 import { packKind, readArrayHeader, unpackKind } from './wire.js';
 
@@ -228,7 +228,7 @@ export class Boundary {
   }
 
   /**
-   * Where the elements of `x` (an own view, see args.js ownView) are: a
+   * Where the elements of typed array `x` are (read through the intrinsics): a
    * pointer >= 0 when they lie in a live alloc() array (read in place),
    * IN_OUTPUT when in the latest packView() output, OUTSIDE when not in wasm
    * memory. Any other view of wasm memory is refused: FREED in memory free()
@@ -240,7 +240,7 @@ export class Boundary {
     const handed = this.outputs.get(original);
     if (handed !== undefined && handed !== this.generation) throw this.staleOutput(fn);
     const start = byteOffsetOf(x);
-    const end = start + lengthOf(x) * x.BYTES_PER_ELEMENT;
+    const end = start + byteLengthOf(x);
     if (this.allocationHolding(start, end) !== undefined) return start;
     const o = this.output;
     if (o.generation === this.generation && start >= o.start && end <= o.end) return IN_OUTPUT;
@@ -440,9 +440,9 @@ export class Boundary {
     });
   }
 
-  /** x's elements copied into scratch (x: an own view, not in scratch); returns their address. */
-  copyIn(kind, x) {
-    const base = this.reserve(x.length * kind.bytes);
+  /** The n elements of typed array x copied into scratch (x not in scratch); returns their address. */
+  copyIn(kind, x, n) {
+    const base = this.reserve(n * kind.bytes);
     this.view(kind.Type).set(x, base / kind.bytes);
     return base;
   }
@@ -542,20 +542,19 @@ class WasmStore {
 
   writeTyped(kind, x, pos) {
     const b = this.b;
-    const view = ownView(x, kind.Type, 'encode', (v, fn) => b.detachedError(v, fn));
-    const n = view.length;
+    const n = usableLength(x, 'encode', (v, fn) => b.detachedError(v, fn));
     if (n > MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${n}`);
     if (this.inJs('pack', kind, n)) {
-      const packed = packKind(kind, view);
+      const packed = packKind(kind, x, n);
       this.ensure(pos, packed.length);
       this.bytes.set(packed, pos);
       return pos + packed.length;
     }
-    const at = b.locate(view, 'encode', x);
+    const at = b.locate(x, 'encode', x);
     this.ensure(pos, packBound(n, kind.wire));
     // Elements not in an alloc() array are copied into scratch (the latest
     // packView() output first out of it); that may grow memory.
-    const source = at >= 0 ? at : b.copyIn(kind, at === IN_OUTPUT ? new kind.Type(view) : view);
+    const source = at >= 0 ? at : b.copyIn(kind, at === IN_OUTPUT ? new kind.Type(x) : x, n);
     const size = b.wasm[kind.pack](source, n, this.region.pointer + pos) >>> 0;
     this.refresh();
     return pos + size;

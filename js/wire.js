@@ -3,6 +3,7 @@
 // the C kernels rule for rule (c/fm_msgpack.h); the parity tests hold it to
 // them byte for byte.
 
+import { bufferOf, byteOffsetOf, lengthOf } from './args.js';
 import { NO_INDEX, msgpackError } from './errors.js';
 
 export { MAX_ELEMENTS } from './abi.js';
@@ -72,13 +73,16 @@ const scratchU32 = new Uint32Array(2);
 const scratchF32 = new Float32Array(scratchU32.buffer, 0, 1);
 const scratchF64 = new Float64Array(scratchU32.buffer);
 
+// The packers read x's elements by index (which no property of x can
+// intercept) and its length and buffer through the intrinsic getters: n is
+// the element count the caller read once, or the engine's.
+
 /**
  * Float32Array -> msgpack array of float32. A NaN's bits come from the
  * array's own bytes: the float -> double -> float trip through a JS number
  * may quiet a signalling NaN, and every payload must be kept.
  */
-export function packF32(x) {
-  const n = x.length;
+export function packF32(x, n = lengthOf(x)) {
   const out = new Uint8Array(arrayHeaderSize(n) + 5 * n);
   for (let i = 0, p = writeArrayHeader(out, n); i < n; i++, p += 5) {
     const v = x[i];
@@ -87,7 +91,7 @@ export function packF32(x) {
       scratchF32[0] = v;
       b = scratchU32[0];
     } else {
-      b = new Uint32Array(x.buffer, x.byteOffset + 4 * i, 1)[0];
+      b = new Uint32Array(bufferOf(x), byteOffsetOf(x) + 4 * i, 1)[0];
     }
     out[p] = 0xca;
     out[p + 1] = b >>> 24;
@@ -99,8 +103,7 @@ export function packF32(x) {
 }
 
 /** Float64Array -> msgpack array of float64 (NaN bits kept, as in packF32). */
-export function packF64(x) {
-  const n = x.length;
+export function packF64(x, n = lengthOf(x)) {
   const out = new Uint8Array(arrayHeaderSize(n) + 9 * n);
   for (let i = 0, p = writeArrayHeader(out, n); i < n; i++, p += 9) {
     const v = x[i];
@@ -111,7 +114,7 @@ export function packF64(x) {
       lo = scratchU32[0];
       hi = scratchU32[1];
     } else {
-      const words = new Uint32Array(x.buffer, x.byteOffset + 8 * i, 2);
+      const words = new Uint32Array(bufferOf(x), byteOffsetOf(x) + 8 * i, 2);
       lo = words[0];
       hi = words[1];
     }
@@ -291,8 +294,7 @@ const SAFE = 2n ** 53n;
 const asSafe = (v) => (v < SAFE && v > -SAFE ? Number(v) : v);
 
 /** An integer typed array of numbers (not BigInts) -> msgpack array of ints. */
-export function packInts(x) {
-  const n = x.length;
+export function packInts(x, n = lengthOf(x)) {
   const head = arrayHeaderSize(n);
   let size = head;
   for (let i = 0; i < n; i++) size += intSize(x[i]);
@@ -303,8 +305,7 @@ export function packInts(x) {
 }
 
 /** BigInt64Array / BigUint64Array -> msgpack array of ints. */
-export function packBigInts(x) {
-  const n = x.length;
+export function packBigInts(x, n = lengthOf(x)) {
   const head = arrayHeaderSize(n);
   let size = head;
   for (let i = 0; i < n; i++) {
@@ -330,8 +331,7 @@ export function packBigInts(x) {
 }
 
 /** Bytes (0 = false, else true) -> msgpack array of booleans. */
-export function packBools(x) {
-  const n = x.length;
+export function packBools(x, n = lengthOf(x)) {
   const head = arrayHeaderSize(n);
   const out = new Uint8Array(head + n);
   writeArrayHeader(out, n);
@@ -340,10 +340,10 @@ export function packBools(x) {
 }
 
 /** The pure-JS packer of a kind of js/kinds.js (BOOL too): x's standard msgpack array. */
-export function packKind(kind, x) {
-  if (kind.c === 'bool') return packBools(x);
-  if (kind.float) return kind.c === 'f32' ? packF32(x) : packF64(x);
-  return kind.big ? packBigInts(x) : packInts(x);
+export function packKind(kind, x, n = lengthOf(x)) {
+  if (kind.c === 'bool') return packBools(x, n);
+  if (kind.float) return kind.c === 'f32' ? packF32(x, n) : packF64(x, n);
+  return kind.big ? packBigInts(x, n) : packInts(x, n);
 }
 
 /** The pure-JS unpacker of a kind: the array of `count` elements at bytes[body] as a new typed array. */
@@ -357,8 +357,7 @@ export function unpackKind(kind, bytes, body, count, integralFloats) {
 export const binHeaderSize = (n) => (n <= 0xff ? 2 : n <= 0xffff ? 3 : 5);
 
 /** Uint8Array / Uint8ClampedArray -> msgpack bin (what the ecosystem writes for bytes). */
-export function packBin(x) {
-  const n = x.length;
+export function packBin(x, n = lengthOf(x)) {
   const head = binHeaderSize(n);
   const out = new Uint8Array(head + n);
   if (head === 2) {
