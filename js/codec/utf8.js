@@ -2,8 +2,10 @@
 // and a strict reader.
 //
 // Writing copies @msgpack/msgpack 3.x byte for byte: up to 50 UTF-16 units a JS
-// loop (which writes a lone surrogate as its 3-byte WTF-8 form), above that
-// TextEncoder.encodeInto (which writes U+FFFD for one: also 3 bytes).
+// loop, above that TextEncoder.encodeInto; with one difference: a lone
+// surrogate is U+FFFD in every string, as TextEncoder writes it (@msgpack/msgpack's
+// loop writes its 3-byte WTF-8 form, which is not UTF-8 and which a strict
+// reader, ours included, refuses). Both are 3 bytes, so sizes do not change.
 // Reading is strict: any byte sequence that is not UTF-8 (overlong forms,
 // surrogates, code points above U+10FFFF, cut sequences) is rejected, and a
 // leading U+FEFF is kept as a character. Short strings by a JS loop, long ones
@@ -32,11 +34,13 @@ export function writeUtf8Short(str, out, p) {
     if (c < 0x800) {
       out[p++] = 0xc0 | (c >> 6);
     } else {
-      if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
-        const d = str.charCodeAt(i + 1);
+      if ((c & 0xf800) === 0xd800) {
+        const d = c <= 0xdbff && i + 1 < n ? str.charCodeAt(i + 1) : 0;
         if ((d & 0xfc00) === 0xdc00) {
           i++;
           c = ((c & 0x3ff) << 10) + (d & 0x3ff) + 0x10000;
+        } else {
+          c = 0xfffd; // a lone surrogate
         }
       }
       if (c < 0x10000) {
