@@ -2,16 +2,22 @@
 // and contents, through every path (wasm SIMD, wasm scalar, pure JS, zero
 // copy, what users get), against the peers, the same kernels compiled
 // natively, msgpack-c and memcpy, all in one run. Writes bench/RESULTS.md,
-// bench/results.json and bench/chart.svg (or into --out DIR).
+// bench/results.json and bench/chart.svg (or into --out DIR); then the
+// whole-message suite (bench/messages.js: a child process per memory regime),
+// which writes RESULTS-messages.md and results-messages.json there.
 //   node --expose-gc bench/run.js [--quick] [--out DIR] [--only REGEX] [--sizes N,N]
 // --only / --sizes run a subset (matching operation names / element counts),
-// for looking into one case; the outputs then hold only that subset.
+// for looking into one case; the outputs then hold only that subset. The
+// messages suite runs when --only matches "messages" (`--only messages` runs
+// it alone, all its tables) or when neither option is given. A part that runs
+// no case leaves its outputs as they are.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadPaths, medians } from './lib.js';
+import { runMessages } from './messages.js';
 import { runNativeBench } from './native.js';
 import { formatNs, markdown, svg } from './report.js';
 import { cases } from './suite.js';
@@ -22,6 +28,7 @@ const outDir = arg('--out') ?? fileURLToPath(new URL('.', import.meta.url));
 const only = arg('--only') === undefined ? null : new RegExp(arg('--only'));
 const sizes = arg('--sizes')?.split(',').map(Number);
 const started = Date.now();
+const withMessages = only ? only.test('messages') : !sizes;
 
 /** Timing budget per case: short for smoke runs, longer for large inputs. */
 function budget(n) {
@@ -81,8 +88,11 @@ const meta = {
   gcc: firstLine('gcc', ['--version']),
   nativeFlags: '-O3 -march=x86-64-v2 (SIMD through SIMDe)',
 };
-mkdirSync(outDir, { recursive: true });
-writeFileSync(join(outDir, 'results.json'), `${JSON.stringify({ meta, results }, null, 1)}\n`);
-writeFileSync(join(outDir, 'RESULTS.md'), `${markdown(results, meta)}\n`);
-writeFileSync(join(outDir, 'chart.svg'), `${svg(results)}\n`);
-process.stderr.write(`wrote ${join(outDir, 'RESULTS.md')}, results.json and chart.svg in ${meta.seconds.toFixed(0)} s\n`);
+if (all.length > 0) {
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'results.json'), `${JSON.stringify({ meta, results }, null, 1)}\n`);
+  writeFileSync(join(outDir, 'RESULTS.md'), `${markdown(results, meta)}\n`);
+  writeFileSync(join(outDir, 'chart.svg'), `${svg(results)}\n`);
+  process.stderr.write(`wrote ${join(outDir, 'RESULTS.md')}, results.json and chart.svg in ${meta.seconds.toFixed(0)} s\n`);
+}
+if (withMessages) await runMessages({ quick, outDir, command: meta.command });

@@ -1,0 +1,632 @@
+// messages.js - the whole-message benchmark (issue 12, "Benchmarks and targets"):
+// four workloads encoded and decoded by fastmp (every path), @msgpack/msgpack
+// and msgpackr, configured as their READMEs advise, in one process per memory
+// regime, contenders interleaved in rotated rounds, ratios taken within the run.
+//
+//   node --expose-gc bench/messages.js [--quick] [--out DIR] [--only REGEX] [--regime plain|kept|both]
+//
+// The parent process runs the suite twice, each time in a child node process:
+// once as a plain process (glibc's defaults: freed blocks go back to the
+// kernel, and on this VM every fresh page costs 12-40 µs, REFERENCE.md §7),
+// once with GLIBC_TUNABLES set so that glibc keeps its memory (KEPT_TUNABLES
+// below). It writes RESULTS-messages.md and results-messages.json into DIR
+// (default: bench/). --only keeps the tables whose name ("W1 encode", ...)
+// matches; --child runs one regime in this process and prints JSON (for
+// profiling: node --cpu-prof --expose-gc bench/messages.js --child --only 'W1 encode').
+// `npm run bench` runs this suite too (bench/run.js).
+import { Decoder as MsgpackDecoder, Encoder as MsgpackEncoder } from '@msgpack/msgpack';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FLOAT32_OPTIONS, Packr, Unpackr, isNativeAccelerationEnabled } from 'msgpackr';
+import { Bench } from 'tinybench';
+import { createFastmp, decode, encode, init } from '../js/index.js';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const ROOT = join(HERE, '..');
+export const KEPT_TUNABLES = 'glibc.malloc.trim_threshold=1073741824:glibc.malloc.mmap_threshold=33554432:glibc.malloc.top_pad=67108864';
+export const REGIMES = {
+  plain: { title: 'Plain process (glibc defaults: freed memory returned to the kernel)', env: null },
+  kept: { title: `Kept memory (GLIBC_TUNABLES=${KEPT_TUNABLES})`, env: KEPT_TUNABLES },
+};
+
+// ---- the workloads ------------------------------------------------------------------
+
+/** A small deterministic generator (mulberry32), so that every run times the same values. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A typed array over a bin's bytes: a view where aligned (what users write), else a copy. */
+function binTo(Type, u8) {
+  const size = Type.BYTES_PER_ELEMENT;
+  if (u8.byteOffset % size === 0) return new Type(u8.buffer, u8.byteOffset, u8.byteLength / size);
+  return new Type(Uint8Array.prototype.slice.call(u8).buffer); // (a Buffer's slice() would be a view)
+}
+
+/**
+ * Each workload: its value, the shape fastmp decodes it by, and the code a
+ * peer's user writes around the peer: toPlain (typed arrays -> standard
+ * arrays, before encoding), fromPlain / fromBin (after decoding: the typed
+ * arrays back, in place, from standard arrays / from bins).
+ */
+export function workloads() {
+  const r = random(12);
+  const f32 = (n) => Float32Array.from({ length: n }, () => r() * 2 - 1);
+
+  const w1 = {
+    id: 'W1',
+    title: 'W1: one embedding message `{id, model, embedding: Float32Array(1536), tags: [3 strings], ts: Date}`',
+    value: { id: 912_345_678, model: 'text-embedding-3-small', embedding: f32(1536), tags: ['news', 'en', 'v2'], ts: new Date(1_733_011_200_123) },
+    shape: { embedding: Float32Array },
+    typed: 'Float32Array',
+    toPlain: (m) => ({ id: m.id, model: m.model, embedding: Array.from(m.embedding), tags: m.tags, ts: m.ts }),
+    fromPlain: (v) => {
+      v.embedding = Float32Array.from(v.embedding);
+      return v;
+    },
+    fromBin: (v) => {
+      v.embedding = binTo(Float32Array, v.embedding);
+      return v;
+    },
+  };
+
+  const frames = Array.from({ length: 64 }, (_, i) => ({
+    t: 1_000_000 + 5 * i,
+    accel: f32(3),
+    gyro: f32(3),
+    samples: Int16Array.from({ length: 256 }, () => Math.round((r() * 2 - 1) * 12000)),
+  }));
+  const w2 = {
+    id: 'W2',
+    title: 'W2: a sensor batch `{device, seq, frames: 64 × {t, accel: Float32Array(3), gyro: Float32Array(3), samples: Int16Array(256)}}`',
+    value: { device: 'imu-7', seq: 4242, frames },
+    shape: { frames: [{ accel: Float32Array, gyro: Float32Array, samples: Int16Array }] },
+    typed: 'Float32Array / Int16Array',
+    toPlain: (m) => ({
+      device: m.device,
+      seq: m.seq,
+      frames: m.frames.map((f) => ({ t: f.t, accel: Array.from(f.accel), gyro: Array.from(f.gyro), samples: Array.from(f.samples) })),
+    }),
+    fromPlain: (v) => {
+      for (const f of v.frames) {
+        f.accel = Float32Array.from(f.accel);
+        f.gyro = Float32Array.from(f.gyro);
+        f.samples = Int16Array.from(f.samples);
+      }
+      return v;
+    },
+    fromBin: (v) => {
+      for (const f of v.frames) {
+        f.accel = binTo(Float32Array, f.accel);
+        f.gyro = binTo(Float32Array, f.gyro);
+        f.samples = binTo(Int16Array, f.samples);
+      }
+      return v;
+    },
+  };
+
+  // W3: a typical API object, no typed arrays: the mix of MessagePack-CSharp's and
+  // Nino's "SimpleClass" benchmarks (ids, a name, an int array, int-keyed maps,
+  // nested objects and lists of them, ~700 bytes), with floats and a non-ASCII string.
+  const w3 = {
+    id: 'W3',
+    title: 'W3: a typical API object, no typed arrays (ints, floats, strings, nested arrays and maps; ~700 B)',
+    value: {
+      id: 48213,
+      name: 'Widget Pro 3000',
+      active: true,
+      price: 129.99,
+      rating: 4.73,
+      stock: 1200,
+      createdAt: 1_700_000_000,
+      numbers: [0, 1, -1, 7, 42, 127, 128, 255, 256, -33, -129, 1000, 65535, 65536, 100_000, -40_000, 2_147_483_647, 3, 14, 15],
+      tags: ['electronics', 'gadgets', 'sale', 'new'],
+      dims: { w: 12.5, h: 3.25, d: 0.75, unit: 'cm' },
+      map1: { 1: 'one', 2: 'two', 3: 'three', 4: 'four', 5: 'five', 6: 'six', 7: 'seven', 8: 'eight' },
+      map2: { 1: 100, 2: 200, 3: 300, 4: 400, 5: -500, 6: 60_000, 7: 7, 8: 0 },
+      owner: { id: 7, name: 'Ada Lovelace', email: 'ada@example.com', city: 'Zürich', roles: ['admin', 'editor'] },
+      items: Array.from({ length: 6 }, (_, i) => ({ sku: `A-${100 + i}`, qty: i + 1, price: 9.99 + i, discount: i % 2 ? 0.1 : 0, gift: i === 3 })),
+      note: null,
+      description: 'A compact widget with three modes, a long battery life and a two-year warranty.',
+    },
+    shape: undefined,
+    typed: null,
+  };
+
+  const w4 = {
+    id: 'W4',
+    title: 'W4: 10 000 `Float32Array(3)` vectors in one array (per-array overhead)',
+    value: Array.from({ length: 10_000 }, () => f32(3)),
+    shape: [Float32Array],
+    typed: 'Float32Array',
+    toPlain: (vs) => vs.map((v) => Array.from(v)),
+    fromPlain: (a) => {
+      for (let i = 0; i < a.length; i++) a[i] = Float32Array.from(a[i]);
+      return a;
+    },
+  };
+  return [w1, w2, w3, w4];
+}
+
+// ---- the contenders -----------------------------------------------------------------
+
+const PATHS = [
+  ['auto', {}],
+  ['wasm-simd', { backend: 'simd', pureJs: 'never' }],
+  ['wasm-scalar', { backend: 'scalar', pureJs: 'never' }],
+  ['pure-js', { pureJs: 'always' }],
+];
+
+/** The peers' names, one place: the target table and the tables name them alike. */
+const MR = 'msgpackr Packr useFloat32:ALWAYS';
+const MM = '@msgpack/msgpack Encoder forceFloat32';
+export const NAMES = {
+  fastmpEncoder: 'fastmp Encoder (auto), reused',
+  fastmpEncode: 'fastmp encode() (module-level)',
+  fastmpBin: "fastmp Encoder typedArrays:'bin' (auto), reused",
+  fastmpDecoder: 'fastmp Decoder {shape} (auto), reused',
+  fastmpDecoderPlain: 'fastmp Decoder (auto), reused',
+  fastmpBinDecoder: 'fastmp Decoder {shape} (auto), bin input',
+  floor: 'copy floor: Uint8Array#slice of fastmp output',
+  msgpackrFrom: `${MR} + Array.from (timed)`,
+  msgpackrPre: `${MR}, pre-converted input`,
+  msgpackFrom: `${MM} + Array.from (timed)`,
+  msgpackPre: `${MM}, pre-converted input`,
+  msgpackrBin: 'msgpackr Packr default ({useRecords:false}; bin)',
+  msgpackrRecords: 'msgpackr new Packr() (records ext; bin)',
+  msgpackBin: '@msgpack/msgpack Encoder default (bin)',
+  msgpackrPlainEnc: 'msgpackr Packr {useRecords:false}, reused',
+  msgpackrRecordsEnc: 'msgpackr new Packr() (records ext, not standard maps)',
+  msgpackEnc: '@msgpack/msgpack Encoder, reused',
+  msgpackrUnpackFrom: 'msgpackr Unpackr + TypedArray.from',
+  msgpackrUnpack: 'msgpackr Unpackr, plain arrays (no conversion)',
+  msgpackUnpackFrom: '@msgpack/msgpack Decoder + TypedArray.from',
+  msgpackrUnpackBin: 'msgpackr Unpackr, bin input + typed view',
+  msgpackUnpackBin: '@msgpack/msgpack Decoder, bin input + typed view',
+  msgpackrUnpackPlain: 'msgpackr Unpackr {useRecords:false}, reused',
+  msgpackrUnpackRecords: 'msgpackr Unpackr, records input',
+  msgpackDec: '@msgpack/msgpack Decoder, reused',
+};
+
+/**
+ * The encode and decode tables of one workload: { name, op, input, refs,
+ * tasks: [{ name, fn, bytes?, info? }], check() }. refs: the rows that the
+ * ratio columns divide by. check() throws unless every contender's output
+ * decodes, by every decoder that can read it, to the workload's numbers.
+ */
+function tables(w, paths, fastmpOut) {
+  const v = w.value;
+  const plain = w.typed ? w.toPlain(v) : v;
+  const typed = w.typed !== null;
+  const withBin = w.id === 'W1' || w.id === 'W2';
+
+  // ---- encode
+  const enc = [];
+  const fe = Object.fromEntries(PATHS.map(([p]) => [p, new paths[p].Encoder()]));
+  enc.push({ name: NAMES.fastmpEncoder, fn: () => fe.auto.encode(v), wire: 'std' });
+  enc.push({ name: NAMES.fastmpEncode, fn: () => encode(v), wire: 'std' });
+  for (const p of ['wasm-simd', 'wasm-scalar', 'pure-js']) enc.push({ name: `fastmp Encoder (${p}), reused`, fn: () => fe[p].encode(v), wire: 'std' });
+  if (withBin) {
+    const target = new Uint8Array(2 * fastmpOut.length + 1024);
+    enc.push({ name: 'fastmp Encoder.encodeInto (auto), reused target', fn: () => fe.auto.encodeInto(v, target, 0), wire: 'into', info: true, target });
+    const binEncoder = new paths.auto.Encoder({ typedArrays: 'bin' });
+    enc.push({ name: NAMES.fastmpBin, fn: () => binEncoder.encode(v), wire: 'bin' });
+    enc.push({ name: NAMES.floor, fn: () => fastmpOut.slice(), wire: 'std', floor: true });
+  }
+  if (typed) {
+    const packr32 = new Packr({ useRecords: false, useFloat32: FLOAT32_OPTIONS.ALWAYS });
+    const encoder32 = new MsgpackEncoder({ forceFloat32: true });
+    enc.push({ name: NAMES.msgpackrFrom, fn: () => packr32.pack(w.toPlain(v)), wire: 'std' });
+    enc.push({ name: NAMES.msgpackrPre, fn: () => packr32.pack(plain), wire: 'std' });
+    enc.push({ name: NAMES.msgpackFrom, fn: () => encoder32.encode(w.toPlain(v)), wire: 'std' });
+    enc.push({ name: NAMES.msgpackPre, fn: () => encoder32.encode(plain), wire: 'std' });
+    if (withBin) {
+      const packr = new Packr({ useRecords: false });
+      const records = new Packr();
+      const encoder = new MsgpackEncoder();
+      enc.push({ name: NAMES.msgpackrBin, fn: () => packr.pack(v), wire: 'bin' });
+      enc.push({ name: NAMES.msgpackrRecords, fn: () => records.pack(v), wire: 'records', info: true });
+      enc.push({ name: NAMES.msgpackBin, fn: () => encoder.encode(v), wire: 'bin' });
+    }
+  } else {
+    const packr = new Packr({ useRecords: false });
+    const records = new Packr();
+    const encoder = new MsgpackEncoder();
+    enc.push({ name: NAMES.msgpackEnc, fn: () => encoder.encode(v), wire: 'std' });
+    enc.push({ name: NAMES.msgpackrPlainEnc, fn: () => packr.pack(v), wire: 'std' });
+    enc.push({ name: NAMES.msgpackrRecordsEnc, fn: () => records.pack(v), wire: 'records', info: true });
+  }
+
+  // ---- decode: every contender reads the same bytes (fastmp's output; for the bin rows fastmp's bin output)
+  const binBytes = withBin ? new paths.auto.Encoder({ typedArrays: 'bin' }).encode(v) : null;
+  const dec = [];
+  const options = w.shape ? { shape: w.shape } : undefined;
+  const fd = Object.fromEntries(PATHS.map(([p]) => [p, new paths[p].Decoder(options)]));
+  dec.push({ name: w.shape ? NAMES.fastmpDecoder : NAMES.fastmpDecoderPlain, fn: () => fd.auto.decode(fastmpOut) });
+  dec.push({ name: `fastmp decode(bytes${w.shape ? ', {shape}' : ''}) (module-level)`, fn: () => decode(fastmpOut, options) });
+  for (const p of ['wasm-simd', 'wasm-scalar', 'pure-js']) {
+    dec.push({ name: `fastmp Decoder${w.shape ? ' {shape}' : ''} (${p}), reused`, fn: () => fd[p].decode(fastmpOut) });
+  }
+  if (typed) {
+    const unpackr = new Unpackr({ useRecords: false });
+    const decoder = new MsgpackDecoder();
+    const Types = w.id === 'W2' ? 'Float32Array.from / Int16Array.from' : 'Float32Array.from';
+    dec.push({ name: NAMES.msgpackrUnpackFrom.replace('TypedArray.from', Types), key: NAMES.msgpackrUnpackFrom, fn: () => w.fromPlain(unpackr.unpack(fastmpOut)) });
+    dec.push({ name: NAMES.msgpackrUnpack, fn: () => unpackr.unpack(fastmpOut), info: true });
+    dec.push({ name: NAMES.msgpackUnpackFrom.replace('TypedArray.from', Types), key: NAMES.msgpackUnpackFrom, fn: () => w.fromPlain(decoder.decode(fastmpOut)) });
+    if (withBin) {
+      dec.push({ name: NAMES.fastmpBinDecoder, fn: () => fd.auto.decode(binBytes), bin: true });
+      dec.push({ name: NAMES.msgpackrUnpackBin, fn: () => w.fromBin(unpackr.unpack(binBytes)), bin: true });
+      dec.push({ name: NAMES.msgpackUnpackBin, fn: () => w.fromBin(decoder.decode(binBytes)), bin: true });
+    }
+  } else {
+    const unpackr = new Unpackr({ useRecords: false });
+    const recordsBytes = new Packr().pack(v);
+    const recordsUnpackr = new Unpackr();
+    const decoder = new MsgpackDecoder();
+    dec.push({ name: NAMES.msgpackDec, fn: () => decoder.decode(fastmpOut) });
+    dec.push({ name: NAMES.msgpackrUnpackPlain, fn: () => unpackr.unpack(fastmpOut) });
+    dec.push({ name: NAMES.msgpackrUnpackRecords, fn: () => recordsUnpackr.unpack(recordsBytes), info: true, input: recordsBytes.length });
+  }
+
+  const encRefs = typed ? [NAMES.msgpackrFrom, NAMES.msgpackrPre] : [NAMES.msgpackEnc, NAMES.msgpackrPlainEnc];
+  const decRefs = typed ? [NAMES.msgpackrUnpackFrom, NAMES.msgpackrUnpack] : [NAMES.msgpackDec, NAMES.msgpackrUnpackPlain];
+  return [
+    {
+      name: `${w.id} encode`, workload: w.id, op: 'encode', refs: encRefs, tasks: enc,
+      input: typed ? 'the typed-array value; "pre-converted": the same value with standard arrays, made before timing' : 'the object',
+      check: () => checkEncoders(w, enc),
+    },
+    {
+      name: `${w.id} decode`, workload: w.id, op: 'decode', refs: decRefs, tasks: dec,
+      input: `fastmp's output, ${fastmpOut.length} bytes (standard msgpack${typed ? ' arrays of floats / ints' : ''}, what @msgpack/msgpack writes for it)${withBin ? `; "bin input": fastmp's typedArrays:'bin' output, ${binBytes.length} bytes (what @msgpack/msgpack writes by default)` : ''}`,
+      check: () => checkDecoders(w, dec),
+    },
+  ];
+}
+
+// ---- correctness: the same numbers from every contender, before anything is timed ----
+
+/** Typed arrays at the shape's positions, from standard arrays or bins (a canonical form). */
+function canon(shape, v) {
+  if (shape === undefined) return v;
+  if (typeof shape === 'function') {
+    if (v instanceof shape) return v;
+    if (v instanceof Uint8Array) return new shape(Uint8Array.prototype.slice.call(v).buffer);
+    if (Array.isArray(v)) return shape.from(v);
+    throw new Error(`expected a ${shape.name}, an array or a bin, got ${Object.prototype.toString.call(v)}`);
+  }
+  if (Array.isArray(shape)) return v.map((x) => canon(shape[0], x));
+  const out = { ...v };
+  for (const k of Object.keys(shape)) out[k] = canon(shape[k], v[k]);
+  return out;
+}
+
+/** Deep equality: numbers by Object.is, typed arrays element by element (same type), Dates by time. */
+function same(a, b, path = '$') {
+  if (typeof a === 'number' || typeof b === 'number') {
+    if (!Object.is(a, b)) throw new Error(`${path}: ${a} !== ${b}`);
+    return;
+  }
+  if (ArrayBuffer.isView(a)) {
+    if (!ArrayBuffer.isView(b) || a.constructor !== b.constructor || a.length !== b.length) {
+      throw new Error(`${path}: ${a.constructor.name}(${a.length}) vs ${b?.constructor?.name}(${b?.length})`);
+    }
+    for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) throw new Error(`${path}[${i}]: ${a[i]} !== ${b[i]}`);
+    return;
+  }
+  if (a instanceof Date) {
+    if (!(b instanceof Date) || a.getTime() !== b.getTime()) throw new Error(`${path}: ${a} vs ${b}`);
+    return;
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) throw new Error(`${path}: array of ${a.length} vs ${b?.length}`);
+    a.forEach((x, i) => same(x, b[i], `${path}[${i}]`));
+    return;
+  }
+  if (a !== null && typeof a === 'object') {
+    if (b === null || typeof b !== 'object') throw new Error(`${path}: object vs ${b}`);
+    const ka = Object.keys(a).sort();
+    const kb = Object.keys(b).sort();
+    if (ka.join() !== kb.join()) throw new Error(`${path}: keys ${ka} vs ${kb}`);
+    for (const k of ka) same(a[k], b[k], `${path}.${k}`);
+    return;
+  }
+  if (a !== b) throw new Error(`${path}: ${a} !== ${b}`);
+}
+
+const referenceDecoders = (paths) => [
+  ['msgpackr Unpackr', (bytes) => new Unpackr({ useRecords: false }).unpack(bytes)],
+  ['@msgpack/msgpack Decoder', (bytes) => new MsgpackDecoder().decode(bytes)],
+  ['fastmp pure-js Decoder', (bytes) => new paths['pure-js'].Decoder().decode(bytes)],
+];
+let checkPaths;
+
+function checkEncoders(w, tasks) {
+  const expected = w.value;
+  for (const t of tasks) {
+    let bytes = t.fn();
+    if (t.wire === 'into') bytes = t.target.subarray(0, bytes);
+    t.bytes = bytes.length;
+    const decoders = t.wire === 'records' ? [['msgpackr Unpackr', (b) => new Unpackr().unpack(b)]] : referenceDecoders(checkPaths);
+    for (const [name, read] of decoders) {
+      try {
+        same(expected, canon(w.shape, read(bytes)));
+      } catch (e) {
+        throw new Error(`${w.id} encode: ${name} reads from '${t.name}' other numbers: ${e.message}`, { cause: e });
+      }
+    }
+  }
+}
+
+function checkDecoders(w, tasks) {
+  for (const t of tasks) {
+    try {
+      same(w.value, canon(w.shape, t.fn()));
+    } catch (e) {
+      throw new Error(`${w.id} decode: '${t.name}' gives other numbers: ${e.message}`, { cause: e });
+    }
+  }
+}
+
+// ---- timing ----------------------------------------------------------------------------
+
+function budget(quick) {
+  if (quick) return { rounds: 1, time: 5, warmupTime: 1, iterations: 2, warmupIterations: 1, gc: false };
+  return { rounds: 5, time: 250, warmupTime: 40, iterations: 16, warmupIterations: 8, gc: true };
+}
+
+/**
+ * Every task's median time (ns) in each round. Each round is one tinybench run
+ * of all tasks of a table, in an order rotated by one per round, a full GC
+ * before each task's warm-up and run (with --expose-gc; not in quick mode).
+ */
+async function rounds(tasks, { rounds: n, time, warmupTime, iterations, warmupIterations, gc }) {
+  const perTask = tasks.map(() => []);
+  for (let round = 0; round < n; round++) {
+    const bench = new Bench({ time, warmupTime, iterations, warmupIterations, setup: () => gc && globalThis.gc?.() });
+    const order = tasks.map((_, k) => (k + round) % tasks.length);
+    for (const k of order) bench.add(String(k), tasks[k].fn);
+    await bench.run();
+    for (const t of bench.tasks) {
+      if (t.result.error) throw new Error(`task '${tasks[Number(t.name)].name}' failed: ${t.result.error.message}`, { cause: t.result.error });
+      perTask[Number(t.name)].push(t.result.latency.p50 * 1e6);
+    }
+  }
+  return perTask;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** One regime, in this process: every table checked, then timed. */
+async function runChild({ quick, only }) {
+  await init();
+  const paths = {};
+  for (const [name, options] of PATHS) paths[name] = await createFastmp(options);
+  checkPaths = paths;
+  const started = Date.now();
+  const out = [];
+  const all = workloads().flatMap((w) => tables(w, paths, new paths.auto.Encoder().encode(w.value)));
+  const selected = all.filter((t) => !only || only.test(t.name));
+  for (const [k, table] of selected.entries()) {
+    table.check();
+    const ns = await rounds(table.tasks, budget(quick));
+    const rows = table.tasks.map((t, i) => ({
+      name: t.name, key: t.key ?? t.name, ns: ns[i], median: median(ns[i]), min: Math.min(...ns[i]), max: Math.max(...ns[i]),
+      bytes: t.bytes ?? null, info: Boolean(t.info), floor: Boolean(t.floor), bin: Boolean(t.bin) || t.wire === 'bin',
+    }));
+    out.push({ name: table.name, workload: table.workload, op: table.op, refs: table.refs, input: table.input, rows });
+    const first = rows[0];
+    process.stderr.write(`[${process.env.FASTMP_BENCH_REGIME ?? 'this process'} ${k + 1}/${selected.length}] ${table.name}: ${first.name} ${formatNs(first.median)}\n`);
+  }
+  return { seconds: (Date.now() - started) / 1000, loadavg: os.loadavg(), tables: out, backend: paths.auto.backend() };
+}
+
+// ---- the parent: both regimes, the report ----------------------------------------------
+
+export function formatNs(ns) {
+  if (ns === undefined || !Number.isFinite(ns)) return '–';
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
+  if (ns >= 1e4) return `${(ns / 1e3).toFixed(1)} µs`;
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;
+  return `${ns.toFixed(0)} ns`;
+}
+
+/** The child's run of one regime, in a node process of its own. */
+function spawnRegime(regime, args) {
+  const env = { ...process.env, FASTMP_BENCH_REGIME: regime };
+  delete env.GLIBC_TUNABLES;
+  if (REGIMES[regime].env) env.GLIBC_TUNABLES = REGIMES[regime].env;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (s) => (stdout += s));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`the ${regime} run exited with ${code}`))));
+  });
+}
+
+const row = (table, key) => table?.rows.find((r) => r.key === key);
+/** A ratio ref / row: of the medians, and its min..max over the rounds (each round's own ratio). */
+function ratio(ref, mine) {
+  if (!ref || !mine) return undefined;
+  const perRound = ref.ns.map((x, i) => x / mine.ns[i]);
+  return { value: ref.median / mine.median, min: Math.min(...perRound), max: Math.max(...perRound) };
+}
+const fmtRatio = (q) => (q === undefined ? '–' : `${q.value.toFixed(2)}× (${q.min.toFixed(2)}–${q.max.toFixed(2)})`);
+
+/** The issue's targets: [target, fastmp row, peer row, table, goal]; ratio = peer time / fastmp time. */
+export const TARGETS = [
+  ['W1 encode ≥ 10× msgpackr (float32 arrays), Array.from in the timed region', NAMES.fastmpEncoder, NAMES.msgpackrFrom, 'W1 encode', 10],
+  ['W1 encode ≥ 10× msgpackr (float32 arrays), input pre-converted', NAMES.fastmpEncoder, NAMES.msgpackrPre, 'W1 encode', 10],
+  ['W1 encode within 2× of the copy floor (floor time ÷ fastmp time ≥ 0.5)', NAMES.fastmpEncoder, NAMES.floor, 'W1 encode', 0.5],
+  ['W1 decode by shape ≥ 10× msgpackr + Float32Array.from', NAMES.fastmpDecoder, NAMES.msgpackrUnpackFrom, 'W1 decode', 10],
+  ['W2 encode ≥ 5× msgpackr, Array.from in the timed region', NAMES.fastmpEncoder, NAMES.msgpackrFrom, 'W2 encode', 5],
+  ['W2 encode ≥ 5× msgpackr, input pre-converted', NAMES.fastmpEncoder, NAMES.msgpackrPre, 'W2 encode', 5],
+  ['W2 decode by shape ≥ 5× msgpackr + Float32Array.from / Int16Array.from', NAMES.fastmpDecoder, NAMES.msgpackrUnpackFrom, 'W2 decode', 5],
+  ['W3 encode ≥ 1.0× @msgpack/msgpack', NAMES.fastmpEncoder, NAMES.msgpackEnc, 'W3 encode', 1],
+  ['W3 decode ≥ 1.0× @msgpack/msgpack', NAMES.fastmpDecoderPlain, NAMES.msgpackDec, 'W3 decode', 1],
+  ['W4 encode ≥ 1.0× msgpackr writing the same vectors as plain arrays (pre-converted)', NAMES.fastmpEncoder, NAMES.msgpackrPre, 'W4 encode', 1],
+  ['W4 decode by shape ≥ 1.0× msgpackr reading them as plain arrays (no conversion)', NAMES.fastmpDecoder, NAMES.msgpackrUnpack, 'W4 decode', 1],
+  ["W1 typedArrays:'bin' encode ≥ 1.0× msgpackr's default (bin, {useRecords:false} = its pack())", NAMES.fastmpBin, NAMES.msgpackrBin, 'W1 encode', 1],
+  ["W1 typedArrays:'bin' encode ≥ 1.0× msgpackr new Packr() (records, its literal default)", NAMES.fastmpBin, NAMES.msgpackrRecords, 'W1 encode', 1],
+];
+/** Reported beside the targets, without a goal. */
+const INFO = [
+  ['W3 encode vs msgpackr {useRecords:false}', NAMES.fastmpEncoder, NAMES.msgpackrPlainEnc, 'W3 encode'],
+  ['W3 decode vs msgpackr {useRecords:false}', NAMES.fastmpDecoderPlain, NAMES.msgpackrUnpackPlain, 'W3 decode'],
+  ['W4 decode vs msgpackr + Float32Array.from', NAMES.fastmpDecoder, NAMES.msgpackrUnpackFrom, 'W4 decode'],
+  ["W1 bin decode: fastmp {shape} vs msgpackr + typed view", NAMES.fastmpBinDecoder, NAMES.msgpackrUnpackBin, 'W1 decode'],
+  ['W1 encode: module-level encode() vs msgpackr + Array.from', NAMES.fastmpEncode, NAMES.msgpackrFrom, 'W1 encode'],
+];
+
+export function evaluate(regimes) {
+  const lines = [];
+  for (const [what, mine, peer, tableName, goal] of [...TARGETS, ...INFO]) {
+    const cells = {};
+    for (const [regime, run] of Object.entries(regimes)) {
+      const table = run.tables.find((t) => t.name === tableName);
+      const q = ratio(row(table, peer), row(table, mine));
+      cells[regime] = { ratio: q, met: q === undefined || goal === undefined ? undefined : q.value >= goal };
+    }
+    lines.push({ what, mine, peer, goal, cells });
+  }
+  return lines;
+}
+
+function mdTable(rows) {
+  const keys = Object.keys(rows[0]);
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(keys), line(keys.map(() => '---')), ...rows.map((r) => line(keys.map((k) => String(r[k]).replaceAll('|', '\\|'))))].join('\n');
+}
+
+export function markdown(regimes, meta) {
+  const out = [];
+  const names = Object.keys(regimes);
+  out.push('# fastmp-wasm: whole-message benchmark', '');
+  out.push(`Produced by \`${meta.command}\` on ${meta.date} (${meta.mode} mode, ${meta.seconds.toFixed(0)} s). Rerun it to replace this file.`, '');
+  out.push(mdTable([
+    { what: 'machine', value: `${meta.cpu}, ${meta.cores} cores (${meta.platform}); shared with other work: load average ${meta.loadavg} at the start` },
+    { what: 'Node / V8', value: `${meta.node} / ${meta.v8}` },
+    { what: 'fastmp', value: `${meta.git}; auto backend: ${meta.backend}` },
+    { what: 'peers', value: `msgpackr ${meta.msgpackr} (native string extraction: ${meta.msgpackrNative}), @msgpack/msgpack ${meta.msgpack}` },
+    ...names.map((r) => ({ what: `regime ${r}`, value: `${REGIMES[r].title}; ${regimes[r].seconds.toFixed(0)} s, load average ${regimes[r].loadavg.map((x) => x.toFixed(2)).join(' ')} at its end` })),
+  ]), '');
+  out.push('How to read: each table is one tinybench run per round, all its rows interleaved, the order rotated by one',
+    `each round (${meta.rounds} rounds), a full GC before each row's warm-up and run. Time: the median of the round medians,`,
+    'with the lowest and highest round median; ratios: the peer\'s time ÷ this row\'s (above 1: this row is faster), of the',
+    'medians, with the lowest and highest ratio of the same round. Every row is checked before timing: each output decodes',
+    '(by msgpackr, @msgpack/msgpack and fastmp) to the same numbers, each decoder gives the same numbers.',
+    'Peers as their READMEs advise: a reused `Encoder` / `Decoder` / `Packr` / `Unpackr`; msgpackr with `useRecords: false`',
+    '(standard maps, what its module-level `pack()` does) unless the row says records; float32 arrays on the wire by',
+    '`useFloat32: FLOAT32_OPTIONS.ALWAYS` / `forceFloat32: true` of standard arrays: "+ Array.from (timed)" converts the',
+    'typed arrays inside the timed region, "pre-converted" gets the standard arrays made before timing. "bin" rows:',
+    'typed arrays as raw bytes (both libraries\' default for typed arrays). `auto` is what users get; `wasm-simd` /',
+    '`wasm-scalar` force the wasm kernels at every size; `pure-js` never uses wasm.',
+    `The machine has ${meta.cores} cores shared with other work: spreads of 10–30 % between rounds are noise, not signal.`, '');
+
+  out.push('## Targets', '', `Ratio (lowest–highest round) and verdict per regime: ${names.map((r) => `**${r}** = ${REGIMES[r].title}`).join('; ')}.`, '');
+  const lines = evaluate(regimes);
+  const targetRows = (list) => list.map((l) => {
+    const r = { target: l.what, 'fastmp row': l.mine, 'peer row (the divisor)': l.peer };
+    for (const n of names) {
+      const c = l.cells[n];
+      r[n] = c.ratio === undefined ? 'not measured' : `${fmtRatio(c.ratio)}${c.met === undefined ? '' : c.met ? ' **PASS**' : ' **MISS**'}`;
+    }
+    return r;
+  });
+  out.push(mdTable(targetRows(lines.filter((l) => l.goal !== undefined))), '');
+  out.push('Reported without a goal:', '', mdTable(targetRows(lines.filter((l) => l.goal === undefined))), '');
+
+  const workloadTitles = Object.fromEntries(workloads().map((w) => [w.id, w.title]));
+  for (const regime of names) {
+    out.push(`## ${regime}: ${REGIMES[regime].title}`, '');
+    let lastWorkload = null;
+    for (const t of regimes[regime].tables) {
+      if (t.workload !== lastWorkload) out.push(`### ${workloadTitles[t.workload]}`, '');
+      lastWorkload = t.workload;
+      out.push(`**${t.name}** (${regime}). Input: ${t.input}.`, '');
+      const refs = t.refs.map((k) => t.rows.find((r) => r.key === k));
+      out.push(mdTable(t.rows.map((r) => {
+        const o = { contender: `${r.name}${r.info ? ' (info)' : ''}`, median: formatNs(r.median), 'round medians': `${formatNs(r.min)}..${formatNs(r.max)}` };
+        if (t.op === 'encode') o['output bytes'] = r.bytes ?? '–';
+        for (const ref of refs) o[`÷ ${ref.name}`] = fmtRatio(ratio(ref, r));
+        return o;
+      })), '');
+    }
+  }
+  return out.join('\n');
+}
+
+const versionOf = (name) => JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
+function gitState() {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'js', 'c'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+    return dirty.length ? `commit ${head} with uncommitted changes in ${dirty.map((l) => l.slice(3)).join(', ')} (measured as they are)` : `commit ${head}`;
+  } catch {
+    return 'unknown commit';
+  }
+}
+
+/**
+ * Runs the suite in a child process per regime and writes RESULTS-messages.md
+ * and results-messages.json into outDir. Returns { meta, regimes, targets }.
+ */
+export async function runMessages({ quick = false, outDir = HERE, only = null, regimes = ['plain', 'kept'], command }) {
+  const started = Date.now();
+  const loadavg = os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  const args = [...(quick ? ['--quick'] : []), ...(only ? ['--only', only.source] : [])];
+  const results = {};
+  for (const regime of regimes) results[regime] = await spawnRegime(regime, args);
+  const meta = {
+    date: new Date().toISOString(),
+    mode: quick ? 'quick' : only ? 'subset' : 'full',
+    command: command ?? `node --expose-gc bench/messages.js${process.argv.length > 2 ? ` ${process.argv.slice(2).join(' ')}` : ''}`,
+    seconds: (Date.now() - started) / 1000,
+    rounds: budget(quick).rounds,
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cores: os.cpus().length,
+    loadavg,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    v8: process.versions.v8,
+    git: gitState(),
+    backend: Object.values(results)[0]?.backend,
+    msgpackr: versionOf('msgpackr'),
+    msgpackrNative: isNativeAccelerationEnabled,
+    msgpack: versionOf('@msgpack/msgpack'),
+  };
+  const targets = evaluate(results);
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'RESULTS-messages.md'), `${markdown(results, meta)}\n`);
+  writeFileSync(join(outDir, 'results-messages.json'), `${JSON.stringify({ meta, regimes: results, targets }, null, 1)}\n`);
+  process.stderr.write(`wrote ${join(outDir, 'RESULTS-messages.md')} and results-messages.json in ${meta.seconds.toFixed(0)} s\n`);
+  return { meta, regimes: results, targets };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+  const quick = process.argv.includes('--quick');
+  const only = arg('--only') === undefined ? null : new RegExp(arg('--only'));
+  if (process.argv.includes('--child')) {
+    process.stdout.write(`${JSON.stringify(await runChild({ quick, only }))}\n`);
+  } else {
+    const regime = arg('--regime') ?? 'both';
+    if (regime !== 'both' && !REGIMES[regime]) throw new Error(`--regime: plain, kept or both, not ${regime}`);
+    await runMessages({ quick, only, outDir: arg('--out') ?? HERE, regimes: regime === 'both' ? ['plain', 'kept'] : [regime] });
+  }
+}
