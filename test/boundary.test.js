@@ -297,3 +297,27 @@ test('13: a bin too large for a typed array is a RangeError that says so', async
   }
   expect(() => fm.pack(big)).toThrow(/a bin of 4294967292 bytes takes 4294967297 bytes, more than a typed array can hold/);
 });
+
+// The message decoder takes its input as the typed-array functions do.
+describe.each(BUILDS)('%s: decode()', (name, options) => {
+  test('a stale packView() output, a freed alloc() array and a detached buffer are refused; a lying subclass is read as it is', async () => {
+    const fm = await createFastmp(options);
+    const view = fm.packView(floats(100));
+    expect(fm.decode(view)).toHaveLength(100); // the latest output: fine
+    fm.pack(floats(1000, 3));
+    fastmpError(() => fm.decode(view), 'STALE');
+    fastmpError(() => fm.decode(view.subarray(0)), 'STALE');
+    const x = fm.alloc(Uint8Array, 4);
+    x.set([0x93, 1, 2, 3]);
+    expect(fm.decode(x.subarray(0, 4))).toEqual([1, 2, 3]);
+    fm.free(x);
+    fastmpError(() => fm.decode(x), 'FREED');
+    const bytes = new Uint8Array([0x91, 0x01]);
+    detach(bytes.buffer);
+    fastmpError(() => fm.decode(bytes), 'DETACHED');
+    class Liar extends Uint8Array {
+      get length() { return 1; }
+    }
+    expect(fm.decode(Liar.from([0x92, 0x01, 0x02]))).toEqual([1, 2]);
+  });
+});

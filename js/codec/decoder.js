@@ -64,7 +64,7 @@ export class Decoder {
    * @returns {unknown}
    */
   decode(input) {
-    const bytes = asInput(input);
+    const bytes = asInput(input, this.port);
     if (this.entered) return this.clone().decode(bytes);
     this.entered = true;
     try {
@@ -86,7 +86,7 @@ export class Decoder {
    * @returns {{ value: unknown, end: number }}
    */
   decodeFrom(input, offset = 0) {
-    const bytes = asInput(input);
+    const bytes = asInput(input, this.port);
     if (!Number.isSafeInteger(offset) || offset < 0 || offset > bytes.length) {
       throw new RangeError(`fastmp: decodeFrom() offset must be an integer from 0 to ${bytes.length}, not ${String(offset)}`);
     }
@@ -107,7 +107,7 @@ export class Decoder {
    * @returns {Generator<unknown, void, unknown>}
    */
   *decodeMulti(input) {
-    const bytes = asInput(input);
+    const bytes = asInput(input, this.port);
     for (let offset = 0; offset < bytes.length;) {
       const { value, end } = this.decodeFrom(bytes, offset);
       offset = end;

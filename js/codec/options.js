@@ -3,8 +3,16 @@
 // and copied into a frozen plain config object; nothing reads the caller's
 // object again. Unknown own keys and wrong types are TypeErrors naming the key.
 
+import {
+  asBytes, bufferOf, byteLengthOf, byteOffsetOf, isArrayBuffer, isSharedArrayBuffer, onceReadable, ownView, typedArrayName,
+} from '../args.js';
 import { show } from './path.js';
 import { compileShape } from './shape.js';
+
+const dataViewGetter = (key) => Object.getOwnPropertyDescriptor(DataView.prototype, key).get;
+const dataViewBuffer = dataViewGetter('buffer');
+const dataViewByteOffset = dataViewGetter('byteOffset');
+const dataViewByteLength = dataViewGetter('byteLength');
 
 /** @msgpack/msgpack's defaults. */
 export const DEFAULT_MAX_DEPTH = 100;
@@ -141,15 +149,29 @@ function keyDecoderOption(v) {
 }
 
 /**
- * Input bytes: a Uint8Array (a Buffer too) is read in place; any other
- * ArrayBuffer view or an ArrayBuffer is viewed; an array of numbers is copied.
+ * Input bytes, as an own Uint8Array view read through the intrinsic getters
+ * (any realm; a lying subclass or Buffer cannot change what is read): a
+ * Uint8Array is read in place; any other ArrayBuffer view or an ArrayBuffer
+ * is viewed; an array of numbers is copied. A detached input is a FastmpError
+ * DETACHED; bytes in a SharedArrayBuffer are copied (the decoder reads some
+ * bytes twice); the port refuses a stale view of wasm memory.
  */
-export function asInput(input) {
-  if (input instanceof Uint8Array) return input;
-  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer)) {
-    return new Uint8Array(input);
+export function asInput(input, port, fn = 'decode') {
+  let bytes;
+  if (typedArrayName(input) === 'Uint8Array') {
+    bytes = ownView(input, Uint8Array, fn);
+  } else if (typedArrayName(input) !== undefined) { // any other typed array: its bytes
+    bytes = new Uint8Array(bufferOf(input), byteOffsetOf(input), byteLengthOf(input));
+  } else if (ArrayBuffer.isView(input)) { // a DataView (any realm)
+    bytes = new Uint8Array(dataViewBuffer.call(input), dataViewByteOffset.call(input), dataViewByteLength.call(input));
+  } else if (isArrayBuffer(input) || isSharedArrayBuffer(input)) {
+    bytes = asBytes(input, fn);
+  } else if (Array.isArray(input)) {
+    return Uint8Array.from(input);
+  } else {
+    throw new TypeError(`fastmp: ${fn}() takes a Uint8Array, an ArrayBuffer or an array of bytes, not ${show(input)}`);
   }
-  if (Array.isArray(input)) return Uint8Array.from(input);
-  throw new TypeError(`fastmp: decode() takes a Uint8Array, an ArrayBuffer or an array of bytes, not ${show(input)}`);
+  // A view of wasm memory that a later call overwrote, or that free() released, is refused.
+  port?.checkInput?.(bytes, input, fn);
+  return onceReadable(bytes);
 }
