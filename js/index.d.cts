@@ -28,8 +28,28 @@ declare namespace fastmp {
   export type Fastmp = api.Fastmp;
   export type Chars = api.Chars;
   export type ReadString = api.ReadString;
+  export type DecodeInput = api.DecodeInput;
+  export type DecodeStream = api.DecodeStream;
+  export type ExtensionEncoder<ContextType = undefined> = api.ExtensionEncoder<ContextType>;
+  export type ExtensionDecoder<ContextType = undefined> = api.ExtensionDecoder<ContextType>;
+  export type Extension<ContextType = undefined> = api.Extension<ContextType>;
+  export type ExtensionCodecType<ContextType = undefined> = api.ExtensionCodecType<ContextType>;
+  export type ExtData = api.ExtData;
+  export type ExtensionCodec<ContextType = undefined> = api.ExtensionCodec<ContextType>;
+  export type TimeSpec = api.TimeSpec;
+  export type BoolArray = api.BoolArray;
+  export type MapOf<S extends api.Shape = api.Shape> = api.MapOf<S>;
+  export type TypedShape = api.TypedShape;
+  export type Shape = api.Shape;
+  export type DecodedBy<S> = api.DecodedBy<S>;
+  export type EncoderOptions<ContextType = undefined> = api.EncoderOptions<ContextType>;
+  export type KeyDecoder = api.KeyDecoder;
+  export type DecoderOptions<ContextType = undefined, S extends api.Shape = api.Shape> = api.DecoderOptions<ContextType, S>;
+  export type Encoder<ContextType = undefined> = api.Encoder<ContextType>;
+  export type Decoder<ContextType = undefined, S extends api.Shape = api.Shape> = api.Decoder<ContextType, S>;
   export type FastmpErrorCode = api.FastmpErrorCode;
   export type StringErrorCode = api.StringErrorCode;
+  export type MessageErrorCode = api.MessageErrorCode;
   export type FastmpError = api.FastmpError;
 }
 

@@ -138,7 +138,21 @@ export interface Fastmp {
   writeVisibleString: typeof writeVisibleString;
   readVisibleString: typeof readVisibleString;
 
-  // Message codec (encode / decode): declared here and below when it lands.
+  encode: typeof encode;
+  encodeInto: typeof encodeInto;
+  decode: typeof decode;
+  decodeFrom: typeof decodeFrom;
+  decodeMulti: typeof decodeMulti;
+  decodeAsync: typeof decodeAsync;
+  decodeMultiStream: typeof decodeMultiStream;
+  decodeArrayStream: typeof decodeArrayStream;
+  /**
+   * Encoders of this instance (typed arrays packed by its kernels). A class
+   * of its own: `new fm.Encoder() instanceof Encoder` (the module's class) is false.
+   */
+  Encoder: typeof Encoder;
+  /** Decoders of this instance (shaped typed arrays read by its kernels); a class of its own, as Encoder. */
+  Decoder: typeof Decoder;
 }
 
 // ---- the API: functions of the module's instance, and methods of a Fastmp ----
@@ -245,9 +259,319 @@ export function writeVisibleString(value: Chars): Uint8Array<ArrayBuffer>;
 /** The DER VisibleString at bytes[offset]. */
 export function readVisibleString(bytes: Bytes, offset?: number): ReadString;
 
-// ---- message codec (encode / decode) ------------------------------------------
-// Not declared yet: it is being written (js/codec/). Its functions go here,
-// and into `interface Fastmp` above as `encode: typeof encode` etc.
+// ---- message codec (encode / decode) ----------------------------------------------
+// Whole MessagePack messages, with @msgpack/msgpack's names, defaults and
+// options, plus typed arrays inside messages and decoding into typed arrays
+// by shape (js/codec/index.js documents the codec). The functions use the
+// default instance; an instance from createFastmp() has its own (`fm.encode`,
+// `new fm.Encoder()`).
+
+/**
+ * What decode() reads: a Uint8Array (a Buffer) in place, any other
+ * ArrayBuffer view (a DataView, a Float32Array, ...) or an ArrayBuffer /
+ * SharedArrayBuffer as its bytes, or an array of byte values (copied).
+ */
+export type DecodeInput = ArrayBufferView | ArrayBufferLike | readonly number[];
+
+/**
+ * What the stream decoders read: an async iterable of chunks (a Node
+ * Readable, an async generator) or a web ReadableStream (fetch's
+ * `response.body`), each chunk a DecodeInput.
+ */
+export type DecodeStream = AsyncIterable<DecodeInput> | ReadableStream<DecodeInput>;
+
+/**
+ * An extension encoder: the payload of `value` (a Uint8Array, or a function
+ * of the payload's offset in the output that returns it, written as ext 32),
+ * or null / undefined when `value` is not this extension's.
+ */
+export type ExtensionEncoder<ContextType = undefined> =
+  (value: unknown, context: ContextType) => Uint8Array | ((pos: number) => Uint8Array) | null | undefined;
+
+/** An extension decoder: the value of a payload (a view of the input) of type `type`. */
+export type ExtensionDecoder<ContextType = undefined> =
+  (data: Uint8Array, type: number, context: ContextType) => unknown;
+
+/** What ExtensionCodec.register() takes; either function may be left out (or null) for one direction only. */
+export interface Extension<ContextType = undefined> {
+  /** An integer from -128 to 127 (negative types are msgpack's own: -1 is the timestamp). */
+  type: number;
+  encode?: ExtensionEncoder<ContextType> | null;
+  decode?: ExtensionDecoder<ContextType> | null;
+}
+
+/**
+ * What the `extensionCodec` option takes: an ExtensionCodec of fastmp's or of
+ * @msgpack/msgpack's (the encoder calls tryToEncode(), the decoder decode()).
+ */
+export interface ExtensionCodecType<ContextType = undefined> {
+  tryToEncode(value: unknown, context: ContextType): ExtData | null;
+  decode(data: Uint8Array, type: number, context: ContextType): unknown;
+}
+
+/** An extension value as it is on the wire: what an unregistered ext type decodes to, and encodes as itself. */
+export class ExtData {
+  /**
+   * @param type from -128 to 127
+   * @param data the payload, or a function of the payload's offset in the output that returns it
+   */
+  constructor(type: number, data: Uint8Array | ((pos: number) => Uint8Array));
+  type: number;
+  data: Uint8Array | ((pos: number) => Uint8Array);
+}
+
+/**
+ * Extension types: built-in ones (negative; the timestamp, -1, is registered
+ * in every codec) are tried before custom ones. ContextType is the type of the
+ * encoder's / decoder's `context` option, passed to the extensions.
+ */
+export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecType<ContextType> {
+  /** The codec used when no `extensionCodec` option is given (timestamps only). */
+  static readonly defaultCodec: ExtensionCodec;
+  constructor();
+  /** Adds (or replaces) the extension of `type`; a type outside -128..127 or a non-function is a TypeError. */
+  register(extension: Extension<ContextType>): void;
+  /** The ExtData for `value`, or null when no extension takes it (an ExtData is itself). */
+  tryToEncode(value: unknown, context: ContextType): ExtData | null;
+  /** The value of an extension; an ExtData when no decoder is registered for `type`. */
+  decode(data: Uint8Array, type: number, context: ContextType): unknown;
+  /** Whether a decoder is registered for `type`. */
+  decodes(type: number): boolean;
+}
+
+/** The type of the timestamp extension (-1). */
+export const EXT_TIMESTAMP: -1;
+
+/** A timestamp: seconds since the epoch (may be negative) and nanoseconds (0 to 999 999 999). */
+export interface TimeSpec {
+  sec: number;
+  nsec: number;
+}
+
+/** A Date as a TimeSpec (an invalid Date gives NaNs, which are written as 0). */
+export function encodeDateToTimeSpec(date: Date): TimeSpec;
+/** The timestamp payload of a TimeSpec: 4, 8 or 12 bytes, in the smallest form that holds it. */
+export function encodeTimeSpecToTimestamp(spec: TimeSpec): Uint8Array<ArrayBuffer>;
+/** The timestamp payload of a Date, or null for anything else (the built-in extension encoder). */
+export function encodeTimestampExtension(value: unknown): Uint8Array<ArrayBuffer> | null;
+/** A timestamp payload as a TimeSpec; a length other than 4, 8, 12 is a FastmpError 'EXT'. */
+export function decodeTimestampToTimeSpec(data: Uint8Array): TimeSpec;
+/** A timestamp payload as a Date (the built-in extension decoder). */
+export function decodeTimestampExtension(data: Uint8Array): Date;
+
+/**
+ * Marks bytes as booleans: encode() writes a BoolArray as a msgpack array of
+ * false (0) / true (anything else), whatever the `typedArrays` option. As a
+ * shape, BoolArray (like Boolean) reads an array of booleans into a Uint8Array of 0 / 1.
+ */
+export class BoolArray {
+  /** A bytes argument that is not a Uint8Array is a TypeError. */
+  constructor(bytes: Uint8Array);
+  readonly bytes: Uint8Array;
+  readonly length: number;
+}
+
+/** new BoolArray(bytes): 0 = false, anything else = true. */
+export function asBools(bytes: Uint8Array): BoolArray;
+
+/** The shape "a map, every value of which has shape S" (from mapOf()). */
+export class MapOf<S extends Shape = Shape> {
+  #private;
+  constructor(shape: S);
+  readonly shape: S;
+}
+
+/** A shape: every value of this map has shape S. */
+export function mapOf<const S extends Shape>(shape: S): MapOf<S>;
+
+/** The shapes of a typed array in a message: a typed-array constructor, or Boolean / BoolArray for booleans. */
+export type TypedShape = PackableArrayType | BooleanConstructor | typeof BoolArray;
+
+/**
+ * What the decoder is told about a message (its `shape` option); it mirrors
+ * the message:
+ * - Float32Array, Int16Array, ... : a numeric msgpack array there is read into
+ *   that typed array (range-checked as unpack() does), as is a bin of whole
+ *   little-endian elements or a typed-array ext (0x74) of that type;
+ * - Boolean or BoolArray: an array of booleans, into a Uint8Array of 0 / 1;
+ * - `[S]`: an array, each element by S;
+ * - `{ key: S, ... }`: a map whose listed keys have their shapes (other keys decode as usual);
+ * - mapOf(S): a map whose every value is S.
+ * Anything else at a shaped position is a FastmpError 'TYPE'; a bad shape a TypeError.
+ * A shape written in the call (or with `satisfies Shape` / `as const`) keeps
+ * `[S]` a one-element tuple, and types decode()'s result (see DecodedBy).
+ */
+export type Shape = TypedShape | readonly [Shape] | MapOf | { readonly [key: string]: Shape };
+
+/**
+ * What decode() returns for a shape S: `DecodedBy<{ v: Float32ArrayConstructor }>`
+ * is `{ v?: Float32Array<ArrayBuffer>; [key: string]: unknown }` (a listed key
+ * the message does not have is absent; keys not listed are any value). For
+ * the general type `Shape` (a shape not known statically), `unknown`.
+ */
+export type DecodedBy<S> =
+  Shape extends S ? unknown
+  : S extends PackableArrayType ? TypedArrayOf<S>
+  : S extends BooleanConstructor | typeof BoolArray ? Uint8Array<ArrayBuffer>
+  : S extends MapOf<infer E> ? { [key: string]: DecodedBy<E> }
+  : S extends readonly [infer E] ? DecodedBy<E>[]
+  : S extends object ? { -readonly [K in keyof S]?: DecodedBy<S[K]> } & { [key: string]: unknown }
+  : never;
+
+/** Options of encode() and of an Encoder. Unknown keys and wrong types are TypeErrors. */
+export interface EncoderOptions<ContextType = undefined> {
+  /** Extension types (default: timestamps only); fastmp's or @msgpack/msgpack's. */
+  extensionCodec?: ExtensionCodecType<ContextType>;
+  /** Passed to the extension encoders. */
+  context?: ContextType;
+  /** BigInts as int64 / uint64 (else a BigInt is for an extension to take), and safe integers beyond 32 bits as float64. Default false. */
+  useBigInt64?: boolean;
+  /** The deepest nesting written, the top value being depth 1 (default 100); beyond it a FastmpError 'DEPTH'. */
+  maxDepth?: number;
+  /** The output buffer's first capacity in bytes, 1 to 2^31 (default 2048). */
+  initialBufferSize?: number;
+  /** Map keys sorted (canonical output). Default false. */
+  sortKeys?: boolean;
+  /** Numbers that are not integers as float32 (default false: float64). */
+  forceFloat32?: boolean;
+  /** Map entries whose value is undefined left out (default false: written as nil). */
+  ignoreUndefined?: boolean;
+  /** Integers as floats too. Default false. */
+  forceIntegerToFloat?: boolean;
+  /**
+   * How typed arrays other than Uint8Array (always a bin) are written:
+   * 'array' (default) a standard msgpack array, as pack(x, { bin: false })
+   * writes it; 'ext' msgpackr's typed-array ext 0x74; 'bin' their raw bytes.
+   */
+  typedArrays?: 'array' | 'ext' | 'bin';
+}
+
+/** The map-key cache of a decoder: fastmp's or @msgpack/msgpack's CachedKeyDecoder fits. */
+export interface KeyDecoder {
+  canBeCached(byteLength: number): boolean;
+  /** The key in bytes[start, start + byteLength), or undefined when it is not UTF-8. */
+  decode(bytes: Uint8Array, start: number, byteLength: number): string | undefined;
+}
+
+/** Options of decode() and of a Decoder. Unknown keys and wrong types are TypeErrors. */
+export interface DecoderOptions<ContextType = undefined, S extends Shape = Shape> {
+  /** Extension types (default: timestamps only); fastmp's or @msgpack/msgpack's. */
+  extensionCodec?: ExtensionCodecType<ContextType>;
+  /** Passed to the extension decoders. */
+  context?: ContextType;
+  /** int64 / uint64 as BigInt (default false: a number, rounded beyond 2^53). */
+  useBigInt64?: boolean;
+  /** str values (not map keys) as Uint8Array views of the input (default false: strings). */
+  rawStrings?: boolean;
+  /** The longest str in bytes (default 2^32-1); beyond it a FastmpError 'MAX_LENGTH'. The same for the four below. */
+  maxStrLength?: number;
+  /** The longest bin in bytes (default 2^32-1). */
+  maxBinLength?: number;
+  /** The most array elements (default 2^32-1). */
+  maxArrayLength?: number;
+  /** The most map entries (default 2^32-1). */
+  maxMapLength?: number;
+  /** The longest ext payload in bytes (default 2^32-1). */
+  maxExtLength?: number;
+  /** The map-key cache (default: a shared one); null: none. */
+  keyDecoder?: KeyDecoder | null;
+  /** Turns every map key into a property key (a result of another type is made a string). */
+  mapKeyConverter?: (key: unknown) => PropertyKey;
+  /** The deepest nesting read, the top value being depth 1 (default 100); beyond it a FastmpError 'DEPTH'. */
+  maxDepth?: number;
+  /** Where typed arrays are in the message (see Shape); compiled once per shape object. */
+  shape?: S;
+  /** Integer typed arrays of the shape accept floats that are exact integers in range (default false). */
+  integralFloats?: boolean;
+}
+
+/**
+ * A value as MessagePack, in a new array. A Uint8Array is a bin; other typed
+ * arrays are written as `options.typedArrays` says; a Date is a timestamp;
+ * values nothing can encode are a FastmpError 'TYPE'.
+ */
+export function encode<ContextType = undefined>(value: unknown, options?: EncoderOptions<ContextType>): Uint8Array<ArrayBuffer>;
+
+/**
+ * encode() into target[offset...]; returns the offset after the message.
+ * Allocates no output. A message that does not fit is a RangeError whose
+ * `needed` is its size.
+ */
+export function encodeInto<ContextType = undefined>(
+  value: unknown, target: Uint8Array, offset?: number, options?: EncoderOptions<ContextType>,
+): number;
+
+/**
+ * The one value that fills `bytes` (bytes after it: FastmpError 'TRAILING').
+ * With `options.shape`, its type follows the shape (DecodedBy); else unknown.
+ */
+export function decode<ContextType = undefined, const S extends Shape = Shape>(
+  bytes: DecodeInput, options?: DecoderOptions<ContextType, S>,
+): DecodedBy<S>;
+
+/** The value at the start of `bytes`, and the offset just past it (`Decoder#decodeFrom` takes an offset). */
+export function decodeFrom<ContextType = undefined, const S extends Shape = Shape>(
+  bytes: DecodeInput, options?: DecoderOptions<ContextType, S>,
+): { value: DecodedBy<S>; end: number };
+
+/** The values of `bytes`, one after another. */
+export function decodeMulti<ContextType = undefined, const S extends Shape = Shape>(
+  bytes: DecodeInput, options?: DecoderOptions<ContextType, S>,
+): Generator<DecodedBy<S>, void, unknown>;
+
+/** The one value a stream of chunks holds (bytes after it: 'TRAILING'; a stream that ends early: 'TRUNCATED'). */
+export function decodeAsync<ContextType = undefined, const S extends Shape = Shape>(
+  stream: DecodeStream, options?: DecoderOptions<ContextType, S>,
+): Promise<DecodedBy<S>>;
+
+/** The values of a stream of chunks, each as soon as it is complete. */
+export function decodeMultiStream<ContextType = undefined, const S extends Shape = Shape>(
+  stream: DecodeStream, options?: DecoderOptions<ContextType, S>,
+): AsyncGenerator<DecodedBy<S>, void, unknown>;
+
+/** The elements of the one array a stream of chunks holds, each as soon as it is complete (a shape applies to each element). */
+export function decodeArrayStream<ContextType = undefined, const S extends Shape = Shape>(
+  stream: DecodeStream, options?: DecoderOptions<ContextType, S>,
+): AsyncGenerator<DecodedBy<S>, void, unknown>;
+
+/**
+ * An encoder with fixed options that keeps its output buffer between calls:
+ * reuse one on hot paths. The module's class encodes on the default instance
+ * (as it is when the Encoder is made); `fm.Encoder` on the instance fm.
+ */
+export class Encoder<ContextType = undefined> {
+  constructor(options?: EncoderOptions<ContextType>);
+  /** The value as MessagePack, in a new array. */
+  encode(value: unknown): Uint8Array<ArrayBuffer>;
+  /**
+   * encode() without the copy: a view of the encoder's buffer, valid until its
+   * next call (on a wasm instance, until wasm memory next grows, too).
+   */
+  encodeSharedRef(value: unknown): Uint8Array<ArrayBuffer>;
+  /** Into target[offset...] (offset default 0); returns the offset after the message. Too small: RangeError with `needed`. */
+  encodeInto(value: unknown, target: Uint8Array, offset?: number): number;
+}
+
+/**
+ * A decoder with fixed options (and shape: its results are typed by it).
+ * The module's class decodes on the default instance (as it is when the
+ * Decoder is made); `fm.Decoder` on the instance fm.
+ */
+export class Decoder<ContextType = undefined, const S extends Shape = Shape> {
+  constructor(options?: DecoderOptions<ContextType, S>);
+  /** The one value that fills `bytes` (bytes after it: 'TRAILING'). */
+  decode(bytes: DecodeInput): DecodedBy<S>;
+  /** The value at bytes[offset] (offset default 0), and the offset just past it. */
+  decodeFrom(bytes: DecodeInput, offset?: number): { value: DecodedBy<S>; end: number };
+  /** The values of `bytes`, one after another. */
+  decodeMulti(bytes: DecodeInput): Generator<DecodedBy<S>, void, unknown>;
+  /** The one value a stream of chunks holds. */
+  decodeAsync(stream: DecodeStream): Promise<DecodedBy<S>>;
+  /** The values of a stream of chunks, each as soon as it is complete (decodeMultiStream()). */
+  decodeStream(stream: DecodeStream): AsyncGenerator<DecodedBy<S>, void, unknown>;
+  /** The elements of the one array a stream of chunks holds, each as soon as it is complete. */
+  decodeArrayStream(stream: DecodeStream): AsyncGenerator<DecodedBy<S>, void, unknown>;
+}
 
 // ---- errors -------------------------------------------------------------------
 
@@ -262,6 +586,7 @@ export type FastmpErrorCode =
   // internal: a kernel's output buffer too small; a bug in fastmp if ever seen
   | 'CAPACITY'
   | StringErrorCode
+  | MessageErrorCode
   // misuse, with `index` and `offset` -1: a packView() output passed in after
   // a later call (STALE), an alloc() array after free() (FREED), an input
   // whose buffer is detached, e.g. transferred (DETACHED)
@@ -277,16 +602,45 @@ export type StringErrorCode =
   | 'SURROGATE' | 'ODD_LENGTH' | 'RANGE'
   | 'DER_TAG' | 'DER_CONSTRUCTED' | 'DER_INDEFINITE' | 'DER_NONMINIMAL' | 'DER_LENGTH';
 
+/**
+ * Codes that only the message codec (encode / decode) gives; it also gives
+ * TRUNCATED, LENGTH (decode: a length beyond the input; encode: a str, bin or
+ * ext beyond 2^32-1 bytes), TRAILING, TYPE (a shaped position holding
+ * something else; encode: a value nothing can encode) and RANGE (a shaped
+ * integer out of range; encode: a BigInt beyond 64 bits).
+ */
+export type MessageErrorCode =
+  // the byte 0xc1, which msgpack never uses
+  | 'TAG'
+  // a length beyond a max*Length option
+  | 'MAX_LENGTH'
+  // nesting beyond maxDepth (encode or decode; a cyclic value ends here)
+  | 'DEPTH'
+  // a str that is not UTF-8
+  | 'UTF8'
+  // a map key that is not a string or number, or is __proto__
+  | 'KEY'
+  // a malformed timestamp or typed-array ext
+  | 'EXT'
+  // a msgpackr record (ext 0x72)
+  | 'UNSUPPORTED';
+
 /** Bad input: what is wrong (`code`), where (`index`: element or char, or -1; `offset`: byte). */
 export class FastmpError extends Error {
   readonly name: 'FastmpError';
   readonly code: FastmpErrorCode;
   /** The element (or char) at fault, or -1 when the fault is in none (a header, trailing bytes). */
   readonly index: number;
-  /** Byte offset of the fault in the input. */
+  /** Byte offset of the fault in the input (the message codec's encode: in the output; in streams: in the bytes still buffered). */
   readonly offset: number;
   /** RANGE (and TYPE for a float into an integer array): the element's value. */
   readonly value?: number | bigint;
   /** Set by the message codec: where in the message the fault is, from the root (`$.frames[3].accel`). */
   readonly path?: string;
+  /**
+   * Decoder's TRUNCATED and LENGTH: the input length that could complete the
+   * value (what a stream waits for).
+   */
+  readonly needed?: number;
+  constructor(code: FastmpErrorCode, message: string, index: number, offset: number, value?: number | bigint);
 }

@@ -33,21 +33,38 @@ describe('consumers type-check with tsc --strict', () => {
 
 const dts = readFileSync(`${ROOT}/js/index.d.ts`, 'utf8');
 const dcts = readFileSync(`${ROOT}/js/index.d.cts`, 'utf8');
-const declared = (pattern, text = dts) => [...text.matchAll(pattern)].map((m) => m[1]).sort();
+/** The names that `pattern` captures, once each (an overloaded function is declared more than once), sorted. */
+const declared = (pattern, text = dts) => [...new Set([...text.matchAll(pattern)].map((m) => m[1]))].sort();
 
-/** Functions of the module only: an instance from createFastmp() does not have them. */
-const MODULE_ONLY = ['init', 'initSync', 'simdSupported', 'createFastmp', 'createFastmpSync'];
+const FUNCTIONS = /^export function (\w+)/gm;
+const VALUES = /^export (?:function|class|const) (\w+)/gm;
 
-test('every export is declared, and every declared function is exported', () => {
-  const functions = declared(/^export function (\w+)/gm);
-  const classes = declared(/^export class (\w+)/gm);
-  expect(Object.keys(api).sort()).toEqual([...functions, ...classes].sort());
+/** The members of `interface Fastmp` that are `typeof` the export of the same name. */
+function fastmpMembers() {
+  const body = dts.slice(dts.indexOf('export interface Fastmp {'));
+  return declared(/^ {2}(\w+): typeof \1;$/gm, body.slice(0, body.indexOf('\n}')));
+}
+
+/**
+ * Exports of the module that an instance from createFastmp() does not have:
+ * loading, and what does not depend on an instance (errors, extension and
+ * shape helpers, timestamps). Every other export is also an instance member.
+ */
+const MODULE_ONLY = [
+  'init', 'initSync', 'simdSupported', 'createFastmp', 'createFastmpSync',
+  'FastmpError', 'BoolArray', 'ExtData', 'ExtensionCodec', 'MapOf', 'asBools', 'mapOf',
+  'EXT_TIMESTAMP', 'encodeDateToTimeSpec', 'encodeTimeSpecToTimestamp', 'encodeTimestampExtension',
+  'decodeTimestampToTimeSpec', 'decodeTimestampExtension',
+].sort();
+
+test('every export is declared, and every declared function, class and constant is exported', () => {
+  expect(Object.keys(api).sort()).toEqual(declared(VALUES));
 });
 
-test('interface Fastmp has every function of the module but init, initSync, simdSupported, createFastmp*', () => {
-  const body = dts.slice(dts.indexOf('export interface Fastmp {'));
-  const members = declared(/^ {2}(\w+): typeof \1;$/gm, body.slice(0, body.indexOf('\n}')));
-  expect(members).toEqual(declared(/^export function (\w+)/gm).filter((name) => !MODULE_ONLY.includes(name)));
+test('interface Fastmp has every export but the MODULE_ONLY ones (functions, and the Encoder / Decoder classes)', () => {
+  const members = fastmpMembers();
+  expect(members).toEqual(declared(VALUES).filter((name) => !MODULE_ONLY.includes(name)));
+  expect(declared(FUNCTIONS).filter((name) => !members.includes(name) && !MODULE_ONLY.includes(name))).toEqual([]);
 });
 
 test('index.d.cts names every type of index.d.ts', () => {
@@ -55,12 +72,50 @@ test('index.d.cts names every type of index.d.ts', () => {
   expect(declared(/^ {2}export type (\w+)\b/gm, dcts)).toEqual(types);
 });
 
-test('an instance from createFastmpSync() has every method interface Fastmp declares; they work destructured', () => {
-  const body = dts.slice(dts.indexOf('export interface Fastmp {'));
-  const members = declared(/^ {2}(\w+): typeof \1;$/gm, body.slice(0, body.indexOf('\n}')));
+test('an instance from createFastmpSync() has exactly the members interface Fastmp declares; they work destructured', () => {
+  const members = fastmpMembers();
   const fm = api.createFastmpSync();
+  expect(Object.keys(fm).sort()).toEqual(members);
   expect(members.filter((name) => typeof fm[name] !== 'function')).toEqual([]);
-  const { pack, unpack, backend } = fm; // the declarations promise that this works
+  const { pack, unpack, backend, encode, decode, Encoder, Decoder } = fm; // the declarations promise that this works
   expect(Array.from(unpack(pack(new Int16Array([1, -300])), Int16Array))).toEqual([1, -300]);
   expect(['simd', 'scalar']).toContain(backend());
+  const bytes = new Encoder({ sortKeys: true }).encode({ v: new Float32Array([0.5, 2]), id: 7 });
+  expect(encode({ id: 7, v: new Float32Array([0.5, 2]) }, { sortKeys: true })).toEqual(bytes);
+  const { v, id } = new Decoder({ shape: { v: Float32Array } }).decode(bytes);
+  expect(v).toBeInstanceOf(Float32Array);
+  expect([...v, id]).toEqual([0.5, 2, 7]);
+  expect(decode(bytes, { shape: { v: Float32Array } }).v).toEqual(v);
+});
+
+test('what the declarations say of the codec holds at run time', async () => {
+  const { mapOf, asBools, BoolArray, MapOf, EXT_TIMESTAMP, FastmpError } = api; // independent of any instance
+  const { encode, decode, decodeFrom, decodeAsync, Decoder } = api.createFastmpSync(); // ../js/index.js has no default one
+  expect(EXT_TIMESTAMP).toBe(-1);
+  expect(mapOf(Int8Array)).toBeInstanceOf(MapOf);
+  expect(asBools(new Uint8Array(1))).toBeInstanceOf(BoolArray);
+  // DecodeInput: any ArrayBuffer view, an ArrayBuffer, an array of byte values (not any ArrayLike).
+  const bytes = encode([1, 2]);
+  for (const input of [bytes, bytes.buffer, new DataView(bytes.buffer), [...bytes]]) expect(decode(input)).toEqual([1, 2]);
+  expect(() => decode({ length: 1, 0: 0x90 })).toThrow(TypeError);
+  // decodeFrom(bytes, options): the value at bytes[0] (no offset argument); a Decoder's takes one.
+  expect(decodeFrom(new Uint8Array([1, 2]))).toEqual({ value: 1, end: 1 });
+  expect(new Decoder().decodeFrom(new Uint8Array([1, 2]), 1)).toEqual({ value: 2, end: 2 });
+  // A listed key the message lacks is absent (DecodedBy makes listed keys optional); Boolean and BoolArray shapes.
+  const shaped = decode(encode({ f: [true, false] }), { shape: { v: Float32Array, f: Boolean } });
+  expect(shaped).toEqual({ f: new Uint8Array([1, 0]) });
+  expect(decode(encode([asBools(new Uint8Array([0, 3]))]), { shape: [BoolArray] })).toEqual([new Uint8Array([0, 1])]);
+  // Shaped results are over an ArrayBuffer (Uint8Array<ArrayBuffer> etc.).
+  expect(decode(encode(new Float64Array([1])), { shape: Float64Array }).buffer).toBeInstanceOf(ArrayBuffer);
+  // needed and path on a FastmpError; streams take async iterables of chunks.
+  const message = encode({ a: [1, 300] });
+  const err = (() => { try { decode(message.subarray(0, message.length - 1)); } catch (e) { return e; } })();
+  expect(err).toBeInstanceOf(FastmpError);
+  expect([err.code, err.path, err.needed]).toEqual(['TRUNCATED', '$.a[1]', message.length]);
+  async function* chunks() {
+    yield bytes.subarray(0, 1);
+    yield bytes.buffer.slice(1, 2);
+    yield [bytes[2]];
+  }
+  expect(await decodeAsync(chunks())).toEqual([1, 2]);
 });

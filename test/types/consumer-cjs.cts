@@ -25,5 +25,19 @@ export async function instance(): Promise<fastmp.Fastmp> {
 
 // @ts-expect-error: unpack needs the target type
 fastmp.unpack(bytes);
+
+// Whole messages, with the types named through the namespace.
+const shape = { v: Float32Array, tags: [Uint16Array] } satisfies fastmp.Shape;
+const options: fastmp.DecoderOptions<undefined, typeof shape> = { shape, maxDepth: 4 };
+export const message: fastmp.DecodedBy<typeof shape> = fastmp.decode(fastmp.encode({ v: new Float32Array(1) }), options);
+export const v: Float32Array<ArrayBuffer> | undefined = message.v;
+export const encoder: fastmp.Encoder = new fastmp.Encoder({ typedArrays: 'bin' });
+export const decoder: fastmp.Decoder<undefined, typeof shape> = new fastmp.Decoder({ shape });
+export const codec: fastmp.ExtensionCodec<{ id: number }> = new fastmp.ExtensionCodec<{ id: number }>();
+export const marker: fastmp.MapOf = fastmp.mapOf(Int8Array);
+export const messageCode: fastmp.MessageErrorCode = 'DEPTH';
+
 // @ts-expect-error: no such export
-fastmp.encode;
+fastmp.encodeMessage;
+// @ts-expect-error: no such Encoder option
+new fastmp.Encoder({ sorted: true });

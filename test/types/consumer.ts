@@ -8,6 +8,12 @@ import {
   free, refresh, simdSupported, unpack, unpackBool, unpackBoolFrom, unpackFrom, writeIA5String,
   type Backend, type Fastmp, type FastmpErrorCode, type TypedArrayOf,
 } from 'fastmp-wasm';
+import {
+  BoolArray, Decoder, EXT_TIMESTAMP, Encoder, ExtData, ExtensionCodec, MapOf, asBools, decode, decodeArrayStream,
+  decodeAsync, decodeFrom, decodeMulti, decodeMultiStream, decodeTimestampExtension, decodeTimestampToTimeSpec,
+  encode, encodeDateToTimeSpec, encodeInto, encodeTimeSpecToTimestamp, encodeTimestampExtension, mapOf,
+  type DecodedBy, type DecoderOptions, type EncoderOptions, type MessageErrorCode, type Shape, type TimeSpec,
+} from 'fastmp-wasm';
 
 async function main(): Promise<void> {
   const b: Backend = await init({ backend: 'auto', pureJs: 'auto' });
@@ -113,3 +119,142 @@ encodeBMP([0x41]);
 decodeBMP('AB');
 // @ts-expect-error: no such error code
 export const noCode: FastmpErrorCode = 'OVERFLOW';
+
+// ---- whole messages ---------------------------------------------------------------
+
+// A typed array inside a message, read back by shape into the same typed array.
+export function embeddings(embedding: Float32Array): Float32Array<ArrayBuffer> | undefined {
+  const bytes = encode({ id: 7, embedding });
+  const own: Uint8Array<ArrayBuffer> = bytes;
+  const blob = new Blob([encode({ embedding }), bytes]);
+  const message = decode(bytes, { shape: { embedding: Float32Array } });
+  const id: unknown = message.id; // keys the shape does not list: any value
+  // @ts-expect-error: a listed key may be absent from the message
+  const sure: Float32Array = message.embedding;
+  const plain: unknown = decode(bytes);
+  // @ts-expect-error: without a shape the value is unknown
+  void decode(bytes).embedding;
+  void [own, blob, id, sure, plain];
+  return message.embedding;
+}
+
+// One Encoder reused: its buffer is kept between calls.
+export function frames(rows: readonly Float64Array[], target: Uint8Array): Blob {
+  const encoder = new Encoder({ typedArrays: 'ext', sortKeys: true, maxDepth: 8, initialBufferSize: 1 << 16 });
+  const parts: Uint8Array<ArrayBuffer>[] = rows.map((row) => encoder.encode({ row, flags: asBools(new Uint8Array(row.length)) }));
+  const view: Uint8Array<ArrayBuffer> = encoder.encodeSharedRef(rows[0]);
+  const end: number = encoder.encodeInto(rows, target, 0) + encodeInto(rows, target) + encodeInto(rows, target, 4, { forceFloat32: true });
+  void [view, end];
+  return new Blob(parts);
+}
+
+declare const unknownShape: Shape;
+
+// Shapes: nested objects, [S] arrays, mapOf(S), booleans; the result's type follows the shape.
+export function shapes(bytes: Uint8Array): number {
+  const shape = {
+    frames: [{ accel: Float32Array, stamps: BigInt64Array }],
+    byName: mapOf(Int16Array),
+    flags: Boolean,
+    mask: BoolArray,
+  } satisfies Shape;
+  const value = decode(bytes, { shape, integralFloats: true, useBigInt64: true });
+  const accel: Float32Array<ArrayBuffer> | undefined = value.frames?.[0]?.accel;
+  const stamps: BigInt64Array<ArrayBuffer> | undefined = value.frames?.[0]?.stamps;
+  const named: Int16Array<ArrayBuffer> | undefined = value.byName?.['x'];
+  const flags: Uint8Array<ArrayBuffer> | undefined = value.flags ?? value.mask;
+  const top: Float64Array<ArrayBuffer> = decode(bytes, { shape: Float64Array });
+  const list: Uint8Array<ArrayBuffer>[] = decode(bytes, { shape: [Boolean] });
+  const spelled: DecodedBy<{ v: Uint32ArrayConstructor }> = { v: new Uint32Array(1) };
+  const marker: MapOf<Int8ArrayConstructor> = mapOf(Int8Array);
+  const { value: first, end }: { value: Float32Array<ArrayBuffer>; end: number } = decodeFrom(bytes, { shape: Float32Array });
+  const decoder = new Decoder({ shape: { v: [Uint16Array] }, maxArrayLength: 1024 });
+  const v: Uint16Array<ArrayBuffer>[] | undefined = decoder.decode(bytes).v;
+  const at: unknown = new Decoder({ rawStrings: true }).decodeFrom(bytes, 2).value;
+  for (const each of decodeMulti(bytes, { shape: Int32Array })) void (each satisfies Int32Array<ArrayBuffer>);
+  const opaque: unknown = decode(bytes, { shape: unknownShape });
+  const options: DecoderOptions = { maxDepth: 10, keyDecoder: null, mapKeyConverter: (key) => String(key) };
+  const plain: unknown = decode(bytes.buffer, options) ?? decode([0x90]) ?? decode(new DataView(bytes.buffer));
+  void [accel, stamps, named, flags, top, list, spelled, marker, first, v, at, opaque, plain];
+  return end;
+}
+
+// Streams: async iterables of chunks, or a web ReadableStream (fetch's body).
+export async function streams(url: string): Promise<number> {
+  const response = await fetch(url);
+  let count = 0;
+  for await (const row of decodeArrayStream(response.body!, { shape: { v: Float32Array } })) {
+    const v: Float32Array<ArrayBuffer> | undefined = row.v;
+    count += v?.length ?? 0;
+  }
+  async function* chunks() {
+    yield new Uint8Array([0x92, 1]);
+    yield new ArrayBuffer(1);
+    yield [2];
+  }
+  for await (const value of decodeMultiStream(chunks())) void (value satisfies unknown);
+  const one: unknown = await decodeAsync(chunks(), { maxDepth: 4 });
+  for await (const value of new Decoder().decodeStream(chunks())) void value;
+  void one;
+  return count;
+}
+
+// Extensions: a context type flows from the codec to the options.
+interface Units { scale: number }
+export class Meters {
+  constructor(readonly m: number) {}
+}
+export const units = new ExtensionCodec<Units>();
+units.register({
+  type: 1,
+  encode: (value, context) => (value instanceof Meters ? new Uint8Array(new Float64Array([value.m * context.scale]).buffer) : null),
+  decode: (data, type, context) => new Meters(data[0] * context.scale + type),
+});
+units.register({ type: 2, decode: (data) => data.length, encode: null });
+export const withUnits = encode(new Meters(1), { extensionCodec: units, context: { scale: 2 } });
+export const backWithUnits: unknown = decode(withUnits, { extensionCodec: units, context: { scale: 2 } });
+export const encoderWithUnits = new Encoder({ extensionCodec: units, context: { scale: 1 } });
+export const raw: ExtData = new ExtData(5, (pos: number) => new Uint8Array(pos & 7));
+export const stamp: TimeSpec = decodeTimestampToTimeSpec(encodeTimeSpecToTimestamp(encodeDateToTimeSpec(new Date())));
+export const date: Date = decodeTimestampExtension(encodeTimestampExtension(new Date()) ?? new Uint8Array(4));
+export const minusOne: -1 = EXT_TIMESTAMP;
+export const encoderOptions: EncoderOptions = { ignoreUndefined: true, forceIntegerToFloat: false, useBigInt64: true };
+// @ts-expect-error: the context must be the codec's
+encode(new Meters(1), { extensionCodec: units, context: { scale: '2' } });
+
+// Errors of the codec: where in the message (`path`), and what a stream waits for (`needed`).
+export function whereInMessage(e: unknown): string {
+  if (!(e instanceof FastmpError)) return '';
+  const code: MessageErrorCode | FastmpErrorCode = e.code;
+  if (e.code === 'DEPTH' || e.code === 'MAX_LENGTH' || e.code === 'UTF8' || e.code === 'KEY') return e.path ?? '$';
+  if (e.code === 'TAG' || e.code === 'EXT' || e.code === 'UNSUPPORTED') return `${e.offset}`;
+  return `${code} ${e.needed ?? -1}`;
+}
+
+// Instances: their own encode / decode, and Encoder / Decoder constructors bound to them.
+export function onInstance(fm: Fastmp, x: Int32Array): Int32Array<ArrayBuffer> | undefined {
+  const { encode: encodeOn, decode: decodeOn, Encoder: InstanceEncoder, Decoder: InstanceDecoder } = fm;
+  const bytes: Uint8Array<ArrayBuffer> = new InstanceEncoder({ typedArrays: 'array' }).encode({ x }) ?? encodeOn({ x });
+  const back: Int32Array<ArrayBuffer> | undefined = decodeOn(bytes, { shape: { x: Int32Array } }).x;
+  void fm.decodeArrayStream;
+  return back ?? new InstanceDecoder({ shape: { x: Int32Array } }).decode(bytes).x;
+}
+
+// @ts-expect-error: no such option (typedArrays)
+encode(new Float32Array(1), { typedArray: 'ext' });
+// @ts-expect-error: no such typedArrays mode
+new Encoder({ typedArrays: 'raw' });
+// @ts-expect-error: no such decoder option
+decode(new Uint8Array(1), { shapes: { v: Float32Array } });
+// @ts-expect-error: maxDepth is a number
+decode(new Uint8Array(1), { maxDepth: '8' });
+// @ts-expect-error: an array shape has exactly one element
+decode(new Uint8Array(1), { shape: [Float32Array, Int8Array] });
+// @ts-expect-error: Array is no typed array
+decode(new Uint8Array(1), { shape: { v: Array } });
+// @ts-expect-error: decode takes bytes, not a string
+decode('x');
+// @ts-expect-error: the Decoder's shape types its results
+export const wrongShape: Float64Array | undefined = new Decoder({ shape: { v: Float32Array } }).decode(new Uint8Array(1)).v;
+// @ts-expect-error: no such error code
+export const noMessageCode: MessageErrorCode = 'NOT_ARRAY';
