@@ -82,7 +82,7 @@ test('the tarball holds the JS, the declarations, the wasm and the licence, noth
     'dist/fastmp-scalar.wasm',
     'dist/fastmp-simd.wasm',
     'js/abi.js', 'js/api.js', 'js/args.js', 'js/errors.js', 'js/index.d.cts', 'js/index.d.ts', 'js/index.js', 'js/inline.js', 'js/instance.js', 'js/kinds.js', 'js/loader.js',
-    'js/memory.js', 'js/node.cjs', 'js/node.js', 'js/strings.js', 'js/wire.js',
+    'js/memory.js', 'js/msgpackr.d.ts', 'js/msgpackr.js', 'js/node.cjs', 'js/node.js', 'js/strings.js', 'js/wire.js',
     'package.json',
   ]);
   expect(packed.size).toBeLessThan(100_000);

@@ -1,0 +1,30 @@
+// fastmp-wasm/msgpackr: makes msgpackr write typed arrays as standard msgpack
+// arrays by fastmp's kernels. See js/msgpackr.js for the details.
+
+/** What useFastmpForTypedArrays needs of msgpackr: its addExtension (pass the module). */
+export interface MsgpackrWithExtensions {
+  addExtension(extension: any): void;
+}
+
+/** The classes whose instances msgpackr writes as standard arrays once registered. */
+export const typedArrayClasses: readonly [
+  Float32ArrayConstructor, Float64ArrayConstructor, Int8ArrayConstructor, Int16ArrayConstructor,
+  Int32ArrayConstructor, Uint16ArrayConstructor, Uint32ArrayConstructor, Uint8ClampedArrayConstructor,
+  BigInt64ArrayConstructor, BigUint64ArrayConstructor,
+];
+
+/**
+ * Registers with `msgpackr` (`import * as msgpackr from 'msgpackr'`) an
+ * extension per class in typedArrayClasses, so that msgpackr writes those
+ * typed arrays as standard msgpack arrays, exactly as fastmp's
+ * `pack(x, { bin: false })` does. Uint8Array / Buffer stay `bin`.
+ *
+ * PROCESS-WIDE (msgpackr #93): every Packr of that msgpackr copy in the
+ * process changes, `moreTypes` ones included; it cannot be undone. msgpackr
+ * still decodes standard arrays as plain JS arrays; decode with fastmp
+ * (`decode(bytes, { shape })`) to get typed arrays back. In browsers, `await
+ * init()` before the first pack of a typed array.
+ *
+ * @returns true when it registered, false when that msgpackr was already registered.
+ */
+export function useFastmpForTypedArrays(msgpackr: MsgpackrWithExtensions): boolean;

@@ -1,0 +1,119 @@
+// msgpackr.js - the `fastmp-wasm/msgpackr` entry: makes msgpackr itself write
+// typed arrays as standard msgpack arrays, by fastmp (its wasm kernels from 64
+// elements on; below that, fastmp's own choice, mostly its pure-JS writer).
+//
+//   import * as msgpackr from 'msgpackr';
+//   import { useFastmpForTypedArrays } from 'fastmp-wasm/msgpackr';
+//   useFastmpForTypedArrays(msgpackr);
+//   msgpackr.pack({ vec: new Float32Array([1, -0, 2.5]) }); // vec: 93 ca3f800000 ca80000000 ca40200000
+//
+// PROCESS-WIDE: msgpackr keeps one list of extensions per copy of msgpackr
+// (msgpackr issue #93), so registering changes EVERY Packr of that msgpackr
+// in the process - `pack`, `new Packr(...)`, other libraries' Packrs, and
+// Packrs with `moreTypes` (which then no longer write ext 0x74 for these
+// types). It cannot be undone. msgpackr's ESM and CommonJS builds are two
+// copies with two lists: register the one whose `pack` you call (pass the
+// module you imported or require()d).
+//
+// Written as a standard array, exactly the bytes `pack(x, { bin: false })`
+// writes: Float32Array, Float64Array, Int8Array, Int16Array, Int32Array,
+// Uint16Array, Uint32Array, Uint8ClampedArray, BigInt64Array, BigUint64Array
+// (and their subclasses). Floats keep their width and bits (-0, NaN payloads),
+// integers take their smallest form. Uint8Array (and Buffer), DataView and
+// ArrayBuffer are not registered: msgpackr writes them as before (bin).
+//
+// Decoding is msgpackr's own: it reads a standard array as a plain JS Array
+// of numbers (its readArray has no hook, so no extension can change that). To
+// get typed arrays back, decode with fastmp: `decode(bytes, { shape: { vec:
+// Float32Array } })`, or `unpack(bytes, Float32Array)` for a bare array.
+//
+// Readiness: this module imports 'fastmp-wasm' (a self-reference, so the
+// package's "exports" conditions pick the entry): in Node that is js/node.js,
+// ready on import; in browsers js/index.js, so `await init()` (or import
+// 'fastmp-wasm/inline') before the first msgpackr pack of a typed array -
+// until then msgpackr's pack of a typed array throws "fastmp: not initialised".
+//
+// Registration is explicit, never a side effect of importing this module:
+// fastmp-wasm does not depend on msgpackr (the caller passes theirs, whichever
+// copy and version), the change is process-wide and should be visible where
+// it is made, and bundlers drop side-effect-only imports of this package
+// (package.json "sideEffects" lists only the Node entries).
+
+import { pack, packView } from 'fastmp-wasm';
+
+/** The classes whose instances msgpackr will write as standard arrays. */
+export const typedArrayClasses = Object.freeze([
+  Float32Array, Float64Array, Int8Array, Int16Array, Int32Array,
+  Uint16Array, Uint32Array, Uint8ClampedArray, BigInt64Array, BigUint64Array,
+]);
+
+// msgpackr's addExtension refuses a `pack` without a `type`, and also files
+// the extension under `type` in its decoder's table. This extension never
+// writes an ext (its pack returns nothing, see writer below), so the type is
+// never emitted; it is chosen outside 0-255 because msgpackr's decoder looks
+// its table up by the ext type byte it reads, so this entry is never consulted
+// and registering replaces no decoder of a real ext type (0x74 included).
+const UNUSED_EXT_TYPE = 0x1fa;
+
+/**
+ * msgpackr calls an extension's pack as `pack.call(packr, value,
+ * allocateForWrite, pack)`; allocateForWrite(size) reserves `size` bytes in
+ * msgpackr's own output buffer (growing it if need be) and returns
+ * `{ target, targetView, position }`. What is written at target[position...]
+ * is the value's encoding; returning nothing tells msgpackr to write nothing
+ * else (a returned buffer would be wrapped as an ext of `type`).
+ *
+ * fastmp's kernels run in wasm and can only write into wasm memory, not into
+ * msgpackr's buffer (a JS ArrayBuffer). So the nearest thing to writing in
+ * place: from SMALL elements on, packView() - the elements are copied into
+ * wasm memory (unless the array is one of fastmp's alloc() arrays), the
+ * kernel writes the msgpack array into fastmp's reused scratch there, and that
+ * output is copied once into msgpackr's buffer (packView's result is valid
+ * until the next fastmp call; none runs before the copy, allocateForWrite is
+ * msgpackr's own code). Below SMALL, pack(): fastmp writes in pure JS below
+ * its own per-kind crossover (48 float32s, 8 int32s on the SIMD build, ...)
+ * and in wasm with a copy out above it; either way a fresh small array, then
+ * copied. Its per-call cost is lower than packView's (which tracks its view
+ * for staleness), and for a small array the per-call cost is most of the
+ * cost: msgpackr.pack of 10 000 Float32Array(3) took about half the time
+ * with pack() below 64 as with packView() for all (Node 20, x86-64).
+ *
+ * `options` is undefined (no options object to read) except for
+ * Uint8ClampedArray, the one registered kind `bin` applies to.
+ */
+const SMALL = 64;
+const writer = (options) => function writeStandardArray(typedArray, allocateForWrite) {
+  const bytes = typedArray.length < SMALL ? pack(typedArray, options) : packView(typedArray, options);
+  const { target, position } = allocateForWrite(bytes.length);
+  target.set(bytes, position);
+};
+const writeArray = writer(undefined);
+const writeClampedAsInts = writer(Object.freeze({ bin: false }));
+
+// The addExtension functions registered through, so that a second call for
+// the same msgpackr copy is a no-op (a second registration would only put a
+// duplicate in front of msgpackr's list, but msgpackr scans that list for
+// every object it packs that is not a plain Object, Array or Map).
+const registered = new WeakSet();
+
+/**
+ * Registers, with the msgpackr passed (the module, or any object holding its
+ * addExtension), an extension per class in typedArrayClasses that writes the
+ * array as a standard msgpack array by fastmp. Process-wide for
+ * that copy of msgpackr (see the top of this file). Idempotent: returns true
+ * when it registered, false when that msgpackr was already registered.
+ */
+export function useFastmpForTypedArrays(msgpackr) {
+  const addExtension = msgpackr?.addExtension;
+  if (typeof addExtension !== 'function') {
+    throw new TypeError("useFastmpForTypedArrays(msgpackr): pass the msgpackr module (import * as msgpackr from 'msgpackr'), or an object with its addExtension");
+  }
+  if (registered.has(addExtension)) return false;
+  // addExtension puts each extension in front of msgpackr's list, which it
+  // tries in order: registered in reverse, Float32Array is tried first.
+  for (const Class of [...typedArrayClasses].reverse()) {
+    addExtension({ Class, type: UNUSED_EXT_TYPE, pack: Class === Uint8ClampedArray ? writeClampedAsInts : writeArray });
+  }
+  registered.add(addExtension);
+  return true;
+}
