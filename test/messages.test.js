@@ -180,10 +180,12 @@ describe('decode: what @msgpack/msgpack reads', () => {
     // Buffers: the values here hold neither, and Buffers count as the bytes they hold.
     const packr = new Packr({ useRecords: false });
     const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
+    // Plain objects by prototype: a value may have a key named "constructor".
+    const isPlain = (v) => v !== null && typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v));
     const asBytes = (v) => (Buffer.isBuffer(v) ? new Uint8Array(v) : Array.isArray(v) ? v.map(asBytes)
-      : v?.constructor === Object ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asBytes(x)])) : v);
+      : isPlain(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asBytes(x)])) : v);
     const noUndefined = (v) => (v === undefined ? null : v instanceof Date && Number.isNaN(v.getTime()) ? new Date(0) : Array.isArray(v) ? v.map(noUndefined)
-      : v?.constructor === Object || (v && typeof v === 'object' && Object.getPrototypeOf(v) === null)
+      : isPlain(v)
         ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, noUndefined(x)])) : v);
     fc.assert(fc.property(anyValue(), (value) => {
       const bytes = packr.pack(noUndefined(value));

@@ -57,18 +57,5 @@ function formatSegment(s) {
   return IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
 
-/** A value as an error message shows it. */
-export function show(v) {
-  if (v === null) return 'null';
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (typeof v === 'function') return v.name ? `the function ${v.name}` : 'a function';
-  if (typeof v === 'object') {
-    try {
-      return `a ${Object.getPrototypeOf(v)?.constructor?.name ?? 'object'}`;
-    } catch {
-      return 'an object'; // a Proxy whose trap throws
-    }
-  }
-  if (typeof v === 'symbol') return 'a symbol';
-  return `${typeof v} ${String(v)}`;
-}
+/** A value as an error message shows it (without running any of its code): args.js describe(). */
+export { describe as show } from '../args.js';
