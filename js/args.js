@@ -175,32 +175,42 @@ export const ANY = Object.freeze({ check: () => true, says: '' });
 
 /**
  * Reads an options object once: a plain object (or undefined, for none) whose
- * own keys are all in `spec` ({ key: BOOLEAN | oneOf(...) | ANY }). Each key
- * is read once, so a getter runs once, before the call does anything else.
- * Inherited keys are refused, as are keys it does not know. Returns a fresh
- * object holding only the known keys that were given.
+ * own enumerable keys are all in `spec` ({ key: BOOLEAN | oneOf(...) | ANY }).
+ * Each key is read once, so a getter runs once, before the call does anything
+ * else. Inherited keys are refused (a polluted Object.prototype's too), as
+ * are string keys it does not know. Returns a fresh object holding
+ * only the known keys that were given. Symbol keys are not options, and are
+ * left unread.
  */
 export function readOptions(options, fn, spec) {
   if (options === undefined) return NO_OPTIONS;
-  const read = {};
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`fastmp: ${fn}() options must be a plain object, not ${describe(options)}`);
-  }
-  for (const key in options) {
-    if (!Object.hasOwn(options, key)) throw new TypeError(`fastmp: ${fn}() options: '${key}' is inherited, not the options' own`);
-  }
+  if (options === null || typeof options !== 'object') throw notPlain(options, fn);
   const proto = Object.getPrototypeOf(options);
-  if (proto !== Object.prototype && proto !== null) {
-    throw new TypeError(`fastmp: ${fn}() options must be a plain object, not ${describe(options)}`);
+  if ((proto !== Object.prototype && proto !== null) || (proto !== null && prototypeHasEnumerables())) {
+    for (const key in options) {
+      if (!Object.hasOwn(options, key)) throw new TypeError(`fastmp: ${fn}() options: '${key}' is inherited, not the options' own`);
+    }
+    if (proto !== Object.prototype && proto !== null) throw notPlain(options, fn);
   }
-  for (const key of Reflect.ownKeys(options)) {
-    const name = String(key);
-    const rule = typeof key === 'string' && Object.hasOwn(spec, key) ? spec[key] : undefined;
-    if (rule === undefined) throw new TypeError(`fastmp: ${fn}() has no option '${name}' (it knows: ${Object.keys(spec).join(', ')})`);
+  const read = {};
+  const keys = Object.keys(options);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const rule = Object.hasOwn(spec, key) ? spec[key] : undefined;
+    if (rule === undefined) throw unknownOption(key, fn, spec);
     const value = options[key];
     if (value === undefined) continue;
-    if (!rule.check(value)) throw new TypeError(`fastmp: ${fn}() option '${name}' must be ${rule.says}, not ${describe(value)}`);
+    if (!rule.check(value)) throw new TypeError(`fastmp: ${fn}() option '${key}' must be ${rule.says}, not ${describe(value)}`);
     read[key] = value;
   }
-  return read;
+  return read; // (symbol keys name no option, and are not read)
+}
+
+const notPlain = (options, fn) => new TypeError(`fastmp: ${fn}() options must be a plain object, not ${describe(options)}`);
+const unknownOption = (name, fn, spec) => new TypeError(`fastmp: ${fn}() has no option '${name}' (it knows: ${Object.keys(spec).join(', ')})`);
+
+/** Whether Object.prototype has enumerable keys (a polluted prototype): every plain object would inherit them. */
+function prototypeHasEnumerables() {
+  for (const key in Object.prototype) return key !== undefined;
+  return false;
 }

@@ -4,7 +4,7 @@
 // object again. Unknown own keys and wrong types are TypeErrors naming the key.
 
 import {
-  asBytes, bufferOf, byteLengthOf, byteOffsetOf, isArrayBuffer, isSharedArrayBuffer, onceReadable, ownView, typedArrayName,
+  ANY, asBytes, bufferOf, byteLengthOf, byteOffsetOf, isArrayBuffer, isSharedArrayBuffer, onceReadable, ownView, readOptions, typedArrayName,
 } from '../args.js';
 import { show } from './path.js';
 import { compileShape } from './shape.js';
@@ -32,6 +32,10 @@ const DECODER_KEYS = [
   'shape', 'integralFloats',
 ];
 
+// Every key is taken as given by readOptions; its type is checked below.
+const ENCODER_SPEC = Object.fromEntries(ENCODER_KEYS.map((key) => [key, ANY]));
+const DECODER_SPEC = Object.fromEntries(DECODER_KEYS.map((key) => [key, ANY]));
+
 /** Checked options, frozen: an Encoder/Decoder given one (its clone) takes it as it is. */
 class EncoderConfig {}
 class DecoderConfig {}
@@ -43,7 +47,7 @@ class DecoderConfig {}
  */
 export function encoderConfig(options, defaultCodec) {
   if (options instanceof EncoderConfig) return options;
-  const o = optionsObject(options, 'Encoder', ENCODER_KEYS);
+  const o = optionsObject(options, 'Encoder', ENCODER_SPEC);
   const typedArrays = o.typedArrays ?? 'array';
   if (!TYPED_ARRAY_MODES.includes(typedArrays)) {
     throw new TypeError(`fastmp: option typedArrays must be 'array', 'ext' or 'bin', not ${show(typedArrays)}`);
@@ -69,7 +73,7 @@ export function encoderConfig(options, defaultCodec) {
  */
 export function decoderConfig(options, defaultCodec) {
   if (options instanceof DecoderConfig) return options;
-  const o = optionsObject(options, 'Decoder', DECODER_KEYS);
+  const o = optionsObject(options, 'Decoder', DECODER_SPEC);
   const mapKeyConverter = o.mapKeyConverter;
   if (mapKeyConverter !== undefined && typeof mapKeyConverter !== 'function') {
     throw new TypeError(`fastmp: option mapKeyConverter must be a function, not ${show(mapKeyConverter)}`);
@@ -93,18 +97,11 @@ export function decoderConfig(options, defaultCodec) {
 }
 
 /**
- * Reads each known key of `options` once into a plain object; an own
- * enumerable key that is not known is a TypeError naming it.
+ * Reads each given key of `options` once (args.js readOptions: own keys of a
+ * plain object, unknown and inherited keys refused); null counts as none.
  */
-function optionsObject(options, what, known) {
-  const read = {};
-  if (options === undefined || options === null) return read;
-  if (typeof options !== 'object') throw new TypeError(`fastmp: ${what} options must be an object, not ${show(options)}`);
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw new TypeError(`fastmp: unknown ${what} option '${key}' (known: ${known.join(', ')})`);
-  }
-  for (const key of known) read[key] = options[key];
-  return read;
+function optionsObject(options, what, spec) {
+  return readOptions(options === null ? undefined : options, what, spec);
 }
 
 function flag(v, name) {
