@@ -48,6 +48,9 @@ export class Boundary {
     this.handles = new WeakMap();
     // Ranges free() released, until an allocation reuses them: inputs there are FREED.
     this.freed = [];
+    // The output regions of the message codec's Encoders ({ pointer, capacity }):
+    // encodeSharedRef() hands out views of them, valid until that Encoder's next call.
+    this.regions = new Set();
     // The latest packView() output: valid while `generation` is the boundary's.
     this.output = { start: 0, end: 0, generation: -1 };
     // Every packView() output handed out -> its generation: the very object is
@@ -153,7 +156,10 @@ export class Boundary {
    */
   allocate(size) {
     if (size + this.memory.buffer.byteLength + ALLOC_MARGIN > 2 ** 32) return 0;
-    return this.wasm.malloc(size) >>> 0;
+    const pointer = this.wasm.malloc(size) >>> 0;
+    // Memory in use again is no longer what free() released.
+    if (pointer !== 0 && this.freed.length > 0) this.freed = this.freed.filter((r) => r.end <= pointer || r.start >= pointer + size);
+    return pointer;
   }
 
   // ---- zero-copy: alloc(), free(), refresh(), packView() ---------------------------
@@ -177,7 +183,6 @@ export class Boundary {
       throw new RangeError(`fastmp: wasm memory cannot grow to hold ${n} elements`);
     }
     const record = { pointer, end: pointer + bytes, length: n, Type: kind.Type, live: true };
-    this.freed = this.freed.filter((r) => r.end <= pointer || r.start >= record.end);
     const at = this.allocations.findIndex((r) => r.pointer > pointer);
     this.allocations.splice(at < 0 ? this.allocations.length : at, 0, record);
     return this.handOut(record);
@@ -230,13 +235,14 @@ export class Boundary {
   /**
    * Where the elements of typed array `x` are (read through the intrinsics): a
    * pointer >= 0 when they lie in a live alloc() array (read in place),
-   * IN_OUTPUT when in the latest packView() output, OUTSIDE when not in wasm
+   * IN_OUTPUT when in the latest packView() output or an Encoder's output
+   * (encodeSharedRef(): copied before use), OUTSIDE when not in wasm
    * memory. Any other view of wasm memory is refused: FREED in memory free()
    * released, else STALE (a packView() output a later call overwrote, or a
    * view that memory growth detached).
    */
   locate(x, fn, original) {
-    if (bufferOf(x) !== this.buffer) return OUTSIDE; // (a detached view of wasm memory was refused by ownView)
+    if (bufferOf(x) !== this.buffer) return OUTSIDE; // (a detached view was refused by args.js usableLength)
     const handed = this.outputs.get(original);
     if (handed !== undefined && handed !== this.generation) throw this.staleOutput(fn);
     const start = byteOffsetOf(x);
@@ -244,6 +250,7 @@ export class Boundary {
     if (this.allocationHolding(start, end) !== undefined) return start;
     const o = this.output;
     if (o.generation === this.generation && start >= o.start && end <= o.end) return IN_OUTPUT;
+    for (const r of this.regions) if (start >= r.pointer && end <= r.pointer + r.capacity) return IN_OUTPUT;
     if (this.freed.some((r) => start < r.end && end > r.start)) {
       throw usageError('FREED', `${fn}() was given a view of an array that free() has released`);
     }
@@ -493,7 +500,10 @@ export class Boundary {
 // A store's region is freed when its Encoder is garbage: the registry holds
 // the region's current address (the store moves it as it grows).
 const regions = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry(({ boundary, region }) => { if (region.pointer) boundary.wasm.free(region.pointer); })
+  ? new FinalizationRegistry(({ boundary, region }) => {
+    boundary.regions.delete(region);
+    if (region.pointer) boundary.wasm.free(region.pointer);
+  })
   : null;
 
 /** An Encoder's output, in wasm memory: see the port contract in js/codec/port-js.js. */
@@ -503,6 +513,7 @@ class WasmStore {
     this.inJs = inJs;
     this.region = { pointer: 0, capacity: 0 };
     this.grow(0, Math.max(initialBytes, 64));
+    boundary.regions.add(this.region);
     regions?.register(this, { boundary, region: this.region });
   }
 

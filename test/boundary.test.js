@@ -326,3 +326,14 @@ describe.each(BUILDS)('%s: decode()', (name, options) => {
     expect(fm.decode(Liar.from([0x92, 0x01, 0x02]))).toEqual([1, 2]);
   });
 });
+
+describe.each(BUILDS)('%s: encodeSharedRef()', (name, options) => {
+  test('a view of an Encoder\'s output decodes (it is the Encoder\'s region, not stale scratch)', async () => {
+    const fm = await createFastmp(options);
+    const encoder = new fm.Encoder();
+    const value = { v: floats(300), n: 'x' };
+    const shared = encoder.encodeSharedRef(value);
+    expect(fm.decode(shared, { shape: { v: Float32Array } }).v).toEqual(value.v);
+    expect(fm.unpackFrom(shared, Float32Array, 3).value).toEqual(value.v); // after the map header and the key 'v' (82 a1 76)
+  });
+});
