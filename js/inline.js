@@ -3,7 +3,8 @@
 // init(), initSync() and createFastmp() fetch and read nothing. For where a
 // sibling .wasm file cannot be fetched: a bundler that does not copy assets
 // referenced by new URL(..., import.meta.url), a CDN or file: page, a Worker
-// built into a blob. Costs ~90 KB of JS (both builds); the default entry costs none.
+// built into a blob. Costs both builds as base64 (the README gives the size, which
+// test/readme.test.js measures); the default entry costs none.
 
 import { SCALAR, SIMD } from '../dist/fastmp-inline.js';
 import * as index from './index.js';

@@ -337,3 +337,18 @@ describe.each(BUILDS)('%s: encodeSharedRef()', (name, options) => {
     expect(fm.unpackFrom(shared, Float32Array, 3).value).toEqual(value.v); // after the map header and the key 'v' (82 a1 76)
   });
 });
+
+test('encodeInto() and asBools() take Uint8Arrays of another realm, by their real length', async () => {
+  const fm = await createFastmp();
+  const other = vm.runInNewContext('({ target: new Uint8Array(16), bits: new Uint8Array([1, 0, 1]) })');
+  const end = fm.encodeInto({ v: 1 }, other.target);
+  expect(fm.decode(other.target.subarray(0, end))).toEqual({ v: 1 });
+  const { asBools } = await import('../js/index.js');
+  expect(fm.decode(fm.encode(asBools(other.bits)))).toEqual([true, false, true]);
+  class Liar extends Uint8Array {
+    get length() { return 1000; }
+  }
+  expect(() => fm.encodeInto('x'.repeat(40), new Liar(8))).toThrow(/needs 42 bytes from offset 0, the target has 8/);
+  expect(fm.decode(new Uint8Array([0x91, 0x01, 0x02]).subarray(0, 2))).toEqual([1]);
+  expect(() => fm.decode(new Uint8Array([0x91, 0x01, 0x02]))).toThrow(/^fastmp: at \$: 1 byte follows the value, from byte 2/);
+});

@@ -4,6 +4,7 @@
 // compiled shape (js/codec/shape.js), typed arrays at the shaped positions,
 // read by the port (js/codec/port-js.js documents the contract).
 
+import { plural } from '../args.js';
 import { FastmpError, describeTag } from '../errors.js';
 import { BOOL } from '../kinds.js';
 import { ExtensionCodec } from './ext.js';
@@ -71,7 +72,8 @@ export class Decoder {
       this.setInput(bytes, 0);
       const value = this.readTop();
       if (this.pos < this.end) {
-        throw withPath(codecError('TRAILING', `${this.end - this.pos} bytes follow the value, from byte ${this.pos} (decodeFrom() reads a prefix)`, this.pos));
+        const left = this.end - this.pos;
+        throw withPath(codecError('TRAILING', `${plural(left, 'byte')} follow${left === 1 ? 's' : ''} the value, from byte ${this.pos} (decodeFrom() reads a prefix)`, this.pos));
       }
       return value;
     } finally {

@@ -9,6 +9,7 @@
 // cached bytes/view, re-read after every store call (any of which may replace
 // them). Each value is visited once: getters run once, nothing calls toJSON.
 
+import { asOffset, ownView, typedArrayName } from '../args.js';
 import { BOOL, KIND_OF_NAME } from '../kinds.js';
 import { MAX_ELEMENTS } from '../wire.js';
 import { ExtData, ExtensionCodec } from './ext.js';
@@ -105,12 +106,11 @@ export class Encoder {
    * @throws {RangeError} when the message does not fit (err.needed: its size)
    */
   encodeInto(value, target, offset = 0) {
-    if (!(target instanceof Uint8Array)) throw new TypeError(`fastmp: encodeInto() writes into a Uint8Array, not ${show(target)}`);
-    if (!Number.isSafeInteger(offset) || offset < 0 || offset > target.length) {
-      throw new RangeError(`fastmp: encodeInto() offset must be an integer from 0 to ${target.length}, not ${String(offset)}`);
-    }
-    if (this.entered) return this.clone().encodeInto(value, target, offset);
-    return this.session(value, offset, (encoder) => copyInto(encoder, target, offset));
+    if (typedArrayName(target) !== 'Uint8Array') throw new TypeError(`fastmp: encodeInto() writes into a Uint8Array, not ${show(target)}`);
+    const out = ownView(target, Uint8Array, 'encodeInto'); // its real length (any realm; a subclass cannot lie)
+    asOffset(offset, out, 'encodeInto');
+    if (this.entered) return this.clone().encodeInto(value, out, offset);
+    return this.session(value, offset, (encoder) => copyInto(encoder, out, offset));
   }
 
   /** One call: the value into the store (the output will start at `base`), then `finish` of this. */

@@ -2,6 +2,7 @@
 // marker, and msgpackr's typed-array extension (0x74: one element-code byte,
 // then the elements' raw little-endian bytes).
 
+import { ownView, typedArrayName } from '../args.js';
 import { KIND_OF_EXT, KIND_OF_NAME } from '../kinds.js';
 import { codecError } from './path.js';
 
@@ -41,8 +42,8 @@ export function viewBytes(view) {
 export class BoolArray {
   /** @param {Uint8Array} bytes */
   constructor(bytes) {
-    if (!(bytes instanceof Uint8Array)) throw new TypeError('fastmp: asBools() takes a Uint8Array (0 = false, else true)');
-    /** @readonly */ this.bytes = bytes;
+    if (typedArrayName(bytes) !== 'Uint8Array') throw new TypeError('fastmp: asBools() takes a Uint8Array (0 = false, else true)');
+    /** @readonly */ this.bytes = ownView(bytes, Uint8Array, 'asBools'); // any realm; its real length
   }
 
   get length() {
