@@ -2,7 +2,8 @@
 // text and checks that the two agree: c/fastmp.h's error codes, fm_result
 // layout, constants and element types against js/errors.js, js/abi.js and
 // js/kinds.js; the wasm modules' exports against what the C marks for export
-// (and what js/ calls); the native harness's op numbers against test/helpers.js.
+// (and what js/ calls); the native harness's ops (c/harness/fm_ops.h, as
+// fm-cli prints them) against what test/helpers.js reads and sends.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import * as ABI from '../js/abi.js';
 import { CODE_NAMES } from '../js/errors.js';
 import { BOOL, KINDS } from '../js/kinds.js';
-import { ROOT, STRING_OPS, TYPE_NAMES } from './helpers.js';
+import { ROOT, TYPE_NAMES, harnessOp, harnessOpName, harnessOps } from './helpers.js';
 
 // ---- reading C ---------------------------------------------------------------------
 
@@ -229,30 +230,50 @@ describe.each(['simd', 'scalar'])('dist/fastmp-%s.wasm', (build) => {
   });
 });
 
-// ---- the native harness's op numbers -----------------------------------------------------------
+// ---- the native harness's ops -----------------------------------------------------------------
 
-test('fm-cli --ops: the op numbers test/helpers.js sends', () => {
+test('fm-cli --ops: the ops of c/harness/fm_ops.h, which test/helpers.js reads and names', () => {
   const exe = join(ROOT, 'build', 'x86_64-simd', 'fm-cli');
   expect(existsSync(exe), `${exe} is missing: run make native`).toBe(true);
-  const ops = execFileSync(exe, ['--ops'], { encoding: 'utf8' }).trim().split('\n').map((line) => {
-    const [n, name] = line.split(' ');
+  const printed = execFileSync(exe, ['--ops'], { encoding: 'utf8' }).trim().split('\n').map((line) => {
+    const [, n, name] = /^(\d+) (\w+)$/.exec(line);
     return [name, Number(n)];
   });
-  const op = new Map(ops);
-  expect(op.size).toBe(ops.length);
-  expect(new Set(ops.map(([, n]) => n)).size).toBe(ops.length); // no number twice
-  // The harness's types are the header's, in its order, and helpers.js indexes them so.
-  expect(TYPE_NAMES).toEqual(C_NAMES);
+  // fm_ops.h's enum, evaluated from the header's lists: PACK_ and UNPACK_ of
+  // every element type, UNPACK_INTEGRAL_ of every integer type, then the
+  // string ops (FM_STRING_OPS) from FM_OP_STRING_FIRST.
+  const OPS_H = source('c/harness/fm_ops.h');
+  const strings = defines(OPS_H).find((d) => d.name === 'FM_STRING_OPS');
+  expect(strings.params).toEqual(['X']);
+  const stringNames = [...strings.body.matchAll(/X\((\w+), (units|bytes)\)/g)].map(([, name]) => name);
+  expect(strings.body.replace(/X\((\w+), (units|bytes)\)/g, '').trim()).toBe('');
+  const [, floor] = /FM_OP_STRING_FIRST = FM_OP_TYPED_END > (\d+) \? FM_OP_TYPED_END : \1,/.exec(OPS_H);
   const ints = typeRows('FM_INT_TYPES').map(([name]) => name);
-  const typed = ops.filter(([name]) => /^(PACK|UNPACK|UNPACK_INTEGRAL)_/.test(name)).map(([name]) => name);
-  expect(typed.sort()).toEqual([...C_NAMES.flatMap((t) => [`PACK_${t}`, `UNPACK_${t}`]), ...ints.map((t) => `UNPACK_INTEGRAL_${t}`)].sort());
-  // helpers.js's opCode (not exported) computes these numbers from TYPE_NAMES.
-  C_NAMES.forEach((t, i) => {
-    expect([t, op.get(`PACK_${t}`), op.get(`UNPACK_${t}`)]).toEqual([t, 1 + 2 * i, 2 + 2 * i]);
-    if (ints.includes(t)) expect([t, op.get(`UNPACK_INTEGRAL_${t}`)]).toEqual([t, 23 + i - 2]);
-  });
-  // STRING_OPS: derReadBMP is DER_READ_BMP.
-  const key = (name) => name.replace(/_/g, '').toLowerCase();
-  const strings = ops.filter(([name]) => !typed.includes(name)).map(([name, n]) => [key(name), n]);
-  expect(Object.fromEntries(strings)).toEqual(Object.fromEntries(Object.entries(STRING_OPS).map(([name, n]) => [key(name), n])));
+  const typed = [...C_NAMES.flatMap((t) => [`PACK_${t}`, `UNPACK_${t}`]), ...ints.map((t) => `UNPACK_INTEGRAL_${t}`)];
+  const first = Math.max(typed.length + 1, Number(floor));
+  const expected = [...typed.map((name, i) => [name, 1 + i]), ...stringNames.map((name, i) => [name, first + i])];
+  expect(printed).toEqual(expected);
+  // Each number fits the request's op byte (helpers.js writes it as one u8).
+  expect(Math.max(...printed.map(([, n]) => n))).toBeLessThan(256);
+
+  // helpers.js reads them, and its requests name each op once: its types
+  // are the header's, and a string op's camelCase name is the C name word by
+  // word, the last word capitalized or in capitals (derReadVisible, derReadBMP).
+  expect([...harnessOps()]).toEqual(printed);
+  expect(TYPE_NAMES).toEqual(C_NAMES);
+  const title = (w) => w[0].toUpperCase() + w.slice(1);
+  const camel = (name, last) => name.toLowerCase().split('_').map((w, i, all) => (i === 0 ? w : i < all.length - 1 ? title(w) : last(w))).join('');
+  const requests = [
+    ...TYPE_NAMES.flatMap((type) => [[`PACK_${type}`, { op: 'pack', type }], [`UNPACK_${type}`, { op: 'unpack', type }]]),
+    ...ints.map((type) => [`UNPACK_INTEGRAL_${type}`, { op: 'unpack', type, integralFloats: true }]),
+    ...[title, (w) => w.toUpperCase()].flatMap((last) => stringNames.map((name) => [name, { op: camel(name, last) }])),
+  ];
+  const number = new Map(printed);
+  for (const [name, request] of requests) {
+    expect({ request, name: harnessOpName(request), number: harnessOp(request) }).toEqual({ request, name, number: number.get(name) });
+  }
+  // Each op is reachable by some request.
+  expect(new Set(requests.map(([name]) => name))).toEqual(new Set(number.keys()));
+  expect(harnessOpName({ op: 'derReadBMP' })).toBe('DER_READ_BMP');
+  expect(harnessOpName({ op: 'ia5Encode' })).toBe('IA5_ENCODE');
 });

@@ -2,6 +2,7 @@
 // the element index and byte offset, identically on every path.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { FastmpError, init, memoryStats, pack, unpack, unpackFrom } from '../js/index.js';
+import { KINDS } from '../js/kinds.js';
 import { encodeElements, randomElements } from './helpers.js';
 
 const PATHS = [
@@ -47,7 +48,7 @@ for (const [name, options] of PATHS) {
       ['a uint64 cut short', u8(0x92, 1, 0xcf, 0, 0, 0, 0, 0, 0, 0), 'TRUNCATED', 1, 2, /inside element 1/],
       ['elements that use up the input', u8(0x93, 0xcb, 0, 0, 0, 0, 0, 0, 0, 0), 'TRUNCATED', 1, 10, /ends at byte 10, before element 1/],
     ])('%s', (_, bytes, code, index, offset, message) => {
-      for (const Type of [Float32Array, Float64Array]) {
+      for (const { Type } of KINDS.filter((k) => k.float)) {
         const e = fastmpError(() => unpack(bytes, Type));
         expect({ code: e.code, index: e.index, offset: e.offset }).toEqual({ code, index, offset });
         expect(e.message).toMatch(message);

@@ -7,12 +7,12 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
-import { ROOT } from './helpers.js';
+import { ROOT, TYPE_NAMES } from './helpers.js';
 
 const run = promisify(execFile);
 const SECONDS = Number(process.env.FASTMP_FUZZ_SECONDS ?? 1);
 const TARGETS = [
-  ...['f32', 'f64', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'bool'].map((t) => `unpack_${t}`),
+  ...TYPE_NAMES.map((t) => `unpack_${t}`), // one per element type of js/kinds.js
   ...['bmp', 'ia5', 'visible'].flatMap((k) => [`decode_${k}`, `der_${k}`]),
   'roundtrip', 'diff',
 ];

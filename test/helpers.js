@@ -8,11 +8,42 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CODE_NAMES } from '../js/errors.js';
+import { BOOL, KINDS } from '../js/kinds.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The sizes every round trip and parity test covers (issue 2). */
 export const SIZES = [0, 1, 2, 3, 15, 16, 17, 31, 63, 64, 65, 65535, 65536, 1 << 20];
+
+// ---- element types: js/kinds.js's ---------------------------------------------------
+
+/** One kind per C element type, in js/kinds.js's order (the first of each `c`: Uint8Array for u8), then BOOL. */
+export const C_KINDS = [...KINDS.filter((k, i) => KINDS.findIndex((other) => other.c === k.c) === i), BOOL];
+
+/** The element types by the C name the harness and the kernels give them: 'f32', ..., 'bool'. */
+export const TYPE_NAMES = C_KINDS.map((k) => k.c);
+
+const KIND_OF_C = new Map(C_KINDS.map((k) => [k.c, k]));
+
+/** The kind of a C type name ('u8': Uint8Array's, 'bool': BOOL). */
+export function kindOfC(c) {
+  const kind = KIND_OF_C.get(c);
+  if (!kind) throw new Error(`no element type ${c}: one of ${TYPE_NAMES}`);
+  return kind;
+}
+
+/**
+ * [kind, entry] for every kind of `kinds`, from a table of test data keyed by
+ * kind name. A kind without an entry, or an entry of no kind, throws: a kind
+ * added to js/kinds.js is noticed, not left out of the tests.
+ */
+export function byKind(table, kinds, what) {
+  const names = kinds.map((k) => k.name);
+  const missing = names.filter((name) => !Object.hasOwn(table, name));
+  const extra = Object.keys(table).filter((name) => !names.includes(name));
+  if (missing.length + extra.length > 0) throw new Error(`${what}: no entry for [${missing}], an entry of no kind for [${extra}]`);
+  return kinds.map((k) => [k, table[k.name]]);
+}
 
 // ---- deterministic randomness -------------------------------------------------
 
@@ -303,16 +334,44 @@ export const NATIVE_BUILDS = [
   { name: 'aarch64-scalar', run: ['qemu-aarch64'] },
 ];
 
-/** The element types, in the harness's order (c/harness/fm_cli.c). */
-export const TYPE_NAMES = ['f32', 'f64', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'bool'];
+// The harness's op numbers are its own: `fm-cli --ops` prints them (from
+// c/harness/fm_ops.h) and they are read from there.
 
-/** The harness op of a request: { op: 'pack' | 'unpack', type, integralFloats? }, or a string op by name. */
-function opCode({ op, type, integralFloats }) {
-  if (STRING_OPS[op] !== undefined) return STRING_OPS[op];
-  const t = TYPE_NAMES.indexOf(type);
-  if (t < 0) throw new Error(`unknown type ${type}`);
-  if (integralFloats) return 23 + t - 2;
-  return op === 'pack' ? 1 + 2 * t : 2 + 2 * t;
+let ops = null;
+
+/** The harness's ops, name -> number, as `fm-cli --ops` prints them ("1 PACK_f32"): read once. */
+export function harnessOps() {
+  if (ops === null) {
+    const build = NATIVE_BUILDS[0];
+    const exe = join(ROOT, 'build', build.name, 'fm-cli');
+    if (!existsSync(exe)) throw new Error(`${exe} is missing: run ./build.sh first`);
+    const [cmd, ...args] = [...build.run, exe, '--ops'];
+    ops = new Map(execFileSync(cmd, args, { encoding: 'utf8' }).trim().split('\n').map((line) => {
+      const m = /^(\d+) (\w+)$/.exec(line);
+      if (!m) throw new Error(`fm-cli --ops: not "<number> <name>": ${line}`);
+      return [m[2], Number(m[1])];
+    }));
+  }
+  return ops;
+}
+
+/**
+ * The harness op a request names (its FM_OP_ suffix): { op: 'pack' | 'unpack',
+ * type, integralFloats? } is PACK_<type>, UNPACK_<type> or UNPACK_INTEGRAL_<type>;
+ * a string op's camelCase name is its C name word by word (derReadBMP:
+ * DER_READ_BMP, ia5Encode: IA5_ENCODE).
+ */
+export function harnessOpName({ op, type, integralFloats }) {
+  if (op === 'pack' || op === 'unpack') return `${op.toUpperCase()}${integralFloats ? '_INTEGRAL' : ''}_${type}`;
+  return op.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+}
+
+/** The number of a request's harness op. */
+export function harnessOp(request) {
+  const name = harnessOpName(request);
+  const n = harnessOps().get(name);
+  if (n === undefined) throw new Error(`fm-cli --ops lists no ${name}`);
+  return n;
 }
 
 /**
@@ -328,7 +387,7 @@ export function runNative(build, requests) {
     for (const request of requests) {
       const { bytes } = request;
       const head = Buffer.alloc(5);
-      head[0] = opCode(request);
+      head[0] = harnessOp(request);
       head.writeUInt32LE(bytes.length, 1);
       parts.push(head, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
     }
@@ -354,17 +413,22 @@ export function runNative(build, requests) {
 
 // ---- integers ---------------------------------------------------------------------
 
-/** The integer element types: typed array, range, and the harness's type name. */
-export const INT_TYPES = [
-  { name: 'i8', Type: Int8Array, min: -128n, max: 127n },
-  { name: 'u8', Type: Uint8Array, min: 0n, max: 255n },
-  { name: 'i16', Type: Int16Array, min: -32768n, max: 32767n },
-  { name: 'u16', Type: Uint16Array, min: 0n, max: 65535n },
-  { name: 'i32', Type: Int32Array, min: -(2n ** 31n), max: 2n ** 31n - 1n },
-  { name: 'u32', Type: Uint32Array, min: 0n, max: 2n ** 32n - 1n },
-  { name: 'i64', Type: BigInt64Array, min: -(2n ** 63n), max: 2n ** 63n - 1n },
-  { name: 'u64', Type: BigUint64Array, min: 0n, max: 2n ** 64n - 1n },
-];
+// The range of each integer kind: facts about JS's typed arrays that the tests
+// check fastmp against, so stated here, not read from fastmp.
+const INT_RANGES = {
+  Int8Array: [-128n, 127n],
+  Uint8Array: [0n, 255n],
+  Int16Array: [-32768n, 32767n],
+  Uint16Array: [0n, 65535n],
+  Int32Array: [-(2n ** 31n), 2n ** 31n - 1n],
+  Uint32Array: [0n, 2n ** 32n - 1n],
+  BigInt64Array: [-(2n ** 63n), 2n ** 63n - 1n],
+  BigUint64Array: [0n, 2n ** 64n - 1n],
+};
+
+/** The integer element types, one per C type: { name (the harness's type name), Type, big, min, max }. */
+export const INT_TYPES = byKind(INT_RANGES, C_KINDS.filter((k) => !k.float && k !== BOOL), 'INT_RANGES')
+  .map(([k, [min, max]]) => ({ name: k.c, Type: k.Type, big: k.big, min, max }));
 
 /** The issue's edge values, for the types that hold them. */
 export const INT_EDGES = [
@@ -403,8 +467,7 @@ export function randomInts(type, n, seed, content) {
 }
 
 /** A typed array of BigInt values. */
-export const typedOf = (type, values) =>
-  type.Type === BigInt64Array || type.Type === BigUint64Array ? type.Type.from(values) : type.Type.from(values, Number);
+export const typedOf = (type, values) => (type.big ? type.Type.from(values) : type.Type.from(values, Number));
 
 /** The forms that can hold v, for building inputs in every form a sender might choose. */
 export function formsHolding(v) {
@@ -412,13 +475,6 @@ export function formsHolding(v) {
 }
 
 // ---- strings (BMPString, IA5String, VisibleString) --------------------------------
-
-// The harness's string and DER ops (c/harness/fm_cli.c, 32 and up), by name.
-export const STRING_OPS = {
-  bmpEncode: 32, bmpDecode: 33, ia5Encode: 34, ia5Decode: 35, visibleEncode: 36, visibleDecode: 37,
-  ia5Check: 38, visibleCheck: 39, derReadBMP: 40, derReadIA5: 41, derReadVisible: 42,
-  derWriteBMP: 43, derWriteIA5: 44, derWriteVisible: 45,
-};
 
 /** Plane-0 units that are easy to get wrong: the ends of each valid range, the BOM, NUL. */
 export const BMP_EDGE_UNITS = [0x0000, 0x007f, 0x0080, 0x00ff, 0x0100, 0xd7ff, 0xe000, 0xfeff, 0xfffe, 0xffff];

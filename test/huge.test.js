@@ -14,6 +14,7 @@ import {
   FastmpError, decodeBMP, decodeIA5, decodeIA5ToUint16, decodeVisible, encodeBMP, encodeIA5, init, memoryStats, pack, packBool,
   readBMPString, readIA5String, unpack, unpackBool, unpackFrom, writeBMPString, writeVisibleString,
 } from '../js/index.js';
+import { KINDS } from '../js/kinds.js';
 import { bytesOf, randomF32, randomF64, rng } from './helpers.js';
 
 v8.setFlagsFromString('--expose-gc');
@@ -27,8 +28,7 @@ async function fresh(options) {
   gc();
 }
 
-const TYPES = [Float32Array, Float64Array, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array,
-  Int32Array, Uint32Array, BigInt64Array, BigUint64Array];
+const TYPES = KINDS.map((k) => k.Type);
 
 describe('huge inputs', () => {
   afterAll(() => init()); // let go of the big instances

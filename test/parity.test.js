@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { FastmpError, init, pack, packBool, unpackBoolFrom, unpackFrom } from '../js/index.js';
 import {
-  FORMS, INT_TYPES, JS_PATHS, SIZES, bytesOf, encodeElements, expectedArrayBytes, formsHolding, randomElements,
+  FORMS, INT_TYPES, JS_PATHS, SIZES, bytesOf, encodeElements, expectedArrayBytes, formsHolding, kindOfC, randomElements,
   outcomesOfEveryBuild, randomF32, randomF64, randomInts, rng, smallestForm, typedOf,
 } from './helpers.js';
 
@@ -165,20 +165,16 @@ function boolCases() {
   return cases;
 }
 
-const TYPED = {
-  f32: Float32Array, f64: Float64Array, i8: Int8Array, u8: Uint8Array, i16: Int16Array, u16: Uint16Array,
-  i32: Int32Array, u32: Uint32Array, i64: BigInt64Array, u64: BigUint64Array,
-};
-
 /** One outcome in the shape runNative gives, from the public JS API. */
 function apiOutcome({ op, type, integralFloats, bytes }) {
+  const { Type } = kindOfC(type);
   if (op === 'pack') {
     const copy = Uint8Array.from(bytes).buffer;
-    const packed = type === 'bool' ? packBool(new Uint8Array(copy)) : pack(new TYPED[type](copy), { bin: false });
+    const packed = type === 'bool' ? packBool(new Uint8Array(copy)) : pack(new Type(copy), { bin: false });
     return { code: 'OK', data: Buffer.from(packed) };
   }
   try {
-    const { value, end } = type === 'bool' ? unpackBoolFrom(bytes) : unpackFrom(bytes, TYPED[type], 0, { integralFloats });
+    const { value, end } = type === 'bool' ? unpackBoolFrom(bytes) : unpackFrom(bytes, Type, 0, { integralFloats });
     return { code: 'OK', end, data: bytesOf(value) };
   } catch (e) {
     if (!(e instanceof FastmpError)) throw e;

@@ -18,6 +18,8 @@ import fc from 'fast-check';
 import { FLOAT32_OPTIONS, Packr, unpack as mrUnpack } from 'msgpackr';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { FastmpError, createFastmp } from '../js/index.js';
+import { KINDS } from '../js/kinds.js';
+import { byKind } from './helpers.js';
 
 const RUNS = Number(process.env.FASTMP_PROPERTY_RUNS ?? 150);
 const SEED = process.env.FASTMP_PROPERTY_SEED === undefined ? undefined : Number(process.env.FASTMP_PROPERTY_SEED);
@@ -67,14 +69,15 @@ const TYPED = {
   BigUint64Array: fc.oneof(fc.bigUint64Array(len),
     fc.array(fc.bigInt({ min: 0n, max: 127n }), len).map((a) => BigUint64Array.from(a))),
 };
-const TYPES = Object.keys(TYPED).map((name) => globalThis[name]);
-const isBig = (Type) => Type === BigInt64Array || Type === BigUint64Array;
+/** [name, kind, arbitrary] for every kind of js/kinds.js. */
+const ARBITRARIES = byKind(TYPED, KINDS, 'TYPED').map(([kind, arbitrary]) => [kind.name, kind, arbitrary]);
+const TYPES = KINDS.map((k) => k.Type);
 
 describe('pack -> unpack', () => {
-  test.each(Object.keys(TYPED))('%s: the identity on every path, every path packs the same bytes', (name) => {
-    const Type = globalThis[name];
-    check(fc.property(TYPED[name], fc.boolean(), (x, bin) => {
-      const options = Type === Uint8Array || Type === Uint8ClampedArray ? { bin } : undefined;
+  test.each(ARBITRARIES)('%s: the identity on every path, every path packs the same bytes', (_, kind, arbitrary) => {
+    const { Type } = kind;
+    check(fc.property(arbitrary, fc.boolean(), (x, bin) => {
+      const options = kind.c === 'u8' ? { bin } : undefined; // bytes pack as bin unless { bin: false }
       let first = null;
       for (const [path, f] of paths()) {
         const packed = f.pack(x, options);
@@ -93,7 +96,7 @@ describe('pack -> unpack', () => {
         } else {
           expect(decoded.length).toBe(x.length);
           decoded.forEach((v, i) => {
-            if (!(isBig(Type) ? BigInt(v) === x[i] : sameNumber(v, x[i]))) {
+            if (!(kind.big ? BigInt(v) === x[i] : sameNumber(v, x[i]))) {
               throw new Error(`element ${i}: peer read ${v}, packed ${x[i]}`);
             }
           });
@@ -128,9 +131,8 @@ const PEERS = {
 };
 
 describe('unpack(peerEncode(x)) is x', () => {
-  test.each(Object.keys(TYPED))('%s from every peer encoding, on every path', (name) => {
-    const Type = globalThis[name];
-    check(fc.property(TYPED[name], fc.constantFrom(...Object.keys(PEERS)), (x, peer) => {
+  test.each(ARBITRARIES)('%s from every peer encoding, on every path', (_, { Type }, arbitrary) => {
+    check(fc.property(arbitrary, fc.constantFrom(...Object.keys(PEERS)), (x, peer) => {
       const f32 = Type === Float32Array;
       // float32 modes only for float32 data: they would round a double.
       if (peer.endsWith('32') && !f32) peer = peer.replace(/ (forceFloat32|useFloat32)$/, '');
@@ -162,7 +164,7 @@ describe('unpack(peerEncode(x)) is x', () => {
 const units = (arb) => fc.array(arb, { maxLength: 400, size: 'max' });
 const BMP_UNIT = fc.oneof(fc.integer({ min: 0, max: 0xd7ff }), fc.integer({ min: 0xe000, max: 0xffff }),
   fc.constantFrom(0, 0x7f, 0x80, 0xd7ff, 0xe000, 0xfeff, 0xfffe, 0xffff));
-const KINDS = {
+const STRING_KINDS = {
   BMP: { unit: BMP_UNIT, bad: fc.integer({ min: 0xd800, max: 0xdfff }), code: 'SURROGATE', wide: true },
   IA5: { unit: fc.integer({ min: 0, max: 0x7f }), bad: fc.integer({ min: 0x80, max: 0xffff }), code: 'RANGE' },
   Visible: {
@@ -174,8 +176,8 @@ const KINDS = {
 const stringOf = (u) => String.fromCharCode(...u);
 
 describe('strings', () => {
-  test.each(Object.keys(KINDS))('%s: encode -> decode and write -> read round trips, on every path', (kind) => {
-    const { unit, wide } = KINDS[kind];
+  test.each(Object.keys(STRING_KINDS))('%s: encode -> decode and write -> read round trips, on every path', (kind) => {
+    const { unit, wide } = STRING_KINDS[kind];
     check(fc.property(units(unit), fc.boolean(), (u, asUnits) => {
       const value = asUnits ? Uint16Array.from(u) : stringOf(u);
       const s = stringOf(u);
@@ -193,8 +195,8 @@ describe('strings', () => {
     }));
   });
 
-  test.each(Object.keys(KINDS))('%s: the first bad char is reported at its exact index, on every path', (kind) => {
-    const { unit, bad, code, wide } = KINDS[kind];
+  test.each(Object.keys(STRING_KINDS))('%s: the first bad char is reported at its exact index, on every path', (kind) => {
+    const { unit, bad, code, wide } = STRING_KINDS[kind];
     check(fc.property(units(unit), fc.array(fc.tuple(fc.nat(), bad), { minLength: 1, maxLength: 3 }), (u, bads) => {
       const chars = [...u, 0x41];
       for (const [at, b] of bads) chars[at % chars.length] = b;
