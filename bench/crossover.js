@@ -3,21 +3,18 @@
 // scalar), in one run, and prints for each the first size from which wasm
 // stays at least as fast: the thresholds in js/index.js (JS_BELOW) come from it.
 //   node --expose-gc bench/crossover.js [--types=f32,i32]
+import { TYPE_NAMES, kindOfC } from '../test/helpers.js';
 import { formatNs, loadPaths, medians, printTable } from './lib.js';
 
 const paths = await loadPaths();
 const SIZES = [1, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256];
-const TYPES = {
-  f32: Float32Array, f64: Float64Array, i8: Int8Array, u8: Uint8Array, i16: Int16Array, u16: Uint16Array,
-  i32: Int32Array, u32: Uint32Array, i64: BigInt64Array, u64: BigUint64Array, bool: Uint8Array,
-};
-const only = process.argv.find((a) => a.startsWith('--types='))?.slice(8).split(',') ?? Object.keys(TYPES);
+const only = process.argv.find((a) => a.startsWith('--types='))?.slice(8).split(',') ?? TYPE_NAMES; // f32, ..., bool
 
 /** Typical content: random values of the type (floats: random reals). */
-function sample(type, Type, n) {
-  const x = new Type(n);
-  if (type === 'bool') for (let i = 0; i < n; i++) x[i] = Math.random() < 0.5 ? 1 : 0;
-  else if (type.startsWith('f')) for (let i = 0; i < n; i++) x[i] = Math.random() * 1000 - 500;
+function sample(kind, n) {
+  const x = new kind.Type(n);
+  if (kind.c === 'bool') for (let i = 0; i < n; i++) x[i] = Math.random() < 0.5 ? 1 : 0;
+  else if (kind.float) for (let i = 0; i < n; i++) x[i] = Math.random() * 1000 - 500;
   else new Uint8Array(x.buffer).forEach((_, i, b) => { b[i] = Math.random() * 256; });
   return x;
 }
@@ -25,11 +22,12 @@ function sample(type, Type, n) {
 const rows = [];
 const summary = [];
 for (const type of only) {
-  const Type = TYPES[type];
+  const kind = kindOfC(type);
+  const { Type } = kind;
   for (const op of ['pack', 'unpack']) {
     const firstWin = { 'wasm-simd': null, 'wasm-scalar': null };
     for (const n of SIZES) {
-      const x = sample(type, Type, n);
+      const x = sample(kind, n);
       const packOne = (api) => (type === 'bool' ? api.packBool(x) : api.pack(x, { bin: false }));
       const bytes = packOne(paths['pure-js']);
       const run = (api) => (op === 'pack' ? packOne(api) : type === 'bool' ? api.unpackBool(bytes) : api.unpack(bytes, Type));

@@ -4,16 +4,12 @@
 // scalar ratio of the kernels themselves.
 //   node --expose-gc bench/kernels.js [--n=4096] [--types=f32,i32]
 import { readFile } from 'node:fs/promises';
+import { TYPE_NAMES, kindOfC } from '../test/helpers.js';
 import { formatNs, medians, printTable } from './lib.js';
 
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const SIZES = arg('n') ? arg('n').split(',').map(Number) : [4096, 1 << 20];
-const TYPES = {
-  f32: [Float32Array, 5], f64: [Float64Array, 9], i8: [Int8Array, 2], u8: [Uint8Array, 2], i16: [Int16Array, 3],
-  u16: [Uint16Array, 3], i32: [Int32Array, 5], u32: [Uint32Array, 5], i64: [BigInt64Array, 9], u64: [BigUint64Array, 9],
-  bool: [Uint8Array, 1],
-};
-const only = arg('types')?.split(',') ?? Object.keys(TYPES);
+const only = arg('types')?.split(',') ?? TYPE_NAMES; // the kernels' type names: f32, ..., bool
 
 async function instance(build) {
   const bytes = await readFile(new URL(`../dist/fastmp-${build}.wasm`, import.meta.url));
@@ -24,19 +20,21 @@ async function instance(build) {
 const builds = { simd: await instance('simd'), scalar: await instance('scalar') };
 
 /** Fills the input: random bytes (floats: random values), or the small fixed value 7. */
-function fill(k, type, Type, input, n, content) {
+function fill(k, kind, input, n, content) {
+  const { Type } = kind;
   const view = new Type(k.memory.buffer, input, n);
   const bytes = new Uint8Array(k.memory.buffer, input, n * Type.BYTES_PER_ELEMENT);
-  if (type === 'bool') for (let i = 0; i < n; i++) view[i] = content === 'fixed' ? 1 : Math.random() < 0.5 ? 1 : 0;
-  else if (type === 'f32' || type === 'f64') for (let i = 0; i < n; i++) view[i] = content === 'fixed' ? 7 : (Math.random() - 0.5) * 1e6;
-  else if (content === 'fixed') view.fill(Type === BigInt64Array || Type === BigUint64Array ? 7n : 7);
+  if (kind.c === 'bool') for (let i = 0; i < n; i++) view[i] = content === 'fixed' ? 1 : Math.random() < 0.5 ? 1 : 0;
+  else if (kind.float) for (let i = 0; i < n; i++) view[i] = content === 'fixed' ? 7 : (Math.random() - 0.5) * 1e6;
+  else if (content === 'fixed') view.fill(kind.big ? 7n : 7);
   else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.random() * 256;
 }
 
 const rows = [];
 for (const n of SIZES) {
   for (const type of only) {
-    const [Type, wire] = TYPES[type];
+    const kind = kindOfC(type);
+    const { Type, wire } = kind;
     for (const content of ['fixed', 'random']) {
       const tasks = [];
       let packedSize = 0;
@@ -45,10 +43,10 @@ for (const n of SIZES) {
         const packed = k.malloc(n * wire + 32);
         const decoded = k.malloc(n * Type.BYTES_PER_ELEMENT);
         const result = k.malloc(32);
-        fill(k, type, Type, input, n, content);
-        packedSize = k[`fm_pack_${type}`](input, n, packed);
-        tasks.push({ name: `pack ${build}`, fn: () => k[`fm_pack_${type}`](input, n, packed) });
-        tasks.push({ name: `unpack ${build}`, fn: () => k[`fm_unpack_${type}`](packed, packedSize, decoded, n, 0, result) });
+        fill(k, kind, input, n, content);
+        packedSize = k[kind.pack](input, n, packed);
+        tasks.push({ name: `pack ${build}`, fn: () => k[kind.pack](input, n, packed) });
+        tasks.push({ name: `unpack ${build}`, fn: () => k[kind.unpack](packed, packedSize, decoded, n, 0, result) });
       }
       const m = await medians(tasks, n > 65536 ? { time: 600, iterations: 5, warmupIterations: 2 } : { time: 200 });
       for (const op of ['pack', 'unpack']) {

@@ -6,27 +6,21 @@ import {
   forgeRead, forgeWrite, loopDecodeBMP, loopEncodeASCII, loopEncodeBMP, msgpackPack, msgpackPackBool,
   msgpackUnpack, msgpackUnpackBool, msgpackrPack, msgpackrUnpack, utf16be,
 } from './peers.js';
+import { BOOL } from '../js/kinds.js';
+import { C_KINDS, harnessOp } from '../test/helpers.js';
 
-/** The numeric types: harness type index (c/harness/fm_ops.h), and msgpack-c peer ops. */
-export const NUMERIC = [
-  { id: 'f32', Type: Float32Array, t: 0, peer: 100 },
-  { id: 'f64', Type: Float64Array, t: 1, peer: 102 },
-  { id: 'i8', Type: Int8Array, t: 2 },
-  { id: 'u8', Type: Uint8Array, t: 3 },
-  { id: 'i16', Type: Int16Array, t: 4 },
-  { id: 'u16', Type: Uint16Array, t: 5 },
-  { id: 'i32', Type: Int32Array, t: 6, peer: 104 },
-  { id: 'u32', Type: Uint32Array, t: 7 },
-  { id: 'i64', Type: BigInt64Array, t: 8 },
-  { id: 'u64', Type: BigUint64Array, t: 9 },
-  { id: 'bool', Type: Uint8Array, t: 10, label: 'boolean' },
-];
+// The msgpack-c peer ops of c/harness/fm_bench.c (pack; unpack is one more),
+// by C type name. fm-bench defines them but does not print them.
+const MSGPACK_C = { f32: 100, f64: 102, i32: 104 };
 
-/** The string kinds: harness encode / decode ops, and their char range. */
+/**
+ * The string kinds: the stem of their API and harness names (encodeIA5,
+ * readIA5String; the harness's ia5Encode), and their char range.
+ */
 export const STRINGS = [
-  { id: 'BMPString', encode: 32, decode: 33 },
-  { id: 'IA5String', encode: 34, decode: 35, lo: 0x00, hi: 0x7f },
-  { id: 'VisibleString', encode: 36, decode: 37, lo: 0x20, hi: 0x7e },
+  { id: 'BMPString', stem: 'BMP' },
+  { id: 'IA5String', stem: 'IA5', lo: 0x00, hi: 0x7f },
+  { id: 'VisibleString', stem: 'Visible', lo: 0x20, hi: 0x7e },
 ];
 
 /** Seed 000's lengths (plus 1 M, where the targets are set); seed 003's for strings. */
@@ -36,12 +30,10 @@ const STRING_SIZES = [['country code', 2], ['common name', 20], ['8', 8], ['16',
 
 /** Content of a numeric case: the small fixed value 7 in every element, or random values. */
 function values(type, n, content) {
-  const { Type } = type;
-  const x = new Type(n);
-  const big = Type === BigInt64Array || Type === BigUint64Array;
-  if (content === 'fixed') return x.fill(type.id === 'bool' ? 1 : big ? 7n : 7);
-  if (type.id === 'bool') return x.map(() => (Math.random() < 0.5 ? 1 : 0));
-  if (type.id.startsWith('f')) return x.map(() => (Math.random() - 0.5) * 2e6);
+  const x = new type.Type(n);
+  if (content === 'fixed') return x.fill(type === BOOL ? 1 : type.big ? 7n : 7);
+  if (type === BOOL) return x.map(() => (Math.random() < 0.5 ? 1 : 0));
+  if (type.float) return x.map(() => (Math.random() - 0.5) * 2e6);
   const bytes = new Uint8Array(x.buffer);
   for (let i = 0; i < bytes.length; i++) bytes[i] = Math.random() * 256;
   return x;
@@ -68,13 +60,13 @@ const leBytes = (x) => new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
 export function* cases(paths, { quick = false } = {}) {
   const sizes = quick ? [16, 4096] : SIZES;
   const contents = quick ? ['random'] : ['fixed', 'random'];
-  for (const type of NUMERIC) {
-    if (quick && !['f32', 'i32', 'bool'].includes(type.id)) continue;
+  for (const type of C_KINDS) { // one per C type of js/kinds.js (Uint8Array for u8), then booleans
+    if (quick && !['f32', 'i32', 'bool'].includes(type.c)) continue;
     for (const n of sizes) {
-      if (n === 1 << 20 && type.id !== 'f32') continue; // 1 M: only where a target is set
+      if (n === 1 << 20 && type.c !== 'f32') continue; // 1 M: only where a target is set
       for (const content of contents) {
         for (const op of ['pack', 'unpack']) {
-          yield { group: `${op} ${type.label ?? type.Type.name}`, n, make: () => numericCase(paths, type, n, content, op) };
+          yield { group: `${op} ${type.name}`, n, make: () => numericCase(paths, type, n, content, op) };
         }
       }
     }
@@ -90,11 +82,9 @@ export function* cases(paths, { quick = false } = {}) {
 }
 
 function numericCase(paths, type, n, content, op) {
-  const { Type } = type;
-  const label = type.label ?? Type.name;
+  const { Type, name: label, float } = type; // label: 'Float32Array', ..., 'boolean'
   const x = values(type, n, content);
-  const bool = type.id === 'bool';
-  const float = type.id.startsWith('f');
+  const bool = type === BOOL;
   const packWith = (api) => (bool ? api.packBool(x) : api.pack(x, { bin: false }));
   const bytes = packWith(paths['pure-js']);
   const unpackWith = (api, input) => (bool ? api.unpackBool(input) : api.unpack(input, Type));
@@ -125,13 +115,14 @@ function numericCase(paths, type, n, content, op) {
     peers.push({ name: 'msgpackr', fn: op === 'pack' ? () => msgpackrPack(x) : () => msgpackrUnpack(bytes, Type) });
   }
 
-  const harnessOp = op === 'pack' ? 1 + 2 * type.t : 2 + 2 * type.t;
+  const harness = harnessOp({ op, type: type.c });
   const input = op === 'pack' ? leBytes(x) : bytes;
   const native = [
-    { name: 'native simd', build: 'x86_64-simd', op: harnessOp, data: input, memcpy: true },
-    { name: 'native scalar', build: 'x86_64-scalar', op: harnessOp, data: input },
+    { name: 'native simd', build: 'x86_64-simd', op: harness, data: input, memcpy: true },
+    { name: 'native scalar', build: 'x86_64-scalar', op: harness, data: input },
   ];
-  if (type.peer) native.push({ name: 'msgpack-c', build: 'x86_64-simd', op: type.peer + (op === 'pack' ? 0 : 1), data: input });
+  const peer = MSGPACK_C[type.c];
+  if (peer) native.push({ name: 'msgpack-c', build: 'x86_64-simd', op: peer + (op === 'pack' ? 0 : 1), data: input });
 
   return {
     group: `${op} ${label}`, op, type: label, n, size: String(n), content, wireBytes: bytes.length,
@@ -151,8 +142,8 @@ function numericCase(paths, type, n, content, op) {
 function stringCase(paths, kind, name, n, op) {
   const s = text(kind, name, n);
   const bmp = kind.id === 'BMPString';
+  const { stem } = kind;
   // encodeBMP / decodeIA5 / writeVisibleString ...: the API's names for this kind
-  const stem = bmp ? 'BMP' : kind.id === 'IA5String' ? 'IA5' : 'Visible';
   const fn = (api, what) => api[`${what}${stem}${what === 'write' || what === 'read' ? 'String' : ''}`].bind(api);
   const content = fn(paths['pure-js'], 'encode')(s);
   const der = fn(paths['pure-js'], 'write')(s);
@@ -184,15 +175,15 @@ function stringCase(paths, kind, name, n, op) {
       { name: 'fastmp DER', fn: () => derRead(der) },
     ];
   const units = leBytes(Uint16Array.from(s, (c) => c.charCodeAt(0)));
-  const harnessOp = op === 'encode' ? kind.encode : kind.decode;
+  const harness = harnessOp({ op: `${stem.toLowerCase()}${op === 'encode' ? 'Encode' : 'Decode'}` }); // bmpEncode, ...
   const input = op === 'encode' ? units : content;
   return {
     group: `${op} ${kind.id}`, op, type: kind.id, n, size: name, content: 'text', wireBytes: content.length,
     baseline: op === 'encode' ? 'charCodeAt loop' : bmp ? "TextDecoder('utf-16be')" : 'check loop + TextDecoder',
     methods: [...fastmp, ...peers],
     native: [
-      { name: 'native simd', build: 'x86_64-simd', op: harnessOp, data: input, memcpy: true },
-      { name: 'native scalar', build: 'x86_64-scalar', op: harnessOp, data: input },
+      { name: 'native simd', build: 'x86_64-simd', op: harness, data: input, memcpy: true },
+      { name: 'native scalar', build: 'x86_64-scalar', op: harness, data: input },
     ],
     check: () => {
       for (const { name: method, fn: call } of fastmp) {
