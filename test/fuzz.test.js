@@ -2,7 +2,7 @@
 // make fuzz) first replays its committed corpus (the seeds and every past
 // finding), then fuzzes for FASTMP_FUZZ_SECONDS (default 1) seconds. A finding
 // fails the test with the target's report; its input is left in
-// build/fuzz/crashes/. The long local runs: `c/fuzz/run.sh SECONDS` (README, "Hardening").
+// build/fuzz/crashes/. The long local runs: `c/fuzz/run.sh SECONDS` (docs/hardening.md).
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';

@@ -37,8 +37,9 @@
 enum {
   FM_OP_NONE, /* 0: no op */
   FM_ELEMENT_TYPES(FM_OP_TYPED) FM_INT_TYPES(FM_OP_INTEGRAL) FM_OP_TYPED_END,
-  /* The string ops start at 32 (test/helpers.js and bench/suite.js number
-   * them from there), or right after the typed ops should these reach 32. */
+  /* The string ops start at 32, or right after the typed ops should these
+   * reach 32. fm-cli --ops prints every number; the JS tests and bench read
+   * them from there (test/helpers.js harnessOps). */
   FM_OP_STRING_FIRST = FM_OP_TYPED_END > 32 ? FM_OP_TYPED_END : 32,
   FM_OP_STRING_BASE = FM_OP_STRING_FIRST - 1, /* not an op: the one before the first string op */
   FM_STRING_OPS(FM_OP_STRING) FM_OP_END
