@@ -8,6 +8,7 @@
 import { CODEC_PORT } from './api.js';
 import { Decoder as CodecDecoder } from './codec/decoder.js';
 import { Encoder as CodecEncoder } from './codec/encoder.js';
+import { bindPort } from './codec/index.js';
 import { current } from './instance.js';
 
 export { createFastmp, createFastmpSync, init, initSync } from './instance.js';
@@ -132,16 +133,8 @@ export const decodeMultiStream = (stream, options) => current().decodeMultiStrea
 /** The elements of the one array a stream holds, as they complete. */
 export const decodeArrayStream = (stream, options) => current().decodeArrayStream(stream, options);
 
-/** An Encoder of the default instance (as made when it is constructed): reuse one on hot paths. */
-export class Encoder extends CodecEncoder {
-  constructor(options) {
-    super(options, current()[CODEC_PORT]);
-  }
-}
+/** An Encoder of the default instance (as it is when the Encoder is made): reuse one on hot paths. */
+export const Encoder = bindPort(CodecEncoder, () => current()[CODEC_PORT]);
 
-/** A Decoder of the default instance (as made when it is constructed). */
-export class Decoder extends CodecDecoder {
-  constructor(options) {
-    super(options, current()[CODEC_PORT]);
-  }
-}
+/** A Decoder of the default instance (as it is when the Decoder is made). */
+export const Decoder = bindPort(CodecDecoder, () => current()[CODEC_PORT]);
