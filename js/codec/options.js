@@ -4,15 +4,11 @@
 // object again. Unknown own keys and wrong types are TypeErrors naming the key.
 
 import {
-  ANY, asBytes, bufferOf, byteLengthOf, byteOffsetOf, isArrayBuffer, isSharedArrayBuffer, onceReadable, ownView, readOptions, typedArrayName,
+  ANY, asBytes, isArrayBuffer, isSharedArrayBuffer, onceReadable, ownView, readOptions, typedArrayName, usableLength,
 } from '../args.js';
 import { show } from './path.js';
 import { compileShape } from './shape.js';
-
-const dataViewGetter = (key) => Object.getOwnPropertyDescriptor(DataView.prototype, key).get;
-const dataViewBuffer = dataViewGetter('buffer');
-const dataViewByteOffset = dataViewGetter('byteOffset');
-const dataViewByteLength = dataViewGetter('byteLength');
+import { viewBytes } from './typed.js';
 
 /** @msgpack/msgpack's defaults. */
 export const DEFAULT_MAX_DEPTH = 100;
@@ -157,10 +153,9 @@ export function asInput(input, port, fn = 'decode') {
   let bytes;
   if (typedArrayName(input) === 'Uint8Array') {
     bytes = ownView(input, Uint8Array, fn);
-  } else if (typedArrayName(input) !== undefined) { // any other typed array: its bytes
-    bytes = new Uint8Array(bufferOf(input), byteOffsetOf(input), byteLengthOf(input));
-  } else if (ArrayBuffer.isView(input)) { // a DataView (any realm)
-    bytes = new Uint8Array(dataViewBuffer.call(input), dataViewByteOffset.call(input), dataViewByteLength.call(input));
+  } else if (ArrayBuffer.isView(input)) { // any other typed array, a DataView (any realm): its bytes
+    if (typedArrayName(input) !== undefined) usableLength(input, fn); // a detached one is DETACHED
+    bytes = viewBytes(input);
   } else if (isArrayBuffer(input) || isSharedArrayBuffer(input)) {
     bytes = asBytes(input, fn);
   } else if (Array.isArray(input)) {

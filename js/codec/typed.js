@@ -2,7 +2,7 @@
 // marker, and msgpackr's typed-array extension (0x74: one element-code byte,
 // then the elements' raw little-endian bytes).
 
-import { ownView, typedArrayName } from '../args.js';
+import { bufferOf, byteLengthOf, byteOffsetOf, ownView, typedArrayName } from '../args.js';
 import { KIND_OF_EXT, KIND_OF_NAME } from '../kinds.js';
 import { codecError } from './path.js';
 
@@ -14,25 +14,17 @@ export const EXT_RECORD = 0x72;
 const EXT_CODE_ARRAY_BUFFER = 16;
 const EXT_CODE_DATA_VIEW = 17;
 
-// %TypedArray%.prototype[Symbol.toStringTag]: the element type's name for a
-// typed array of any realm or subclass (a Buffer is 'Uint8Array'), undefined
-// for anything else. One call, no prototype walk.
-const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+/** The kind (js/kinds.js) of an ArrayBuffer view, or undefined (DataView, Float16Array): by its brand (args.js). */
+export const viewKind = (view) => KIND_OF_NAME.get(typedArrayName(view));
 
-/** The kind (js/kinds.js) of an ArrayBuffer view, or undefined (DataView, Float16Array). */
-export const viewKind = (view) => KIND_OF_NAME.get(typedArrayTag.call(view));
-
-// The intrinsic getters of a view's bytes: an own `byteLength` property on a
-// hostile typed array cannot make the encoder read outside it.
-const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
-const typedArrayProto = Object.getPrototypeOf(Uint8Array.prototype);
-const TYPED_GETTERS = ['buffer', 'byteOffset', 'byteLength'].map((name) => getter(typedArrayProto, name));
-const DATA_VIEW_GETTERS = ['buffer', 'byteOffset', 'byteLength'].map((name) => getter(DataView.prototype, name));
+// A DataView's bytes through its intrinsic getters (a typed array's: args.js).
+const getter = (name) => Object.getOwnPropertyDescriptor(DataView.prototype, name).get;
+const [dataViewBuffer, dataViewByteOffset, dataViewByteLength] = ['buffer', 'byteOffset', 'byteLength'].map(getter);
 
 /** The bytes of an ArrayBuffer view (typed array or DataView) as a Uint8Array over the same memory. */
 export function viewBytes(view) {
-  const [buffer, offset, length] = typedArrayTag.call(view) === undefined ? DATA_VIEW_GETTERS : TYPED_GETTERS;
-  return new Uint8Array(buffer.call(view), offset.call(view), length.call(view));
+  if (typedArrayName(view) !== undefined) return new Uint8Array(bufferOf(view), byteOffsetOf(view), byteLengthOf(view));
+  return new Uint8Array(dataViewBuffer.call(view), dataViewByteOffset.call(view), dataViewByteLength.call(view));
 }
 
 /**
