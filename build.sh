@@ -17,6 +17,7 @@ APT_PACKAGES=(
   python3-msgpack                                   # Python peer in the interop tests
   python3-pyasn1                                    # Python peer of the string tests (DER)
   chromium                                          # the browser test (driven by playwright-core)
+  firefox-esr                                       # npm run test:engines (driven by puppeteer-core)
   clang libclang-rt-14-dev binutils                 # libFuzzer + ASan/UBSan targets (make fuzz; ld -r, objcopy)
 )
 
