@@ -5,14 +5,15 @@
 //
 //   node --expose-gc bench/messages.js [--quick] [--out DIR] [--only REGEX] [--regime plain|kept|both]
 //
-// The parent process runs the suite twice, each time in a child node process:
-// once as a plain process (glibc's defaults: freed blocks go back to the
-// kernel, and on this VM every fresh page costs 12-40 µs, REFERENCE.md §7),
-// once with GLIBC_TUNABLES set so that glibc keeps its memory (KEPT_TUNABLES
-// below). It writes RESULTS-messages.md and results-messages.json into DIR
-// (default: bench/). --only keeps the tables whose name ("W1 encode", ...)
-// matches; --child runs one regime in this process and prints JSON (for
-// profiling: node --cpu-prof --expose-gc bench/messages.js --child --only 'W1 encode').
+// The parent process runs the suite in two memory regimes, each in a child
+// node process of its own: as a plain process (glibc's defaults: freed blocks
+// go back to the kernel, and on this VM every fresh page costs 12-40 µs,
+// REFERENCE.md §7), and with GLIBC_TUNABLES set so that glibc keeps its memory
+// (KEPT_TUNABLES below). It writes RESULTS-messages.md and
+// results-messages.json into DIR (default: bench/). --only keeps the tables
+// whose name ("W1 encode", ...) matches; --child runs one regime in this
+// process and prints JSON (for profiling:
+// node --cpu-prof --expose-gc bench/messages.js --child --only 'W1 encode').
 // `npm run bench` runs this suite too (bench/run.js).
 import { Decoder as MsgpackDecoder, Encoder as MsgpackEncoder } from '@msgpack/msgpack';
 import { execFileSync, spawn } from 'node:child_process';
@@ -22,7 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FLOAT32_OPTIONS, Packr, Unpackr, isNativeAccelerationEnabled } from 'msgpackr';
 import { Bench } from 'tinybench';
-import { createFastmp, decode, encode, init } from '../js/index.js';
+import { Decoder, Encoder, backend, createFastmp, decode, encode, init } from '../js/index.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(HERE, '..');
@@ -160,6 +161,13 @@ export function workloads() {
 
 // ---- the contenders -----------------------------------------------------------------
 
+/**
+ * Four more fastmp instances beside the package's default one: each path
+ * forced (wasm-simd and wasm-scalar at every size, pure-js never wasm) and
+ * auto. Every instance's Encoder / Decoder share one class (since 63cf8d6;
+ * before, a class per instance made the codec's property caches megamorphic
+ * in a process like this one, W3 encode 0.63x, decode 0.55x @msgpack/msgpack).
+ */
 const PATHS = [
   ['auto', {}],
   ['wasm-simd', { backend: 'simd', pureJs: 'never' }],
@@ -167,16 +175,19 @@ const PATHS = [
   ['pure-js', { pureJs: 'always' }],
 ];
 
-/** The peers' names, one place: the target table and the tables name them alike. */
+/** The peers' and fastmp's rows, one place: the target table and the tables name them alike. */
 const MR = 'msgpackr Packr useFloat32:ALWAYS';
 const MM = '@msgpack/msgpack Encoder forceFloat32';
 export const NAMES = {
-  fastmpEncoder: 'fastmp Encoder (auto), reused',
+  fastmpEncoder: 'fastmp new Encoder(), reused',
   fastmpEncode: 'fastmp encode() (module-level)',
-  fastmpBin: "fastmp Encoder typedArrays:'bin' (auto), reused",
-  fastmpDecoder: 'fastmp Decoder {shape} (auto), reused',
-  fastmpDecoderPlain: 'fastmp Decoder (auto), reused',
-  fastmpBinDecoder: 'fastmp Decoder {shape} (auto), bin input',
+  fastmpInto: 'fastmp Encoder.encodeInto, reused target',
+  fastmpBin: "fastmp new Encoder({typedArrays:'bin'}), reused",
+  fastmpDecoder: 'fastmp new Decoder({shape}), reused',
+  fastmpDecode: 'fastmp decode(bytes, {shape}) (module-level)',
+  fastmpDecoderPlain: 'fastmp new Decoder(), reused',
+  fastmpDecodePlain: 'fastmp decode(bytes) (module-level)',
+  fastmpBinDecoder: 'fastmp new Decoder({shape}), bin input',
   floor: 'copy floor: Uint8Array#slice of fastmp output',
   msgpackrFrom: `${MR} + Array.from (timed)`,
   msgpackrPre: `${MR}, pre-converted input`,
@@ -198,38 +209,21 @@ export const NAMES = {
   msgpackDec: '@msgpack/msgpack Decoder, reused',
 };
 
-/**
- * The encode and decode tables of one workload: { name, op, input, refs,
- * tasks: [{ name, fn, bytes?, info? }], check() }. refs: the rows that the
- * ratio columns divide by. check() throws unless every contender's output
- * decodes, by every decoder that can read it, to the workload's numbers.
- */
-function tables(w, paths, fastmpOut) {
+/** The peers of a workload, as their READMEs advise. */
+function peerRows(w, fastmpOut, binBytes) {
   const v = w.value;
-  const plain = w.typed ? w.toPlain(v) : v;
   const typed = w.typed !== null;
-  const withBin = w.id === 'W1' || w.id === 'W2';
-
-  // ---- encode
+  const withBin = binBytes !== null;
+  const plain = typed ? w.toPlain(v) : v;
   const enc = [];
-  const fe = Object.fromEntries(PATHS.map(([p]) => [p, new paths[p].Encoder()]));
-  enc.push({ name: NAMES.fastmpEncoder, fn: () => fe.auto.encode(v), wire: 'std' });
-  enc.push({ name: NAMES.fastmpEncode, fn: () => encode(v), wire: 'std' });
-  for (const p of ['wasm-simd', 'wasm-scalar', 'pure-js']) enc.push({ name: `fastmp Encoder (${p}), reused`, fn: () => fe[p].encode(v), wire: 'std' });
-  if (withBin) {
-    const target = new Uint8Array(2 * fastmpOut.length + 1024);
-    enc.push({ name: 'fastmp Encoder.encodeInto (auto), reused target', fn: () => fe.auto.encodeInto(v, target, 0), wire: 'into', info: true, target });
-    const binEncoder = new paths.auto.Encoder({ typedArrays: 'bin' });
-    enc.push({ name: NAMES.fastmpBin, fn: () => binEncoder.encode(v), wire: 'bin' });
-    enc.push({ name: NAMES.floor, fn: () => fastmpOut.slice(), wire: 'std', floor: true });
-  }
+  const dec = [];
   if (typed) {
     const packr32 = new Packr({ useRecords: false, useFloat32: FLOAT32_OPTIONS.ALWAYS });
     const encoder32 = new MsgpackEncoder({ forceFloat32: true });
-    enc.push({ name: NAMES.msgpackrFrom, fn: () => packr32.pack(w.toPlain(v)), wire: 'std' });
-    enc.push({ name: NAMES.msgpackrPre, fn: () => packr32.pack(plain), wire: 'std' });
-    enc.push({ name: NAMES.msgpackFrom, fn: () => encoder32.encode(w.toPlain(v)), wire: 'std' });
-    enc.push({ name: NAMES.msgpackPre, fn: () => encoder32.encode(plain), wire: 'std' });
+    enc.push({ name: NAMES.msgpackrFrom, fn: () => packr32.pack(w.toPlain(v)) });
+    enc.push({ name: NAMES.msgpackrPre, fn: () => packr32.pack(plain) });
+    enc.push({ name: NAMES.msgpackFrom, fn: () => encoder32.encode(w.toPlain(v)) });
+    enc.push({ name: NAMES.msgpackPre, fn: () => encoder32.encode(plain) });
     if (withBin) {
       const packr = new Packr({ useRecords: false });
       const records = new Packr();
@@ -238,26 +232,6 @@ function tables(w, paths, fastmpOut) {
       enc.push({ name: NAMES.msgpackrRecords, fn: () => records.pack(v), wire: 'records', info: true });
       enc.push({ name: NAMES.msgpackBin, fn: () => encoder.encode(v), wire: 'bin' });
     }
-  } else {
-    const packr = new Packr({ useRecords: false });
-    const records = new Packr();
-    const encoder = new MsgpackEncoder();
-    enc.push({ name: NAMES.msgpackEnc, fn: () => encoder.encode(v), wire: 'std' });
-    enc.push({ name: NAMES.msgpackrPlainEnc, fn: () => packr.pack(v), wire: 'std' });
-    enc.push({ name: NAMES.msgpackrRecordsEnc, fn: () => records.pack(v), wire: 'records', info: true });
-  }
-
-  // ---- decode: every contender reads the same bytes (fastmp's output; for the bin rows fastmp's bin output)
-  const binBytes = withBin ? new paths.auto.Encoder({ typedArrays: 'bin' }).encode(v) : null;
-  const dec = [];
-  const options = w.shape ? { shape: w.shape } : undefined;
-  const fd = Object.fromEntries(PATHS.map(([p]) => [p, new paths[p].Decoder(options)]));
-  dec.push({ name: w.shape ? NAMES.fastmpDecoder : NAMES.fastmpDecoderPlain, fn: () => fd.auto.decode(fastmpOut) });
-  dec.push({ name: `fastmp decode(bytes${w.shape ? ', {shape}' : ''}) (module-level)`, fn: () => decode(fastmpOut, options) });
-  for (const p of ['wasm-simd', 'wasm-scalar', 'pure-js']) {
-    dec.push({ name: `fastmp Decoder${w.shape ? ' {shape}' : ''} (${p}), reused`, fn: () => fd[p].decode(fastmpOut) });
-  }
-  if (typed) {
     const unpackr = new Unpackr({ useRecords: false });
     const decoder = new MsgpackDecoder();
     const Types = w.id === 'W2' ? 'Float32Array.from / Int16Array.from' : 'Float32Array.from';
@@ -265,19 +239,68 @@ function tables(w, paths, fastmpOut) {
     dec.push({ name: NAMES.msgpackrUnpack, fn: () => unpackr.unpack(fastmpOut), info: true });
     dec.push({ name: NAMES.msgpackUnpackFrom.replace('TypedArray.from', Types), key: NAMES.msgpackUnpackFrom, fn: () => w.fromPlain(decoder.decode(fastmpOut)) });
     if (withBin) {
-      dec.push({ name: NAMES.fastmpBinDecoder, fn: () => fd.auto.decode(binBytes), bin: true });
       dec.push({ name: NAMES.msgpackrUnpackBin, fn: () => w.fromBin(unpackr.unpack(binBytes)), bin: true });
       dec.push({ name: NAMES.msgpackUnpackBin, fn: () => w.fromBin(decoder.decode(binBytes)), bin: true });
     }
   } else {
+    const packr = new Packr({ useRecords: false });
+    const records = new Packr();
+    const encoder = new MsgpackEncoder();
+    enc.push({ name: NAMES.msgpackEnc, fn: () => encoder.encode(v) });
+    enc.push({ name: NAMES.msgpackrPlainEnc, fn: () => packr.pack(v) });
+    enc.push({ name: NAMES.msgpackrRecordsEnc, fn: () => records.pack(v), wire: 'records', info: true });
     const unpackr = new Unpackr({ useRecords: false });
     const recordsBytes = new Packr().pack(v);
     const recordsUnpackr = new Unpackr();
     const decoder = new MsgpackDecoder();
     dec.push({ name: NAMES.msgpackDec, fn: () => decoder.decode(fastmpOut) });
     dec.push({ name: NAMES.msgpackrUnpackPlain, fn: () => unpackr.unpack(fastmpOut) });
-    dec.push({ name: NAMES.msgpackrUnpackRecords, fn: () => recordsUnpackr.unpack(recordsBytes), info: true, input: recordsBytes.length });
+    dec.push({ name: NAMES.msgpackrUnpackRecords, fn: () => recordsUnpackr.unpack(recordsBytes), info: true });
   }
+  return { enc, dec };
+}
+
+/**
+ * The encode and decode tables of one workload: { name, op, input, refs,
+ * tasks: [{ name, fn, wire?, info?, floor? }], check() }. refs: the rows the
+ * ratio columns divide by. check() throws unless every contender's output
+ * decodes, by every decoder that can read it, to the workload's numbers, and
+ * every decoder gives them.
+ */
+function tables(w, api) {
+  const v = w.value;
+  const typed = w.typed !== null;
+  const withBin = w.id === 'W1' || w.id === 'W2';
+  const options = w.shape ? { shape: w.shape } : undefined;
+  const fastmpOut = api.encode(v);
+  const binBytes = withBin ? api.encode(v, { typedArrays: 'bin' }) : null;
+  const enc = [];
+  const dec = [];
+  // What users write: the package's default instance.
+  const encoder = new api.Encoder();
+  const decoder = new api.Decoder(options);
+  enc.push({ name: NAMES.fastmpEncoder, fn: () => encoder.encode(v) });
+  enc.push({ name: NAMES.fastmpEncode, fn: () => api.encode(v) });
+  dec.push({ name: w.shape ? NAMES.fastmpDecoder : NAMES.fastmpDecoderPlain, fn: () => decoder.decode(fastmpOut) });
+  dec.push({ name: w.shape ? NAMES.fastmpDecode : NAMES.fastmpDecodePlain, fn: () => api.decode(fastmpOut, options) });
+  if (withBin) {
+    const target = new Uint8Array(2 * fastmpOut.length + 1024);
+    enc.push({ name: NAMES.fastmpInto, fn: () => encoder.encodeInto(v, target, 0), wire: 'into', info: true, target });
+    const binEncoder = new api.Encoder({ typedArrays: 'bin' });
+    enc.push({ name: NAMES.fastmpBin, fn: () => binEncoder.encode(v), wire: 'bin' });
+    enc.push({ name: NAMES.floor, fn: () => fastmpOut.slice(), floor: true });
+    dec.push({ name: NAMES.fastmpBinDecoder, fn: () => decoder.decode(binBytes), bin: true });
+  }
+  // The paths: an instance each.
+  for (const [path] of PATHS) {
+    const pathEncoder = new api.paths[path].Encoder();
+    const pathDecoder = new api.paths[path].Decoder(options);
+    enc.push({ name: `fastmp Encoder (${path} instance), reused`, fn: () => pathEncoder.encode(v), info: true });
+    dec.push({ name: `fastmp Decoder${w.shape ? ' {shape}' : ''} (${path} instance), reused`, fn: () => pathDecoder.decode(fastmpOut), info: true });
+  }
+  const peers = peerRows(w, fastmpOut, binBytes);
+  enc.push(...peers.enc);
+  dec.push(...peers.dec);
 
   const encRefs = typed ? [NAMES.msgpackrFrom, NAMES.msgpackrPre] : [NAMES.msgpackEnc, NAMES.msgpackrPlainEnc];
   const decRefs = typed ? [NAMES.msgpackrUnpackFrom, NAMES.msgpackrUnpack] : [NAMES.msgpackDec, NAMES.msgpackrUnpackPlain];
@@ -285,7 +308,7 @@ function tables(w, paths, fastmpOut) {
     {
       name: `${w.id} encode`, workload: w.id, op: 'encode', refs: encRefs, tasks: enc,
       input: typed ? 'the typed-array value; "pre-converted": the same value with standard arrays, made before timing' : 'the object',
-      check: () => checkEncoders(w, enc),
+      check: () => checkEncoders(w, enc, api.reference),
     },
     {
       name: `${w.id} decode`, workload: w.id, op: 'decode', refs: decRefs, tasks: dec,
@@ -345,23 +368,23 @@ function same(a, b, path = '$') {
   if (a !== b) throw new Error(`${path}: ${a} !== ${b}`);
 }
 
-const referenceDecoders = (paths) => [
+/** The decoders every encoder's output must satisfy: the peers and fastmp (`fastmpDecode`: one of the process's own). */
+const referenceDecoders = (fastmpDecode) => [
   ['msgpackr Unpackr', (bytes) => new Unpackr({ useRecords: false }).unpack(bytes)],
   ['@msgpack/msgpack Decoder', (bytes) => new MsgpackDecoder().decode(bytes)],
-  ['fastmp pure-js Decoder', (bytes) => new paths['pure-js'].Decoder().decode(bytes)],
+  ['fastmp decode', fastmpDecode],
 ];
-let checkPaths;
 
-function checkEncoders(w, tasks) {
-  const expected = w.value;
+function checkEncoders(w, tasks, fastmpDecode) {
   for (const t of tasks) {
     let bytes = t.fn();
     if (t.wire === 'into') bytes = t.target.subarray(0, bytes);
     t.bytes = bytes.length;
-    const decoders = t.wire === 'records' ? [['msgpackr Unpackr', (b) => new Unpackr().unpack(b)]] : referenceDecoders(checkPaths);
+    // msgpackr's records are read by msgpackr alone.
+    const decoders = t.wire === 'records' ? [['msgpackr Unpackr', (b) => new Unpackr().unpack(b)]] : referenceDecoders(fastmpDecode);
     for (const [name, read] of decoders) {
       try {
-        same(expected, canon(w.shape, read(bytes)));
+        same(w.value, canon(w.shape, read(bytes)));
       } catch (e) {
         throw new Error(`${w.id} encode: ${name} reads from '${t.name}' other numbers: ${e.message}`, { cause: e });
       }
@@ -416,10 +439,10 @@ async function runChild({ quick, only }) {
   await init();
   const paths = {};
   for (const [name, options] of PATHS) paths[name] = await createFastmp(options);
-  checkPaths = paths;
+  const api = { encode, decode, Encoder, Decoder, paths, reference: (bytes) => decode(bytes) };
   const started = Date.now();
   const out = [];
-  const all = workloads().flatMap((w) => tables(w, paths, new paths.auto.Encoder().encode(w.value)));
+  const all = workloads().flatMap((w) => tables(w, api));
   const selected = all.filter((t) => !only || only.test(t.name));
   for (const [k, table] of selected.entries()) {
     table.check();
@@ -432,7 +455,7 @@ async function runChild({ quick, only }) {
     const first = rows[0];
     process.stderr.write(`[${process.env.FASTMP_BENCH_REGIME ?? 'this process'} ${k + 1}/${selected.length}] ${table.name}: ${first.name} ${formatNs(first.median)}\n`);
   }
-  return { seconds: (Date.now() - started) / 1000, loadavg: os.loadavg(), tables: out, backend: paths.auto.backend() };
+  return { seconds: (Date.now() - started) / 1000, loadavg: os.loadavg(), tables: out, backend: backend() };
 }
 
 // ---- the parent: both regimes, the report ----------------------------------------------
@@ -445,8 +468,8 @@ export function formatNs(ns) {
   return `${ns.toFixed(0)} ns`;
 }
 
-/** The child's run of one regime, in a node process of its own. */
-function spawnRegime(regime, args) {
+/** One regime: a node process of its own, its JSON read back. */
+function spawnChild(regime, args) {
   const env = { ...process.env, FASTMP_BENCH_REGIME: regime };
   delete env.GLIBC_TUNABLES;
   if (REGIMES[regime].env) env.GLIBC_TUNABLES = REGIMES[regime].env;
@@ -455,7 +478,7 @@ function spawnRegime(regime, args) {
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (s) => (stdout += s));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`the ${regime} run exited with ${code}`))));
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`the ${regime} process exited with ${code}`))));
   });
 }
 
@@ -481,16 +504,21 @@ export const TARGETS = [
   ['W3 decode ≥ 1.0× @msgpack/msgpack', NAMES.fastmpDecoderPlain, NAMES.msgpackDec, 'W3 decode', 1],
   ['W4 encode ≥ 1.0× msgpackr writing the same vectors as plain arrays (pre-converted)', NAMES.fastmpEncoder, NAMES.msgpackrPre, 'W4 encode', 1],
   ['W4 decode by shape ≥ 1.0× msgpackr reading them as plain arrays (no conversion)', NAMES.fastmpDecoder, NAMES.msgpackrUnpack, 'W4 decode', 1],
-  ["W1 typedArrays:'bin' encode ≥ 1.0× msgpackr's default (bin, {useRecords:false} = its pack())", NAMES.fastmpBin, NAMES.msgpackrBin, 'W1 encode', 1],
-  ["W1 typedArrays:'bin' encode ≥ 1.0× msgpackr new Packr() (records, its literal default)", NAMES.fastmpBin, NAMES.msgpackrRecords, 'W1 encode', 1],
+  ["W1 typedArrays:'bin' encode ≥ 1.0× msgpackr's default (bin; {useRecords:false}, as its pack())", NAMES.fastmpBin, NAMES.msgpackrBin, 'W1 encode', 1],
+  ["W1 typedArrays:'bin' encode ≥ 1.0× msgpackr new Packr() (records: its literal default)", NAMES.fastmpBin, NAMES.msgpackrRecords, 'W1 encode', 1],
 ];
-/** Reported beside the targets, without a goal. */
+/** Reported beside the targets, without a goal: [what, fastmp row, row divided by, table]. */
 const INFO = [
+  ['W1 encode: module-level encode() vs msgpackr + Array.from', NAMES.fastmpEncode, NAMES.msgpackrFrom, 'W1 encode'],
+  ['W1 decode: module-level decode(bytes, {shape}) vs msgpackr + Float32Array.from', NAMES.fastmpDecode, NAMES.msgpackrUnpackFrom, 'W1 decode'],
+  ['W1 bin decode: fastmp {shape} vs msgpackr + typed view', NAMES.fastmpBinDecoder, NAMES.msgpackrUnpackBin, 'W1 decode'],
+  ["W2 encode: typedArrays:'bin' vs msgpackr default (bin)", NAMES.fastmpBin, NAMES.msgpackrBin, 'W2 encode'],
   ['W3 encode vs msgpackr {useRecords:false}', NAMES.fastmpEncoder, NAMES.msgpackrPlainEnc, 'W3 encode'],
   ['W3 decode vs msgpackr {useRecords:false}', NAMES.fastmpDecoderPlain, NAMES.msgpackrUnpackPlain, 'W3 decode'],
   ['W4 decode vs msgpackr + Float32Array.from', NAMES.fastmpDecoder, NAMES.msgpackrUnpackFrom, 'W4 decode'],
-  ["W1 bin decode: fastmp {shape} vs msgpackr + typed view", NAMES.fastmpBinDecoder, NAMES.msgpackrUnpackBin, 'W1 decode'],
-  ['W1 encode: module-level encode() vs msgpackr + Array.from', NAMES.fastmpEncode, NAMES.msgpackrFrom, 'W1 encode'],
+  ['W1 encode: wasm-simd ÷ wasm-scalar instance', 'fastmp Encoder (wasm-simd instance), reused', 'fastmp Encoder (wasm-scalar instance), reused', 'W1 encode'],
+  ['W1 decode: wasm-simd ÷ wasm-scalar instance', 'fastmp Decoder {shape} (wasm-simd instance), reused', 'fastmp Decoder {shape} (wasm-scalar instance), reused', 'W1 decode'],
+  ['W1 encode: auto instance vs pure-js instance', 'fastmp Encoder (auto instance), reused', 'fastmp Encoder (pure-js instance), reused', 'W1 encode'],
 ];
 
 export function evaluate(regimes) {
@@ -518,25 +546,32 @@ export function markdown(regimes, meta) {
   const names = Object.keys(regimes);
   out.push('# fastmp-wasm: whole-message benchmark', '');
   out.push(`Produced by \`${meta.command}\` on ${meta.date} (${meta.mode} mode, ${meta.seconds.toFixed(0)} s). Rerun it to replace this file.`, '');
+  if (meta.mode === 'quick') out.push('**Quick mode: a smoke run of one short round per table; its numbers are not measurements.**', '');
   out.push(mdTable([
-    { what: 'machine', value: `${meta.cpu}, ${meta.cores} cores (${meta.platform}); shared with other work: load average ${meta.loadavg} at the start` },
+    { what: 'machine', value: `${meta.cpu}, ${meta.cores} cores (${meta.platform}), shared with other work: load average ${meta.loadavg} at the start` },
     { what: 'Node / V8', value: `${meta.node} / ${meta.v8}` },
-    { what: 'fastmp', value: `${meta.git}; auto backend: ${meta.backend}` },
+    { what: 'fastmp', value: `${meta.git}; backend of the default instance: ${meta.backend}` },
     { what: 'peers', value: `msgpackr ${meta.msgpackr} (native string extraction: ${meta.msgpackrNative}), @msgpack/msgpack ${meta.msgpack}` },
     ...names.map((r) => ({ what: `regime ${r}`, value: `${REGIMES[r].title}; ${regimes[r].seconds.toFixed(0)} s, load average ${regimes[r].loadavg.map((x) => x.toFixed(2)).join(' ')} at its end` })),
   ]), '');
-  out.push('How to read: each table is one tinybench run per round, all its rows interleaved, the order rotated by one',
-    `each round (${meta.rounds} rounds), a full GC before each row's warm-up and run. Time: the median of the round medians,`,
-    'with the lowest and highest round median; ratios: the peer\'s time ÷ this row\'s (above 1: this row is faster), of the',
-    'medians, with the lowest and highest ratio of the same round. Every row is checked before timing: each output decodes',
-    '(by msgpackr, @msgpack/msgpack and fastmp) to the same numbers, each decoder gives the same numbers.',
+  out.push('How to read. Each regime is one node process running every table. fastmp rows: what users write (the package\'s',
+    'default instance: `new Encoder()` / `new Decoder()` reused, the module-level `encode()` / `decode()`), and, marked (info),',
+    'an instance per path (`createFastmp()`): `wasm-simd` / `wasm-scalar` force the wasm kernels at every size, `pure-js` never',
+    'uses wasm, `auto` chooses as the default does. The targets use the reused `Encoder` / `Decoder` of the default instance.',
+    '',
+    'Each table is one tinybench run per round, all its rows interleaved, the order rotated by one each round',
+    `(${meta.rounds} rounds), a full GC before each row's warm-up and run. Time: the median of the round medians, with the lowest`,
+    'and highest round median. Ratios: the named row\'s time ÷ this row\'s (above 1: this row is faster), of the medians, with',
+    'the lowest and highest ratio within one round. Before timing, every output is decoded by msgpackr, @msgpack/msgpack',
+    'and fastmp and every decoder\'s result compared: all must give the workload\'s numbers, or the run stops.',
+    '',
     'Peers as their READMEs advise: a reused `Encoder` / `Decoder` / `Packr` / `Unpackr`; msgpackr with `useRecords: false`',
-    '(standard maps, what its module-level `pack()` does) unless the row says records; float32 arrays on the wire by',
-    '`useFloat32: FLOAT32_OPTIONS.ALWAYS` / `forceFloat32: true` of standard arrays: "+ Array.from (timed)" converts the',
-    'typed arrays inside the timed region, "pre-converted" gets the standard arrays made before timing. "bin" rows:',
-    'typed arrays as raw bytes (both libraries\' default for typed arrays). `auto` is what users get; `wasm-simd` /',
-    '`wasm-scalar` force the wasm kernels at every size; `pure-js` never uses wasm.',
-    `The machine has ${meta.cores} cores shared with other work: spreads of 10–30 % between rounds are noise, not signal.`, '');
+    '(standard maps, as its module-level `pack()`) unless the row says records; float32 arrays on the wire through',
+    '`useFloat32: FLOAT32_OPTIONS.ALWAYS` / `forceFloat32: true` and standard arrays: "+ Array.from (timed)" converts the',
+    'typed arrays inside the timed call, "pre-converted" is given standard arrays made before timing; decoders given',
+    'standard arrays convert them back with `TypedArray.from` (in place). "bin" rows: typed arrays as raw bytes (both',
+    'libraries\' default for typed arrays), read back as typed views (a copy where unaligned).',
+    `The machine has ${meta.cores} cores shared with other work: round-to-round spreads of 10–30 % are noise, not signal.`, '');
 
   out.push('## Targets', '', `Ratio (lowest–highest round) and verdict per regime: ${names.map((r) => `**${r}** = ${REGIMES[r].title}`).join('; ')}.`, '');
   const lines = evaluate(regimes);
@@ -556,7 +591,7 @@ export function markdown(regimes, meta) {
     out.push(`## ${regime}: ${REGIMES[regime].title}`, '');
     let lastWorkload = null;
     for (const t of regimes[regime].tables) {
-      if (t.workload !== lastWorkload) out.push(`### ${workloadTitles[t.workload]}`, '');
+      if (t.workload !== lastWorkload) out.push(`### ${workloadTitles[t.workload]} (${regime})`, '');
       lastWorkload = t.workload;
       out.push(`**${t.name}** (${regime}). Input: ${t.input}.`, '');
       const refs = t.refs.map((k) => t.rows.find((r) => r.key === k));
@@ -591,7 +626,7 @@ export async function runMessages({ quick = false, outDir = HERE, only = null, r
   const loadavg = os.loadavg().map((x) => x.toFixed(2)).join(' ');
   const args = [...(quick ? ['--quick'] : []), ...(only ? ['--only', only.source] : [])];
   const results = {};
-  for (const regime of regimes) results[regime] = await spawnRegime(regime, args);
+  for (const regime of regimes) results[regime] = await spawnChild(regime, args);
   const meta = {
     date: new Date().toISOString(),
     mode: quick ? 'quick' : only ? 'subset' : 'full',
@@ -605,7 +640,7 @@ export async function runMessages({ quick = false, outDir = HERE, only = null, r
     node: process.version,
     v8: process.versions.v8,
     git: gitState(),
-    backend: Object.values(results)[0]?.backend,
+    backend: results[regimes[0]]?.backend,
     msgpackr: versionOf('msgpackr'),
     msgpackrNative: isNativeAccelerationEnabled,
     msgpack: versionOf('@msgpack/msgpack'),
