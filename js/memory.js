@@ -16,7 +16,7 @@
 import { INTEGRAL_FLOATS, MAX_ELEMENTS, MAX_NUMBER_BYTES, NO_INDEX_U32, RESULT, packBound } from './abi.js';
 import { bufferOf, byteLengthOf, byteOffsetOf, usableLength } from './args.js';
 import { CODE_NAMES, usageError } from './errors.js';
-import { packKind, readArrayHeader, unpackKind } from './wire.js';
+import { packKindInto, readArrayHeader, unpackKind } from './wire.js';
 
 const MIN_SCRATCH = 1 << 16;
 // The largest scratch region: wasm32 memory is at most 4 GiB (65536 pages); one page less.
@@ -555,14 +555,9 @@ class WasmStore {
     const b = this.b;
     const n = usableLength(x, 'encode', (v, fn) => b.detachedError(v, fn));
     if (n > MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${n}`);
-    if (this.inJs('pack', kind, n)) {
-      const packed = packKind(kind, x, n);
-      this.ensure(pos, packed.length);
-      this.bytes.set(packed, pos);
-      return pos + packed.length;
-    }
-    const at = b.locate(x, 'encode', x);
     this.ensure(pos, packBound(n, kind.wire));
+    if (this.inJs('pack', kind, n)) return packKindInto(kind, x, n, this.bytes, pos);
+    const at = b.locate(x, 'encode', x);
     // Elements not in an alloc() array are copied into scratch (the latest
     // packView() output first out of it); that may grow memory.
     const source = at >= 0 ? at : b.copyIn(kind, at === IN_OUTPUT ? new kind.Type(x) : x, n);

@@ -13,22 +13,25 @@ export function arrayHeaderSize(n) {
 }
 
 /** Writes the smallest array header for n elements at out[0]; returns its size. */
-export function writeArrayHeader(out, n) {
+export const writeArrayHeader = (out, n) => writeArrayHeaderAt(out, 0, n);
+
+/** Writes the smallest array header for n elements at out[at]; returns its size. */
+export function writeArrayHeaderAt(out, at, n) {
   if (n <= 15) {
-    out[0] = 0x90 | n;
+    out[at] = 0x90 | n;
     return 1;
   }
   if (n <= 0xffff) {
-    out[0] = 0xdc;
-    out[1] = n >>> 8;
-    out[2] = n & 0xff;
+    out[at] = 0xdc;
+    out[at + 1] = n >>> 8;
+    out[at + 2] = n & 0xff;
     return 3;
   }
-  out[0] = 0xdd;
-  out[1] = n >>> 24;
-  out[2] = (n >>> 16) & 0xff;
-  out[3] = (n >>> 8) & 0xff;
-  out[4] = n & 0xff;
+  out[at] = 0xdd;
+  out[at + 1] = n >>> 24;
+  out[at + 2] = (n >>> 16) & 0xff;
+  out[at + 3] = (n >>> 8) & 0xff;
+  out[at + 4] = n & 0xff;
   return 5;
 }
 
@@ -84,7 +87,14 @@ const scratchF64 = new Float64Array(scratchU32.buffer);
  */
 export function packF32(x, n = lengthOf(x)) {
   const out = new Uint8Array(arrayHeaderSize(n) + 5 * n);
-  for (let i = 0, p = writeArrayHeader(out, n); i < n; i++, p += 5) {
+  packF32Into(x, n, out, 0);
+  return out;
+}
+
+/** packF32 into out[at...] (room for the header and 5 bytes an element); returns the end. */
+export function packF32Into(x, n, out, at) {
+  let p = at + writeArrayHeaderAt(out, at, n);
+  for (let i = 0; i < n; i++, p += 5) {
     const v = x[i];
     let b;
     if (v === v) {
@@ -99,13 +109,20 @@ export function packF32(x, n = lengthOf(x)) {
     out[p + 3] = b >>> 8;
     out[p + 4] = b;
   }
-  return out;
+  return p;
 }
 
 /** Float64Array -> msgpack array of float64 (NaN bits kept, as in packF32). */
 export function packF64(x, n = lengthOf(x)) {
   const out = new Uint8Array(arrayHeaderSize(n) + 9 * n);
-  for (let i = 0, p = writeArrayHeader(out, n); i < n; i++, p += 9) {
+  packF64Into(x, n, out, 0);
+  return out;
+}
+
+/** packF64 into out[at...] (room for the header and 9 bytes an element); returns the end. */
+export function packF64Into(x, n, out, at) {
+  let p = at + writeArrayHeaderAt(out, at, n);
+  for (let i = 0; i < n; i++, p += 9) {
     const v = x[i];
     let hi;
     let lo;
@@ -128,7 +145,7 @@ export function packF64(x, n = lengthOf(x)) {
     out[p + 7] = lo >>> 8;
     out[p + 8] = lo;
   }
-  return out;
+  return p;
 }
 
 // ---- float conversions (same NaN rules as c/fm_msgpack.h) -----------------
@@ -295,48 +312,63 @@ const asSafe = (v) => (v < SAFE && v > -SAFE ? Number(v) : v);
 
 /** An integer typed array of numbers (not BigInts) -> msgpack array of ints. */
 export function packInts(x, n = lengthOf(x)) {
-  const head = arrayHeaderSize(n);
-  let size = head;
+  let size = arrayHeaderSize(n);
   for (let i = 0; i < n; i++) size += intSize(x[i]);
   const out = new Uint8Array(size);
-  writeArrayHeader(out, n);
-  for (let i = 0, p = head; i < n; i++) p = writeInt(out, p, x[i]);
+  packIntsInto(x, n, out, 0);
   return out;
+}
+
+/** packInts into out[at...] (room for the header and its width + 1 bytes an element); returns the end. */
+export function packIntsInto(x, n, out, at) {
+  let p = at + writeArrayHeaderAt(out, at, n);
+  for (let i = 0; i < n; i++) p = writeInt(out, p, x[i]);
+  return p;
 }
 
 /** BigInt64Array / BigUint64Array -> msgpack array of ints. */
 export function packBigInts(x, n = lengthOf(x)) {
-  const head = arrayHeaderSize(n);
-  let size = head;
+  let size = arrayHeaderSize(n);
   for (let i = 0; i < n; i++) {
     const v = asSafe(x[i]);
     size += typeof v === 'bigint' ? 9 : intSize(v);
   }
   const out = new Uint8Array(size);
+  packBigIntsInto(x, n, out, 0);
+  return out;
+}
+
+/** packBigInts into out[at...] (room for the header and 9 bytes an element); returns the end. */
+export function packBigIntsInto(x, n, out, at) {
   let view = null; // only for values beyond 2^53
-  writeArrayHeader(out, n);
-  for (let i = 0, p = head; i < n; i++) {
+  let p = at + writeArrayHeaderAt(out, at, n);
+  for (let i = 0; i < n; i++) {
     const v = asSafe(x[i]);
     if (typeof v === 'number') {
       p = writeInt(out, p, v);
     } else {
       out[p] = v >= 0n ? 0xcf : 0xd3;
-      view ??= new DataView(out.buffer);
+      view ??= new DataView(out.buffer, out.byteOffset, out.byteLength);
       if (v >= 0n) view.setBigUint64(p + 1, v);
       else view.setBigInt64(p + 1, v);
       p += 9;
     }
   }
-  return out;
+  return p;
 }
 
 /** Bytes (0 = false, else true) -> msgpack array of booleans. */
 export function packBools(x, n = lengthOf(x)) {
-  const head = arrayHeaderSize(n);
-  const out = new Uint8Array(head + n);
-  writeArrayHeader(out, n);
-  for (let i = 0; i < n; i++) out[head + i] = x[i] ? 0xc3 : 0xc2;
+  const out = new Uint8Array(arrayHeaderSize(n) + n);
+  packBoolsInto(x, n, out, 0);
   return out;
+}
+
+/** packBools into out[at...] (room for the header and 1 byte an element); returns the end. */
+export function packBoolsInto(x, n, out, at) {
+  const body = at + writeArrayHeaderAt(out, at, n);
+  for (let i = 0; i < n; i++) out[body + i] = x[i] ? 0xc3 : 0xc2;
+  return body + n;
 }
 
 /** The pure-JS packer of a kind of js/kinds.js (BOOL too): x's standard msgpack array. */
@@ -351,6 +383,16 @@ export function unpackKind(kind, bytes, body, count, integralFloats) {
   if (kind.c === 'bool') return unpackBools(bytes, body, count);
   if (kind.float) return unpackFloats(bytes, body, count, kind.c === 'f64');
   return unpackInts(bytes, body, count, kind.Type, integralFloats);
+}
+
+/**
+ * The pure-JS packer of a kind, into out[at...], which has room for
+ * abi.js packBound(n, kind.wire) bytes from there; returns the end.
+ */
+export function packKindInto(kind, x, n, out, at) {
+  if (kind.c === 'bool') return packBoolsInto(x, n, out, at);
+  if (kind.float) return kind.c === 'f32' ? packF32Into(x, n, out, at) : packF64Into(x, n, out, at);
+  return kind.big ? packBigIntsInto(x, n, out, at) : packIntsInto(x, n, out, at);
 }
 
 /** Bytes of the bin header for n bytes. */

@@ -34,17 +34,9 @@
 //                               offset after it. Errors are FastmpErrors with the
 //                               element index and the absolute byte offset.
 
-import { BOOL } from '../kinds.js';
-import {
-  packBigInts, packBools, packF32, packF64, packInts, readArrayHeader, unpackBools, unpackFloats, unpackInts,
-} from '../wire.js';
-
-/** The packed bytes of x, by wire.js (which pack() uses for small inputs). */
-function packed(kind, x) {
-  if (kind === BOOL) return packBools(x);
-  if (kind.float) return kind.bytes === 4 ? packF32(x) : packF64(x);
-  return kind.big ? packBigInts(x) : packInts(x);
-}
+import { MAX_ELEMENTS, packBound } from '../abi.js';
+import { usableLength } from '../args.js';
+import { packKindInto, readArrayHeader, unpackKind } from '../wire.js';
 
 /** An output store over a JS ArrayBuffer that doubles when it grows. */
 class JsStore {
@@ -65,10 +57,10 @@ class JsStore {
   }
 
   writeTyped(kind, x, pos) {
-    const out = packed(kind, x);
-    this.ensure(pos, out.length);
-    this.bytes.set(out, pos);
-    return pos + out.length;
+    const n = usableLength(x, 'encode');
+    if (n > MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${n}`);
+    this.ensure(pos, packBound(n, kind.wire));
+    return packKindInto(kind, x, n, this.bytes, pos);
   }
 
   take(pos) {
@@ -89,9 +81,7 @@ class JsReader {
   read(kind, offset, integralFloats) {
     const input = this.input;
     const { count, body } = readArrayHeader(input, offset);
-    if (kind === BOOL) return unpackBools(input, body, count);
-    if (kind.float) return unpackFloats(input, body, count, kind.bytes === 8);
-    return unpackInts(input, body, count, kind.Type, integralFloats);
+    return unpackKind(kind, input, body, count, integralFloats);
   }
 }
 
