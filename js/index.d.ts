@@ -9,8 +9,11 @@
 // passed where a `BufferSource` is required, as to `new Blob([bytes])`,
 // `fetch(url, { body: bytes })` or `crypto.subtle.digest('SHA-256', bytes)`.
 
-/** The build that runs the kernels. */
-export type Backend = 'simd' | 'scalar';
+/**
+ * What runs the calls: the SIMD or scalar wasm build, or 'js' (pure JS, no
+ * WebAssembly: asked for, or where a Content Security Policy refuses to compile wasm).
+ */
+export type Backend = 'simd' | 'scalar' | 'js';
 
 /** Typed arrays that pack() takes (over any buffer). */
 export type FloatArray = Float32Array | Float64Array;
@@ -57,7 +60,11 @@ export interface UnpackOptions {
 }
 
 export interface InitOptions {
-  /** 'auto' (default): SIMD where the engine has it. 'scalar' forces the scalar build. */
+  /**
+   * 'auto' (default): SIMD where the engine has it, pure JS where compiling wasm is
+   * refused (CSP without 'wasm-unsafe-eval'). 'scalar' forces the scalar build;
+   * 'js' never touches WebAssembly (alloc() is then unavailable).
+   */
   backend?: 'auto' | Backend;
   /**
    * The wasm to use instead of the sibling file next to the module: a compiled

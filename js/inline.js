@@ -9,7 +9,7 @@
 import { SCALAR, SIMD } from '../dist/fastmp-inline.js';
 import * as index from './index.js';
 import { readInitOptions } from './instance.js';
-import { chooseBackend } from './loader.js';
+import { chooseBackend, wasmCompileAllowed } from './loader.js';
 
 export * from './index.js';
 
@@ -26,7 +26,9 @@ function decodeBase64(text) {
 /** The options, read and checked, with the inlined build that `backend` picks as `wasm` unless the caller gave one. */
 function inlined(options, fn) {
   const read = { ...readInitOptions(options, fn) };
-  if (read.wasm === undefined) read.wasm = decodeBase64(BASE64[chooseBackend(read.backend)]);
+  // Backend 'js', or a page that may not compile wasm (which falls back to pure JS): no bytes.
+  const wantsWasm = read.backend !== 'js' && wasmCompileAllowed();
+  if (read.wasm === undefined && wantsWasm) read.wasm = decodeBase64(BASE64[chooseBackend(read.backend)]);
   return read;
 }
 

@@ -8,29 +8,39 @@
 
 import { ANY, readOptions, oneOf } from './args.js';
 import { makeApi } from './api.js';
-import { instantiate, instantiateSync } from './loader.js';
-import { Boundary } from './memory.js';
+import { instantiate, instantiateSync, wasmCompileAllowed } from './loader.js';
+import { Boundary, NoWasmBoundary } from './memory.js';
 
-const INIT_OPTIONS = { backend: oneOf('auto', 'simd', 'scalar'), wasm: ANY, pureJs: oneOf('auto', 'never', 'always') };
+const INIT_OPTIONS = { backend: oneOf('auto', 'simd', 'scalar', 'js'), wasm: ANY, pureJs: oneOf('auto', 'never', 'always') };
 
 /** The options of createFastmp() / init(), read once and checked: a fresh object of the given keys. */
 export const readInitOptions = (options, fn) => readOptions(options, fn, INIT_OPTIONS);
 
-/** The checked options, and what loading needs: the boundary is made once the module exists. */
+/**
+ * The checked options, and what loading needs: the boundary is made once the
+ * module exists. `noWasm` is set when no module is to be loaded: backend 'js',
+ * or 'auto' where compiling wasm is refused (a strict Content Security Policy).
+ */
 function prepare(options, fn) {
   const { backend = 'auto', wasm, pureJs = 'auto' } = readInitOptions(options, fn);
+  if (backend === 'js' && (pureJs === 'never' || wasm !== undefined)) {
+    throw new TypeError(`fastmp: ${fn}() backend 'js' runs no wasm: it takes neither pureJs 'never' nor a wasm module`);
+  }
+  const noWasm = backend === 'js' || (backend === 'auto' && !wasmCompileAllowed());
   let boundary = null;
   const load = { backend, wasm, onMemoryGrowth: () => boundary?.refreshViews() };
   const make = (loaded) => {
     boundary = new Boundary(loaded.exports);
     return Object.freeze(makeApi({ boundary, backend: loaded.backend, pureJs }));
   };
-  return { load, make };
+  const makeJs = () => Object.freeze(makeApi({ boundary: new NoWasmBoundary(), backend: 'js', pureJs: 'always' }));
+  return { load, make, makeJs, noWasm };
 }
 
 /**
  * A new instance with its own wasm module. Options: backend 'auto' (default:
- * SIMD where the engine has it) | 'simd' | 'scalar'; wasm: a
+ * SIMD where the engine has it; pure JS where compiling wasm is refused) |
+ * 'simd' | 'scalar' | 'js' (pure JS, WebAssembly never touched); wasm: a
  * WebAssembly.Module, its bytes, or a Response, instead of the sibling .wasm
  * file; pureJs 'auto' (default: small inputs in JS) | 'never' | 'always'.
  */
@@ -40,13 +50,13 @@ export const createFastmp = (options) => load(options, 'createFastmp');
 export const createFastmpSync = (options) => loadSync(options, 'createFastmpSync');
 
 async function load(options, fn) {
-  const { load: args, make } = prepare(options, fn);
-  return make(await instantiate(args));
+  const { load: args, make, makeJs, noWasm } = prepare(options, fn);
+  return noWasm ? makeJs() : make(await instantiate(args));
 }
 
 function loadSync(options, fn) {
-  const { load: args, make } = prepare(options, fn);
-  return make(instantiateSync(args));
+  const { load: args, make, makeJs, noWasm } = prepare(options, fn);
+  return noWasm ? makeJs() : make(instantiateSync(args));
 }
 
 // ---- the default instance ---------------------------------------------------------------

@@ -10,7 +10,26 @@ const SIMD_PROBE = new Uint8Array([
 
 /** True when this engine runs wasm SIMD128. */
 export function simdSupported() {
-  return WebAssembly.validate(SIMD_PROBE);
+  return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+}
+
+// The smallest module (magic and version only).
+const EMPTY_MODULE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
+
+/**
+ * True when this page or process may compile wasm at all. A Content Security
+ * Policy without 'wasm-unsafe-eval' (e.g. script-src 'self'), or an embedder
+ * that turned code generation off, refuses even the smallest module; validating
+ * one compiles nothing, so only compiling tells.
+ */
+export function wasmCompileAllowed() {
+  if (typeof WebAssembly !== 'object') return false;
+  try {
+    new WebAssembly.Module(EMPTY_MODULE); // compiling is the question
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // Literal URLs, so that bundlers see and copy the files.

@@ -16,7 +16,8 @@
 import { INTEGRAL_FLOATS, MAX_ELEMENTS, MAX_NUMBER_BYTES, NO_INDEX_U32, RESULT, packBound } from './abi.js';
 import { bufferOf, byteLengthOf, byteOffsetOf, usableLength } from './args.js';
 import { CODE_NAMES, usageError } from './errors.js';
-import { packKindInto, readArrayHeader, unpackKind } from './wire.js';
+import { jsPort } from './codec/port-js.js';
+import { packKind, packKindInto, readArrayHeader, unpackKind } from './wire.js';
 
 const MIN_SCRATCH = 1 << 16;
 // The largest scratch region: wasm32 memory is at most 4 GiB (65536 pages); one page less.
@@ -492,6 +493,52 @@ export class Boundary {
       tag: field('tag'),
       value: (BigInt(field('valueHi')) << 32n) | BigInt(field('valueLo')),
     };
+  }
+}
+
+// ---- an instance without wasm ------------------------------------------------------------
+
+/**
+ * The boundary of an instance that runs no wasm (backend 'js': asked for, or
+ * where a Content Security Policy refuses to compile it). Every call takes the
+ * pure-JS path, so no input is ever in wasm memory; alloc() has no memory to
+ * give, and packView() returns a fresh array (valid as long as the caller likes).
+ */
+export class NoWasmBoundary {
+  locate() {
+    return OUTSIDE;
+  }
+
+  detachedError() {
+    return undefined;
+  }
+
+  stats() {
+    return { wasmMemory: 0, scratch: 0 };
+  }
+
+  packView(kind, x, n) {
+    return packKind(kind, x, n);
+  }
+
+  bytesView(packed) {
+    return packed;
+  }
+
+  allocArray() {
+    throw new TypeError("fastmp: alloc() gives arrays in wasm memory; this instance runs without wasm (backend 'js')");
+  }
+
+  release() {
+    return false;
+  }
+
+  refreshed() {
+    return undefined;
+  }
+
+  codecPort() {
+    return jsPort;
   }
 }
 

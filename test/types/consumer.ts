@@ -18,7 +18,7 @@ import {
 async function main(): Promise<void> {
   const b: Backend = await init({ backend: 'auto', pureJs: 'auto' });
   const s: Backend = initSync({ backend: 'scalar', wasm: new Uint8Array(8) });
-  const again: 'simd' | 'scalar' = backend();
+  const again: 'simd' | 'scalar' | 'js' = backend(); // 'js': pure JS (backend 'js', or wasm refused by a CSP)
   const simd: boolean = simdSupported();
   const bytes: Uint8Array = pack(new Float32Array([1, 2]));
   const f32: Float32Array = unpack(bytes, Float32Array);
