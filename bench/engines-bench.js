@@ -1,0 +1,495 @@
+// engines-bench.js - `npm run bench -- --engines`: wasm SIMD vs wasm scalar vs
+// pure JS, in one run per engine, on every engine test/engines/ reaches (Node
+// 20, 22, 24 and Bun from the npm registry, Chromium and Firefox ESR from
+// Debian; test/engines/launch.js gets and starts them). Writes
+// bench/RESULTS-engines.md and bench/results-engines.json (or into --out DIR).
+//
+// Two halves in one file:
+// - run(fastmp, options): plain ESM with no imports, the same in Node, Bun and
+//   a page. `fastmp` is the package's module namespace (createFastmp()). It
+//   makes three instances (wasm-simd, wasm-scalar: wasm at every size;
+//   pure-js: pureJs 'always') and times pack and unpack of Float32Array and
+//   Int32Array at N = 16, 256, 4096, 65536 (seeded random content), then a
+//   crossover probe per op for Float32Array: the smallest N of a grid from
+//   which wasm stays at least as fast as pure JS. Timing needs only
+//   performance.now(): calls in batches long enough for the engine's timer
+//   (a page's clock is coarse), contenders interleaved in rotated rounds; a
+//   time is the median over rounds of each round's median, with the min..max
+//   of the round medians.
+// - runEngines(options): Node only (its imports are dynamic): runs run() on
+//   each engine and writes the two outputs.
+//
+// Run as a script (`node --expose-gc bench/engines-bench.js [--quick]`, `bun
+// bench/engines-bench.js`), it benches that runtime and prints the result as
+// one line of JSON after test/engines' marker (on stdout; progress on stderr).
+
+const CONTENDERS = [
+  ['wasm-simd', { backend: 'simd', pureJs: 'never' }],
+  ['wasm-scalar', { backend: 'scalar', pureJs: 'never' }],
+  ['pure-js', { pureJs: 'always' }],
+];
+const NAMES = CONTENDERS.map(([name]) => name);
+export const SIZES = [16, 256, 4096, 65536];
+export const CROSSOVER_SIZES = [1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 256, 512];
+const TYPES = ['Float32Array', 'Int32Array'];
+const SEED = 0x5eed;
+const MARKER = 'FASTMP_ENGINE_RESULT ';
+
+/**
+ * Time budgets. caseMs: the measured time of one case, all contenders and
+ * rounds; warmMs: each contender runs this long first (JIT tiers, inline caches).
+ */
+const BUDGETS = {
+  full: { rounds: 7, caseMs: 1500, crossoverCaseMs: 600, warmMs: 60, minSample: 0.2 },
+  quick: { rounds: 3, caseMs: 45, crossoverCaseMs: 24, warmMs: 3, minSample: 0.05 },
+};
+
+// ---- the portable bench ------------------------------------------------------------
+
+/** xorshift32 (test/helpers.js's PRNG): the same content on every engine. */
+function rng(seed) {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s;
+  };
+}
+
+/** Random reals (Float32Array), or ints of every magnitude, so that every msgpack int form occurs (Int32Array). */
+function content(type, n, next) {
+  if (type === 'Float32Array') {
+    const x = new Float32Array(n);
+    for (let i = 0; i < n; i++) x[i] = (next() / 2 ** 32 - 0.5) * 2e6;
+    return x;
+  }
+  const x = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const bits = 1 + (next() % 32);
+    x[i] = (next() >>> (32 - bits)) - 2 ** (bits - 1);
+  }
+  return x;
+}
+
+const now = () => performance.now();
+const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
+const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** A full collection between contenders where the runtime offers one (node --expose-gc, Bun). */
+const canCollect = Boolean(globalThis.gc || globalThis.Bun);
+const collect = globalThis.gc ?? (globalThis.Bun ? () => globalThis.Bun.gc(true) : () => {});
+
+/** The clock's step in ms: the smallest nonzero difference of two readings. */
+function timerResolution() {
+  let best = Infinity;
+  for (let k = 0; k < 30; k++) {
+    const t0 = now();
+    let t1 = now();
+    while (t1 === t0) t1 = now();
+    best = Math.min(best, t1 - t0);
+  }
+  return best;
+}
+
+let sink = 0;
+function timeBatch(fn, batch) {
+  const t0 = now();
+  for (let i = 0; i < batch; i++) sink ^= fn().length;
+  return now() - t0;
+}
+
+/** Runs fn for warmMs, then finds the batch size whose run takes at least `sample` ms. */
+function prepareTask(fn, warmMs, sample) {
+  const until = now() + warmMs;
+  do fn(); while (now() < until);
+  let batch = 1;
+  while (batch < 1 << 24) {
+    const t = Math.min(timeBatch(fn, batch), timeBatch(fn, batch));
+    if (t >= sample) break;
+    batch = t > 0 ? Math.max(batch * 2, Math.ceil((batch * sample * 1.2) / t)) : batch * 8;
+  }
+  return batch;
+}
+
+/**
+ * { name: { median, min, max } } in ns per call of each task { name, fn }:
+ * `rounds` rounds, each running every task in turn (rotated order) for its
+ * slice of caseMs; a round's value is the median of its batches.
+ */
+async function measure(tasks, { rounds, caseMs, warmMs, sample }) {
+  const batches = tasks.map((t) => prepareTask(t.fn, warmMs, sample));
+  const perRound = tasks.map(() => []);
+  const slice = caseMs / (rounds * tasks.length);
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < tasks.length; k++) {
+      const i = (k + round) % tasks.length;
+      const { fn } = tasks[i];
+      const batch = batches[i];
+      collect();
+      const samples = [];
+      const until = now() + slice;
+      do samples.push(timeBatch(fn, batch) / batch); while (now() < until || samples.length < 5);
+      perRound[i].push(median(samples) * 1e6);
+    }
+  }
+  await pause();
+  return Object.fromEntries(tasks.map((t, i) => [t.name, {
+    median: median(perRound[i]), min: Math.min(...perRound[i]), max: Math.max(...perRound[i]), batch: batches[i],
+  }]));
+}
+
+const sameBytes = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+const bytesOf = (t) => new Uint8Array(t.buffer, t.byteOffset, t.byteLength);
+
+/** One case's tasks: op on x (pack) or on its msgpack bytes (unpack), every contender; checked to agree first. */
+function tasksOf(paths, type, op, x) {
+  const js = paths['pure-js'];
+  const bytes = js.pack(x);
+  const Type = x.constructor;
+  const call = op === 'pack' ? (api) => () => api.pack(x) : (api) => () => api.unpack(bytes, Type);
+  const reference = op === 'pack' ? bytes : bytesOf(x);
+  for (const name of NAMES) {
+    const out = call(paths[name])();
+    if (!sameBytes(op === 'pack' ? out : bytesOf(out), reference)) throw new Error(`${name} ${op} ${type}[${x.length}] differs from the input / pure JS`);
+  }
+  return { bytes: bytes.length, tasks: NAMES.map((name) => ({ name, fn: call(paths[name]) })) };
+}
+
+/** The smallest size of `sizes` from which `build` stays at least as fast as pure JS; null when it never does. */
+export function crossoverOf(points, build) {
+  let from = null;
+  for (const { n, ns } of points) {
+    if (ns[build].median <= ns['pure-js'].median) from ??= n;
+    else from = null;
+  }
+  return from;
+}
+
+/**
+ * Benches one engine. options: quick (short budgets: a smoke run, not a
+ * measurement), log (progress lines). Resolves to { env, mode, budget, cases, crossover, seconds }.
+ */
+export async function run(fastmp, { quick = false, log = () => {} } = {}) {
+  const started = now();
+  const budget = BUDGETS[quick ? 'quick' : 'full'];
+  const resolution = timerResolution();
+  // Batches of at least 20 clock steps, so that the clock's step is within 5 % of a batch.
+  const sample = Math.max(budget.minSample, 20 * resolution);
+  const paths = {};
+  for (const [name, options] of CONTENDERS) paths[name] = await fastmp.createFastmp(options);
+  const proc = globalThis.process;
+  const env = {
+    userAgent: globalThis.navigator?.userAgent ?? null,
+    versions: proc?.versions ? { node: proc.versions.node, v8: proc.versions.v8, bun: proc.versions.bun, webkit: proc.versions.webkit } : null,
+    hardwareConcurrency: globalThis.navigator?.hardwareConcurrency ?? null,
+    crossOriginIsolated: globalThis.crossOriginIsolated ?? null,
+    timerResolutionNs: resolution * 1e6,
+    sampleMs: sample,
+    gc: canCollect,
+    simd: fastmp.simdSupported(),
+    backends: Object.fromEntries(NAMES.map((name) => [name, paths[name].backend()])),
+  };
+  log(`timer step ${(resolution * 1e6).toFixed(0)} ns, batches of >= ${sample.toFixed(2)} ms${env.crossOriginIsolated ? ', cross-origin isolated' : ''}`);
+
+  const cases = [];
+  for (const type of TYPES) {
+    for (const op of ['pack', 'unpack']) {
+      for (const n of SIZES) {
+        const { bytes, tasks } = tasksOf(paths, type, op, content(type, n, rng(SEED + n)));
+        const ns = await measure(tasks, { ...budget, sample });
+        cases.push({ type, op, n, bytes, ns });
+        log(`${op} ${type} ${n}: ${NAMES.map((name) => `${name} ${formatNs(ns[name].median)}`).join(', ')}`);
+      }
+    }
+  }
+  const crossover = [];
+  for (const op of ['pack', 'unpack']) {
+    const points = [];
+    for (const n of CROSSOVER_SIZES) {
+      const { tasks } = tasksOf(paths, 'Float32Array', op, content('Float32Array', n, rng(SEED + n)));
+      points.push({ n, ns: await measure(tasks, { ...budget, caseMs: budget.crossoverCaseMs, sample }) });
+    }
+    const simdFrom = crossoverOf(points, 'wasm-simd');
+    const scalarFrom = crossoverOf(points, 'wasm-scalar');
+    crossover.push({ type: 'Float32Array', op, simdFrom, scalarFrom, points });
+    log(`crossover ${op} Float32Array: wasm-simd from ${simdFrom ?? `> ${CROSSOVER_SIZES.at(-1)}`}, wasm-scalar from ${scalarFrom ?? `> ${CROSSOVER_SIZES.at(-1)}`}`);
+  }
+  // sink: what the timed calls returned, reported so that no engine may drop them.
+  return { env, mode: quick ? 'quick' : 'full', budget: { ...budget, sampleMs: sample }, cases, crossover, seconds: (now() - started) / 1000, sink };
+}
+
+export function formatNs(ns) {
+  if (ns === undefined || !Number.isFinite(ns)) return '–';
+  if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;
+  return `${ns.toFixed(0)} ns`;
+}
+
+// ---- as a script: this runtime -------------------------------------------------------------------
+
+const script = globalThis.process?.argv?.[1];
+if (script && decodeURIComponent(new URL(import.meta.url).pathname) === script) {
+  const fastmp = await import('fastmp-wasm');
+  const result = await run(fastmp, { quick: process.argv.includes('--quick'), log: (line) => process.stderr.write(`${line}\n`) });
+  process.stdout.write(`\n${MARKER}${JSON.stringify(result)}\n`);
+}
+
+// ---- the run over every engine (Node only) -----------------------------------------------------
+
+/** The page a browser engine runs: the package as a page loads it, this file, the result in window.__result. */
+const page = (quick) => `<!doctype html>
+<meta charset="utf-8">
+<title>fastmp engines bench</title>
+<script type="module">
+  try {
+    const fastmp = await import('/js/index.js');
+    const { run } = await import('/bench/engines-bench.js');
+    window.__result = await run(fastmp, { quick: ${quick}, log: (line) => console.log(line) });
+  } catch (e) {
+    window.__result = { error: String(e?.stack ?? e) };
+  }
+</script>
+`;
+
+const ENGINE_TIMEOUT = 400_000;
+
+/** The runtime's version and JS engine, from what it reported. */
+function describe(engine, result, browserVersion) {
+  const v = result.env.versions ?? {};
+  if (engine.id === 'bun') return { version: v.bun, jsEngine: 'JavaScriptCore' };
+  if (engine.id.startsWith('node')) return { version: v.node, jsEngine: `V8 ${v.v8.split('-')[0]}` };
+  if (engine.id === 'chromium') return { version: browserVersion, jsEngine: `V8 (Chromium ${browserVersion.split('.')[0]})` };
+  return { version: browserVersion, jsEngine: `SpiderMonkey (Firefox ${browserVersion.split('.')[0]})` };
+}
+
+/** JS_BELOW of js/api.js (not exported: read from its source), the sizes below which `auto` runs pure JS. */
+function jsBelowOf(source) {
+  const literal = source.match(/const JS_BELOW = (\{[\s\S]*?\n\});/)?.[1];
+  if (!literal) throw new Error('bench/engines-bench.js: cannot find JS_BELOW in js/api.js');
+  return new Function(`return (${literal});`)();
+}
+
+/**
+ * Runs run() on each engine (ids: a subset of node20 node22 node24 bun
+ * chromium firefox) and writes RESULTS-engines.md and results-engines.json
+ * into outDir. Resolves to the exit status: 1 when an engine failed or was missing.
+ */
+export async function runEngines({ quick = false, ids, outDir, command }) {
+  const { spawnSync } = await import('node:child_process');
+  const { mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
+  const os = await import('node:os');
+  const { join } = await import('node:path');
+  const { ENGINES, ROOT, launch, runDriver, runPage, serve } = await import('../test/engines/launch.js');
+  const unknown = (ids ?? []).filter((id) => !ENGINES.some((e) => e.id === id));
+  if (unknown.length) throw new Error(`bench --engines: no engine ${unknown.join(', ')} (engines: ${ENGINES.map((e) => e.id).join(' ')})`);
+  const started = Date.now();
+  const loadBefore = os.loadavg()[0];
+  const script = join(ROOT, 'bench', 'engines-bench.js');
+  // Cross-origin isolated pages get the fine clock (5-20 µs steps instead of 100 µs - 1 ms).
+  const { server, origin } = await serve({
+    pages: { '/engines-bench': page(quick) },
+    headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' },
+  });
+  const rows = [];
+  try {
+    for (const engine of ENGINES.filter((e) => !ids || ids.includes(e.id))) {
+      const row = { id: engine.id, engine: engine.engine };
+      rows.push(row);
+      const got = await engine.get({ who: 'bench --engines' });
+      if (got.missing) {
+        row.missing = got.missing;
+        console.log(`${engine.engine}: MISSING: ${got.missing}`);
+        continue;
+      }
+      const t = Date.now();
+      console.log(`${engine.engine}: running`);
+      try {
+        let result;
+        let browserVersion;
+        if (engine.kind === 'server') {
+          const flags = engine.id === 'bun' ? [] : ['--expose-gc'];
+          result = runDriver(got.path, [...flags, script, ...(quick ? ['--quick'] : [])], { timeout: ENGINE_TIMEOUT, stderr: 'inherit' });
+        } else {
+          const { browser, version } = await launch(got);
+          browserVersion = version;
+          try {
+            result = await runPage(browser, `${origin}engines-bench`, { timeout: ENGINE_TIMEOUT, onLog: (line) => process.stderr.write(`${line}\n`) });
+          } finally {
+            await browser.close();
+          }
+        }
+        Object.assign(row, describe(engine, result, browserVersion), { result });
+      } catch (e) {
+        row.error = e.message;
+        console.log(`${engine.engine}: ERROR ${e.message}`);
+      }
+      row.seconds = (Date.now() - t) / 1000;
+      console.log(`${engine.engine}: ${row.result ? 'done' : 'no result'} in ${row.seconds.toFixed(1)} s`);
+    }
+  } finally {
+    server.close();
+  }
+
+  const git = (...a) => spawnSync('git', a, { cwd: ROOT, encoding: 'utf8' }).stdout?.trimEnd() ?? '';
+  const jsBelow = jsBelowOf(readFileSync(join(ROOT, 'js', 'api.js'), 'utf8'));
+  const meta = {
+    date: new Date().toISOString(),
+    command,
+    mode: quick ? 'quick' : 'full',
+    seconds: (Date.now() - started) / 1000,
+    commit: git('rev-parse', 'HEAD'),
+    // Uncommitted changes to what the engines ran (the results are of the work tree).
+    uncommitted: git('status', '--porcelain', '--', 'js', 'dist', 'c').split('\n').filter(Boolean).map((l) => l.slice(3)),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cores: os.cpus().length,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    // The 1-minute load average before and after: other work on the machine slows every contender.
+    loadAverage: { before: loadBefore, after: os.loadavg()[0] },
+    jsBelowFloat32: { simd: { pack: jsBelow.simd.pack.f32, unpack: jsBelow.simd.unpack.f32 }, scalar: { pack: jsBelow.scalar.pack.f32, unpack: jsBelow.scalar.unpack.f32 } },
+  };
+  const engines = rows.map(({ result: { sink, ...result } = {}, ...row }) => ({ ...row, ...result }));
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'results-engines.json'), `${JSON.stringify({ meta, engines }, null, 1)}\n`);
+  writeFileSync(join(outDir, 'RESULTS-engines.md'), `${markdown(meta, engines)}\n`);
+  console.log(`\n${headline(engines)}\n\nwrote ${join(outDir, 'RESULTS-engines.md')} and results-engines.json in ${meta.seconds.toFixed(0)} s`);
+  return rows.some((r) => !r.result) ? 1 : 0;
+}
+
+// ---- the report ------------------------------------------------------------------------------------
+
+const x = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}x` : '–');
+/** Speed of a over b: b's time / a's time. */
+const speedup = (c, a, b) => (c ? c.ns[b].median / c.ns[a].median : undefined);
+const spread = (t) => `${formatNs(t.median)} (${formatNs(t.min)}..${formatNs(t.max)})`;
+const beyond = `> ${CROSSOVER_SIZES.at(-1)}`;
+
+function table(rows) {
+  const keys = Object.keys(rows[0]);
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(keys), line(keys.map(() => '---')), ...rows.map((r) => line(keys.map((k) => String(r[k]))))].join('\n');
+}
+
+const findCase = (e, type, op, n) => e.cases?.find((c) => c.type === type && c.op === op && c.n === n);
+
+/** The ratios at N = 4096, one row per engine. */
+function headlineRows(engines) {
+  return engines.filter((e) => e.cases).map((e) => {
+    const row = { engine: `${e.engine} ${e.version}` };
+    for (const type of TYPES) {
+      for (const op of ['pack', 'unpack']) {
+        const c = findCase(e, type, op, 4096);
+        const short = type === 'Float32Array' ? 'f32' : 'i32';
+        row[`${op} ${short} SIMD÷scalar`] = x(speedup(c, 'wasm-simd', 'wasm-scalar'));
+        row[`${op} ${short} SIMD÷JS`] = x(speedup(c, 'wasm-simd', 'pure-js'));
+      }
+    }
+    return row;
+  });
+}
+
+/** A crossover against JS_BELOW: the factor between them, and whether it is beyond 2x either way. */
+function against(measured, table) {
+  const m = measured ?? Infinity;
+  const factor = m >= table ? m / table : table / m;
+  const material = factor > 2;
+  const text = measured === null ? `${beyond} (wasm never stayed ahead)` : String(measured);
+  return { text, factor: Number.isFinite(factor) ? `${factor.toFixed(1)}x ${m >= table ? 'higher' : 'lower'}` : 'beyond the grid', material };
+}
+
+function crossoverRows(engines, meta) {
+  const rows = [];
+  for (const e of engines.filter((r) => r.crossover)) {
+    for (const c of e.crossover) {
+      const simd = against(c.simdFrom, meta.jsBelowFloat32.simd[c.op]);
+      const scalar = against(c.scalarFrom, meta.jsBelowFloat32.scalar[c.op]);
+      rows.push({
+        engine: e.engine, op: `${c.op} Float32Array`,
+        'wasm-simd wins from': simd.text, 'JS_BELOW.simd': meta.jsBelowFloat32.simd[c.op], 'simd: differs': `${simd.factor}${simd.material ? ' **(> 2x)**' : ''}`,
+        'wasm-scalar wins from': scalar.text, 'JS_BELOW.scalar': meta.jsBelowFloat32.scalar[c.op], 'scalar: differs': `${scalar.factor}${scalar.material ? ' **(> 2x)**' : ''}`,
+      });
+    }
+  }
+  return rows;
+}
+
+/** The plain-text summary printed at the end of a run. */
+function headline(engines) {
+  const rows = headlineRows(engines);
+  if (rows.length === 0) return 'no engine gave a result';
+  const keys = Object.keys(rows[0]);
+  const widths = keys.map((k) => Math.max(k.length, ...rows.map((r) => r[k].length)));
+  const out = ['At N = 4096 (speed of wasm-simd over wasm-scalar, over pure JS):', keys.map((k, i) => k.padEnd(widths[i])).join('  ')];
+  for (const r of rows) out.push(keys.map((k, i) => r[k].padEnd(widths[i])).join('  '));
+  for (const e of engines.filter((r) => r.crossover)) {
+    out.push(`${e.engine}: Float32Array crossover (wasm-simd stays ahead of pure JS from N =) ${e.crossover.map((c) => `${c.op} ${c.simdFrom ?? beyond}`).join(', ')}`);
+  }
+  return out.join('\n');
+}
+
+/** bench/RESULTS-engines.md. */
+function markdown(meta, engines) {
+  const out = [];
+  out.push('# fastmp-wasm on every engine: wasm SIMD vs wasm scalar vs pure JS', '');
+  out.push(`Produced by \`${meta.command}\` on ${meta.date} (${meta.mode} mode, ${meta.seconds.toFixed(0)} s for all engines, one after another)`
+    + ` at commit ${meta.commit.slice(0, 12)}${meta.uncommitted.length ? ` with uncommitted changes to ${meta.uncommitted.join(', ')}` : ''}`
+    + '. Rerun it to replace this file.', '');
+  if (meta.mode === 'quick') out.push('**Quick mode: short budgets for a smoke run; these numbers are not measurements.**', '');
+  out.push(`Machine: ${meta.cpu}, ${meta.cores} cores (${meta.platform}); 1-minute load average ${meta.loadAverage.before.toFixed(2)} before the run, ${meta.loadAverage.after.toFixed(2)} after.`, '');
+  out.push('How to read: each engine runs bench/engines-bench.js once, with three instances of the package side by side:',
+    '`wasm-simd` and `wasm-scalar` (`createFastmp({ backend, pureJs: \'never\' })`: wasm at every size) and `pure-js`',
+    '(`pureJs: \'always\'`). Times are per call, from `performance.now()` around batches of calls (at least 20 steps of',
+    'the engine\'s clock), the contenders interleaved in rounds of rotated order (a full GC before each where the runtime',
+    'offers one); a time is the median of the round medians, with their min..max. Ratios are speed-ups: the other',
+    'contender\'s time / wasm-simd\'s time (above 1: wasm-simd is faster). Content: seeded random reals (Float32Array) and',
+    'random ints of every magnitude (Int32Array), the same on every engine. Pages are served cross-origin isolated (COOP/COEP),',
+    'so that the browsers\' clocks step in µs rather than 0.1-1 ms.', '');
+  out.push('## Engines', '');
+  out.push(table(engines.map((e) => ({
+    engine: e.engine,
+    version: e.version ?? '–',
+    'JS engine': e.jsEngine ?? '–',
+    'clock step': e.env ? formatNs(e.env.timerResolutionNs) : '–',
+    'cross-origin isolated': e.env?.crossOriginIsolated == null ? 'n/a' : e.env.crossOriginIsolated ? 'yes' : 'no',
+    'GC between tasks': e.env ? (e.env.gc ? 'yes' : 'no') : '–',
+    result: e.missing ? `missing: ${e.missing}` : e.error ? `error: ${e.error.split('\n')[0]}` : 'ok',
+    time: e.seconds ? `${e.seconds.toFixed(0)} s` : '–',
+  }))), '');
+  const heads = headlineRows(engines);
+  if (heads.length) {
+    out.push('## At N = 4096', '', 'Speed of wasm-simd over wasm-scalar (SIMD÷scalar) and over pure JS (SIMD÷JS), same run per engine.', '');
+    out.push(table(heads), '');
+  }
+  const cross = crossoverRows(engines, meta);
+  if (cross.length) {
+    out.push('## Pure-JS crossovers, Float32Array', '');
+    out.push(`The smallest N of {${CROSSOVER_SIZES.join(', ')}} from which wasm stays at least as fast as pure JS (median against`,
+      'median, at that N and every larger one), against `JS_BELOW` in js/api.js (measured on Node 20 by bench/crossover.js;',
+      '`auto` runs pure JS below it). Near a crossover both paths are within noise of each other: a factor under 2x is not',
+      'a difference worth a per-engine table.', '');
+    out.push(table(cross), '');
+    out.push('Speed of wasm-simd over pure JS (pure-js time / wasm-simd time) at each N:', '');
+    const withX = engines.filter((e) => e.crossover);
+    for (const op of ['pack', 'unpack']) {
+      out.push(`**${op} Float32Array**`, '');
+      out.push(table(CROSSOVER_SIZES.map((n) => {
+        const row = { N: n };
+        for (const e of withX) {
+          const p = e.crossover.find((c) => c.op === op)?.points.find((q) => q.n === n);
+          row[e.engine] = p ? `${x(p.ns['pure-js'].median / p.ns['wasm-simd'].median)} (${formatNs(p.ns['wasm-simd'].median)} vs ${formatNs(p.ns['pure-js'].median)})` : '–';
+        }
+        return row;
+      })), '');
+    }
+  }
+  for (const e of engines.filter((r) => r.cases)) {
+    out.push(`## ${e.engine} ${e.version} (${e.jsEngine})`, '');
+    out.push(table(e.cases.map((c) => ({
+      case: `${c.op} ${c.type}`, N: c.n, 'msgpack bytes': c.bytes,
+      'wasm-simd': spread(c.ns['wasm-simd']), 'wasm-scalar': spread(c.ns['wasm-scalar']), 'pure-js': spread(c.ns['pure-js']),
+      'SIMD÷scalar': x(speedup(c, 'wasm-simd', 'wasm-scalar')), 'SIMD÷JS': x(speedup(c, 'wasm-simd', 'pure-js')),
+    }))), '');
+  }
+  return out.join('\n');
+}
