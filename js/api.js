@@ -7,8 +7,9 @@
 import { MAX_ELEMENTS, INTEGRAL_FLOATS } from './abi.js';
 import { BOOLEAN, asBytes, asOffset, describe, kindOfArray, ownView, readOptions, usableLength } from './args.js';
 import { NO_INDEX, msgpackError } from './errors.js';
-import { BOOL, KIND_OF_TYPE, TYPE_NAMES } from './kinds.js';
+import { BOOL, KIND_OF_NAME, KIND_OF_TYPE, TYPE_NAMES } from './kinds.js';
 import { makeCodec } from './codec/index.js';
+import { HALF, halfOf, halfTarget, isHalf, widenHalf } from './codec/typed.js';
 import { stringsApi } from './strings.js';
 import * as wire from './wire.js';
 
@@ -32,6 +33,11 @@ const JS_BELOW = {
 
 const PACK_OPTIONS = { bin: BOOLEAN };
 const UNPACK_OPTIONS = { integralFloats: BOOLEAN };
+
+const FLOAT64 = KIND_OF_NAME.get('Float64Array');
+// A Float16Array (where the engine has one) is packed as float32 elements and
+// unpacked through float64: codec/typed.js HALF. alloc() makes none: no kernel reads float16.
+const API_TYPE_NAMES = HALF.Type === undefined ? TYPE_NAMES : `${TYPE_NAMES}, Float16Array`;
 
 const tooManyElements = (n) => new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${n}`);
 // A bin's length field is a u32 too, and its header takes up to 5 bytes of the output.
@@ -60,10 +66,10 @@ export function makeApi(core) {
   const detached = (x, fn) => b.detachedError(x, fn);
   const bytesOf = (bytes, fn) => asBytes(bytes, fn, detached);
 
-  /** The kind of typed array x; a TypeError for anything else. */
+  /** The kind of typed array x (HALF for a Float16Array); a TypeError for anything else. */
   function packable(x, fn) {
-    const kind = kindOfArray(x);
-    if (kind === undefined) throw new TypeError(`fastmp: ${fn}() takes a ${TYPE_NAMES}, not ${describe(x)}`);
+    const kind = kindOfArray(x) ?? (isHalf(x) ? HALF : undefined);
+    if (kind === undefined) throw new TypeError(`fastmp: ${fn}() takes a ${API_TYPE_NAMES}, not ${describe(x)}`);
     return kind;
   }
 
@@ -76,6 +82,7 @@ export function makeApi(core) {
     const { bin = true } = readOptions(options, 'pack', PACK_OPTIONS);
     const n = usableLength(x, 'pack', detached);
     const at = b.locate(x, 'pack', x);
+    if (kind === HALF) return pack(widenHalf(x, 'pack', detached)); // float32 elements, from a copy in JS memory
     if (kind.c === 'u8' && bin) return packBin(x, n);
     if (n > MAX_ELEMENTS) throw tooManyElements(n);
     if (useJs('pack', kind, n)) return wire.packKind(kind, x, n);
@@ -87,6 +94,7 @@ export function makeApi(core) {
     const { bin = true } = readOptions(options, 'packView', PACK_OPTIONS);
     const n = usableLength(x, 'packView', detached);
     const at = b.locate(x, 'packView', x);
+    if (kind === HALF) return packView(widenHalf(x, 'packView', detached));
     if (kind.c === 'u8' && bin) return b.bytesView(packBin(x, n));
     if (n > MAX_ELEMENTS) throw tooManyElements(n);
     return b.packView(kind, x, n, at);
@@ -119,7 +127,10 @@ export function makeApi(core) {
 
   function alloc(Type, n) {
     const kind = KIND_OF_TYPE.get(Type);
-    if (kind === undefined) throw new TypeError(`fastmp: alloc() makes a ${TYPE_NAMES}, not ${describe(Type)}`);
+    if (kind === undefined) {
+      const what = halfTarget(Type) === HALF ? 'a Float16Array (no kernel reads float16: pack() one from JS memory)' : describe(Type);
+      throw new TypeError(`fastmp: alloc() makes a ${TYPE_NAMES}, not ${what}`);
+    }
     if (!Number.isSafeInteger(n) || n < 0 || n > MAX_ELEMENTS) {
       throw new RangeError(`fastmp: alloc() takes a length from 0 to 2^32-1, not ${describe(n)}`);
     }
@@ -138,10 +149,10 @@ export function makeApi(core) {
 
   // ---- unpack -------------------------------------------------------------------
 
-  /** The kind unpack() decodes into: a constructor of this realm's typed arrays. */
+  /** The kind unpack() decodes into: a constructor of this realm's typed arrays (HALF for Float16Array). */
   function targetKind(Type, fn) {
-    const kind = KIND_OF_TYPE.get(Type);
-    if (kind === undefined) throw new TypeError(`fastmp: ${fn}() decodes into a ${TYPE_NAMES}; the second argument was ${describe(Type)}`);
+    const kind = KIND_OF_TYPE.get(Type) ?? halfTarget(Type);
+    if (kind === undefined) throw new TypeError(`fastmp: ${fn}() decodes into a ${API_TYPE_NAMES}; the second argument was ${describe(Type)}`);
     return kind;
   }
 
@@ -178,6 +189,10 @@ export function makeApi(core) {
   }
 
   function unpackAt(input, at, kind, start, integralFloats) {
+    if (kind === HALF) { // through float64: one rounding to float16
+      const { value, end } = unpackAt(input, at, FLOAT64, start, integralFloats);
+      return { value: halfOf(value), end };
+    }
     if (kind.c === 'u8' && wire.isBinAt(input, start)) return wire.readBin(input, start, kind.Type);
     const { count, body } = wire.readArrayHeader(input, start);
     if (useJs('unpack', kind, count)) return wire.unpackKind(kind, input, body, count, integralFloats);

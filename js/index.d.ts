@@ -28,11 +28,24 @@ export type PackableArrayType =
   | Uint32ArrayConstructor | BigInt64ArrayConstructor | BigUint64ArrayConstructor;
 
 /**
+ * Float16Array where the lib the consumer compiles with declares it (TypeScript's
+ * lib "esnext" / "esnext.float16"), else never; named without the global, which
+ * lib ES2022 lacks. pack(), packView() and encode() take one (as float32
+ * elements); unpack(), unpackFrom() and a shape fill one. Not alloc(): no kernel
+ * reads float16. At run time only where the engine has Float16Array.
+ */
+type Float16ArrayIfDeclared = typeof globalThis extends { Float16Array: { prototype: infer A } } ? A : never;
+/** Float16ArrayConstructor where the lib declares it, else never. */
+type Float16ArrayConstructorIfDeclared = typeof globalThis extends { Float16Array: infer C } ? C : never;
+/** What unpack(bytes, Float16Array) returns (Float16Array<ArrayBuffer>), else never. */
+type Float16ArrayOfBuffer = typeof globalThis extends { Float16Array: { new (length?: number): infer A } } ? A : never;
+
+/**
  * The array that unpack(bytes, T) and alloc(T, n) return for the constructor
  * T, over an ArrayBuffer: `TypedArrayOf<Float32ArrayConstructor>` is
  * `Float32Array<ArrayBuffer>`.
  */
-export type TypedArrayOf<T extends PackableArrayType> =
+export type TypedArrayOf<T extends PackableArrayType | Float16ArrayConstructorIfDeclared> =
   T extends Float32ArrayConstructor ? Float32Array<ArrayBuffer>
   : T extends Float64ArrayConstructor ? Float64Array<ArrayBuffer>
   : T extends Int8ArrayConstructor ? Int8Array<ArrayBuffer>
@@ -44,6 +57,7 @@ export type TypedArrayOf<T extends PackableArrayType> =
   : T extends Uint32ArrayConstructor ? Uint32Array<ArrayBuffer>
   : T extends BigInt64ArrayConstructor ? BigInt64Array<ArrayBuffer>
   : T extends BigUint64ArrayConstructor ? BigUint64Array<ArrayBuffer>
+  : T extends Float16ArrayConstructorIfDeclared ? Float16ArrayOfBuffer
   : never;
 
 /** Bytes of msgpack: a Uint8Array (a Buffer too) or a whole ArrayBuffer / SharedArrayBuffer. */
@@ -174,9 +188,10 @@ export function memoryStats(): { wasmMemory: number; scratch: number };
  * Packs a typed array into a standard msgpack array: Float32Array as float32
  * elements (0xca), Float64Array as float64 (0xcb), bit for bit; integer arrays
  * with each value in its smallest int form; Uint8Array / Uint8ClampedArray as
- * bin unless `{ bin: false }`. Returns a new array.
+ * bin unless `{ bin: false }`; a Float16Array (where the engine has one) as
+ * float32 elements, its values widened exactly. Returns a new array.
  */
-export function pack(x: PackableArray, options?: PackOptions): Uint8Array<ArrayBuffer>;
+export function pack(x: PackableArray | Float16ArrayIfDeclared, options?: PackOptions): Uint8Array<ArrayBuffer>;
 
 /** Packs booleans (or bytes: 0 = false, anything else = true) as msgpack false / true. */
 export function packBool(x: readonly boolean[] | Uint8Array): Uint8Array<ArrayBuffer>;
@@ -186,18 +201,19 @@ export function packBool(x: readonly boolean[] | Uint8Array): Uint8Array<ArrayBu
  * the result is a view of wasm memory valid until the next fastmp call
  * (passing it to fastmp later is 'STALE'). No output array is allocated.
  */
-export function packView(x: PackableArray, options?: PackOptions): Uint8Array<ArrayBuffer>;
+export function packView(x: PackableArray | Float16ArrayIfDeclared, options?: PackOptions): Uint8Array<ArrayBuffer>;
 
 /**
  * Unpacks a msgpack array that fills the whole input into a new typed array:
  * floats from any numeric form; integers from any int form that fits (floats
- * only with `integralFloats`); Uint8Array / Uint8ClampedArray also from bin.
+ * only with `integralFloats`); Uint8Array / Uint8ClampedArray also from bin;
+ * a Float16Array read as float64, each value then rounded once (Math.f16round).
  * Trailing bytes are a FastmpError with code 'TRAILING'.
  */
-export function unpack<T extends PackableArrayType>(bytes: Bytes, type: T, options?: UnpackOptions): TypedArrayOf<T>;
+export function unpack<T extends PackableArrayType | Float16ArrayConstructorIfDeclared>(bytes: Bytes, type: T, options?: UnpackOptions): TypedArrayOf<T>;
 
 /** Unpacks the array (or bin) that starts at bytes[offset]; `end` is the offset just past it. */
-export function unpackFrom<T extends PackableArrayType>(
+export function unpackFrom<T extends PackableArrayType | Float16ArrayConstructorIfDeclared>(
   bytes: Bytes, type: T, offset?: number, options?: UnpackOptions,
 ): { value: TypedArrayOf<T>; end: number };
 
@@ -392,7 +408,7 @@ export class MapOf<S extends Shape = Shape> {
 export function mapOf<const S extends Shape>(shape: S): MapOf<S>;
 
 /** The shapes of a typed array in a message: a typed-array constructor, or Boolean / BoolArray for booleans. */
-export type TypedShape = PackableArrayType | BooleanConstructor | typeof BoolArray;
+export type TypedShape = PackableArrayType | Float16ArrayConstructorIfDeclared | BooleanConstructor | typeof BoolArray;
 
 /**
  * What the decoder is told about a message (its `shape` option); it mirrors
@@ -418,7 +434,7 @@ export type Shape = TypedShape | readonly [Shape] | MapOf | { readonly [key: str
  */
 export type DecodedBy<S> =
   Shape extends S ? unknown
-  : S extends PackableArrayType ? TypedArrayOf<S>
+  : S extends PackableArrayType | Float16ArrayConstructorIfDeclared ? TypedArrayOf<S>
   : S extends BooleanConstructor | typeof BoolArray ? Uint8Array<ArrayBuffer>
   : S extends MapOf<infer E> ? { [key: string]: DecodedBy<E> }
   : S extends readonly [infer E] ? DecodedBy<E>[]
@@ -449,6 +465,8 @@ export interface EncoderOptions<ContextType = undefined> {
    * How typed arrays other than Uint8Array (always a bin) are written:
    * 'array' (default) a standard msgpack array, as pack(x, { bin: false })
    * writes it; 'ext' msgpackr's typed-array ext 0x74; 'bin' their raw bytes.
+   * A Float16Array is written as a Float32Array of its values ('array', 'ext'),
+   * or as its raw bytes ('bin').
    */
   typedArrays?: 'array' | 'ext' | 'bin';
 }

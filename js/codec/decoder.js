@@ -6,14 +6,17 @@
 
 import { plural } from '../args.js';
 import { FastmpError, describeTag } from '../errors.js';
-import { BOOL } from '../kinds.js';
+import { BOOL, KIND_OF_NAME } from '../kinds.js';
 import { ExtensionCodec } from './ext.js';
 import { asInput, decoderConfig } from './options.js';
 import { KeySegment, addSegment, codecError, show, withPath } from './path.js';
 import { jsPort } from './port-js.js';
 import { ARRAY, EVERY, TYPED } from './shape.js';
 import { decodeArrayStream, decodeAsync, decodeMultiStream } from './stream.js';
-import { EXT_RECORD, EXT_TYPED_ARRAY, typedFromBytes, typedFromExt } from './typed.js';
+import { EXT_RECORD, EXT_TYPED_ARRAY, HALF, halfOf, typedFromBytes, typedFromExt } from './typed.js';
+
+const FLOAT32 = KIND_OF_NAME.get('Float32Array');
+const FLOAT64 = KIND_OF_NAME.get('Float64Array');
 import { KeyCache, readUtf8 } from './utf8.js';
 
 const EMPTY = new Uint8Array(0);
@@ -471,7 +474,9 @@ export class Decoder {
   /**
    * A typed array of `kind` at pos: from a numeric msgpack array (by the
    * port, range-checked), a bin of whole elements, or a typed-array ext of
-   * the same element type.
+   * the same element type. A Float16Array (HALF) from a numeric array read
+   * as a Float64Array, or from a Float32Array / Float64Array ext, then
+   * rounded once to float16 (typed.js halfOf); from a bin, its bytes.
    */
   readTypedField(kind) {
     const start = this.pos;
@@ -480,9 +485,9 @@ export class Decoder {
     if (n >= 0) {
       if (n > this.maxArrayLength) throw this.overLimit(start, 'an array', n, 'maxArrayLength', this.maxArrayLength);
       this.reader ??= this.port.typedReader(this.bytes);
-      const { value, end } = this.reader.read(kind, start, this.integralFloats);
+      const { value, end } = this.reader.read(kind === HALF ? FLOAT64 : kind, start, this.integralFloats);
       this.pos = end;
-      return value;
+      return kind === HALF ? halfOf(value) : value;
     }
     if (kind !== BOOL && tag >= 0xc4 && tag <= 0xc6) return this.typedFromBin(kind, start);
     if (kind !== BOOL && ((tag >= 0xc7 && tag <= 0xc9) || (tag >= 0xd4 && tag <= 0xd8))) return this.typedFromExtAt(kind, start);
@@ -514,11 +519,15 @@ export class Decoder {
     const p = this.pos;
     if (n + 1 > this.end - p) throw this.tooLong(start, 'an ext', `${n} bytes`, p + n + 1);
     const type = (this.bytes[p] << 24) >> 24;
-    if (type !== EXT_TYPED_ARRAY || n === 0 || this.bytes[p + 1] !== kind.ext) {
-      throw this.notShaped(start, `${kind.name} (this ext is not a typed-array ext of ${kind.name})`);
+    const code = this.bytes[p + 1];
+    const half = kind === HALF && (code === FLOAT32.ext || code === FLOAT64.ext);
+    if (type !== EXT_TYPED_ARRAY || n === 0 || (code !== kind.ext && !half)) {
+      const of = kind === HALF ? 'Float32Array or Float64Array' : kind.name;
+      throw this.notShaped(start, `${kind.name} (this ext is not a typed-array ext of ${of})`);
     }
     this.pos = p + 1 + n;
-    return typedFromExt(this.bytes.subarray(p + 1, p + 1 + n), start);
+    const value = typedFromExt(this.bytes.subarray(p + 1, p + 1 + n), start);
+    return half ? halfOf(value) : value;
   }
 
   notShaped(start, expected) {

@@ -17,10 +17,11 @@ import { encoderConfig } from './options.js';
 import { addSegment, codecError, show, withPath } from './path.js';
 import { jsPort } from './port-js.js';
 import { encodeDateToTimeSpec, timestampSize, writeTimeSpec } from './timestamp.js';
-import { BoolArray, EXT_TYPED_ARRAY, viewBytes, viewKind } from './typed.js';
+import { BoolArray, EXT_TYPED_ARRAY, isHalf, viewBytes, viewKind, widenHalf } from './typed.js';
 import { TEXT_ENCODER_THRESHOLD, encodeUtf8Into, writeUtf8Short } from './utf8.js';
 
 const UINT8 = KIND_OF_NAME.get('Uint8Array');
+const FLOAT32 = KIND_OF_NAME.get('Float32Array');
 const UINT32_LIMIT = 0x100000000;
 const BIGINT_MAX = 2n ** 64n - 1n;
 const BIGINT_MIN = -(2n ** 63n);
@@ -493,9 +494,17 @@ export class Encoder {
     this.putHeader(start, count, size, 0x80, 0xde, 0xdf);
   }
 
-  /** A typed array or DataView, by kind and the typedArrays option. */
+  /**
+   * A typed array or DataView, by kind and the typedArrays option. A
+   * Float16Array is written as its values widened to a Float32Array (exact;
+   * msgpack and msgpackr's ext have no float16), except as 'bin': its bytes.
+   */
   writeView(view) {
-    const kind = viewKind(view);
+    let kind = viewKind(view);
+    if (kind === undefined && this.typedArrays !== 'bin' && isHalf(view)) {
+      view = widenHalf(view, 'encode');
+      kind = FLOAT32;
+    }
     if (kind === undefined || kind === UINT8 || this.typedArrays === 'bin') this.writeBin(viewBytes(view));
     else if (this.typedArrays === 'ext') this.writeTypedExt(kind, viewBytes(view));
     else this.writeTypedArray(kind, view);

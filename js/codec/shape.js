@@ -4,6 +4,7 @@
 //
 // A shape mirrors the message:
 //   Float32Array, Int16Array, ... (any type of js/kinds.js)  that typed array
+//   Float16Array (where the engine has it)  read as float64, then one rounding to float16
 //   Boolean (or BoolArray)                a Uint8Array of 0 / 1 from an array of booleans
 //   [S]                                   a msgpack array, each element by S
 //   { key: S, ... }                       a msgpack map: listed keys by their S, others as usual
@@ -13,7 +14,7 @@
 
 import { BOOL, KIND_OF_TYPE } from '../kinds.js';
 import { show } from './path.js';
-import { BoolArray } from './typed.js';
+import { BoolArray, halfTarget } from './typed.js';
 
 /** Node types. */
 export const TYPED = 1;
@@ -35,7 +36,7 @@ export const mapOf = (shape) => new MapOf(shape);
 /**
  * @typedef {object} ShapeNode
  * @property {number} type  TYPED, ARRAY, MAP or EVERY
- * @property {import('../kinds.js').Kind} [kind]  TYPED: the element type (kinds.js BOOL for booleans)
+ * @property {import('../kinds.js').Kind} [kind]  TYPED: the element type (kinds.js BOOL for booleans, typed.js HALF for Float16Array)
  * @property {ShapeNode} [elem]  ARRAY, EVERY: the shape of each element / value
  * @property {Map<string, ShapeNode>} [keys]  MAP: the shapes of the listed keys
  */
@@ -82,7 +83,7 @@ function compile(shape, seen, path) {
 
 function typedNode(Type, path) {
   if (Type === Boolean || Type === BoolArray) return { type: TYPED, kind: BOOL };
-  const kind = KIND_OF_TYPE.get(Type);
+  const kind = KIND_OF_TYPE.get(Type) ?? halfTarget(Type);
   if (kind === undefined) throw badShape(Type, path);
   return { type: TYPED, kind };
 }

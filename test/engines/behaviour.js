@@ -189,6 +189,25 @@ export function referencePack(kind, x, bin = true) {
   return Uint8Array.from(out);
 }
 
+/**
+ * float16 bits (a Uint16Array) as the Float32Array of the same values, by
+ * IEEE 754's definitions: a value exactly; a NaN with its sign, quiet bit and
+ * payload at the top of the float32 fraction (written as bits).
+ */
+function halfBitsToF32(bits) {
+  const out = new Float32Array(bits.length);
+  const words = new Uint32Array(out.buffer);
+  bits.forEach((h, i) => {
+    const sign = h & 0x8000 ? -1 : 1;
+    const e = (h >> 10) & 0x1f;
+    const f = h & 0x3ff;
+    if (e === 0x1f && f !== 0) words[i] = (h & 0x8000 ? 0x80000000 : 0) + 0x7f800000 + f * 8192;
+    else if (e === 0x1f) out[i] = sign * Infinity;
+    else out[i] = e === 0 ? sign * f * 2 ** -24 : sign * (1 + f / 1024) * 2 ** (e - 15);
+  });
+  return out;
+}
+
 /** BMPString content: big-endian UCS-2. */
 const referenceBMP = (s) => Uint8Array.from([...s].flatMap((c) => [c.charCodeAt(0) >> 8, c.charCodeAt(0) & 0xff]));
 const referenceAscii = (s) => Uint8Array.from(s, (c) => c.charCodeAt(0));
@@ -214,7 +233,7 @@ async function engineFacts(fastmp) {
   };
   const proc = globalThis.process;
   if (proc?.versions) facts.versions = { node: proc.versions.node, v8: proc.versions.v8, bun: proc.versions.bun };
-  // What fastmp does with a Float16Array today (issue 14 item 3): not a check, a fact.
+  // What fastmp writes for a Float16Array (issue 14 item 3), recorded per engine in results.json.
   if (facts.float16Array) {
     const half = new globalThis.Float16Array([1.5, -2, 65504]);
     facts.packFloat16 = ((r) => (r instanceof Uint8Array ? hex(r) : r))(tryOr(() => fastmp.pack(half)));
@@ -677,6 +696,81 @@ export async function run(fastmp) {
     equal(items.slice(0, 2), [1, 'a'], 'decodeArrayStream');
     equal(items[2].length, 37, 'decodeArrayStream third element');
   });
+
+  // Float16Array (issue 14 item 3), where the engine has it: float32 elements
+  // out, one rounding (Math.f16round) in. Checked against bytes known without
+  // fastmp (halfBitsToF32 below), so every engine that has Float16Array is held
+  // to the same bytes; the shared corpus stays what Node 20 can produce.
+  if (typeof globalThis.Float16Array === 'function') {
+    const Half = globalThis.Float16Array;
+    const VALUES = [1.5, -2, 65504, -0, Infinity, NaN, 6.1e-5, 0.1];
+    const PACKED = '98ca3fc00000cac0000000ca477fe000ca80000000ca7f800000ca7fc00000ca387fc000ca3dccc000';
+    const halfBits = (x) => new Uint16Array(x.buffer, x.byteOffset, x.length);
+    const allBits = Uint16Array.from({ length: 65536 }, (_, i) => i);
+    const quieted = (h) => ((h & 0x7c00) === 0x7c00 && (h & 0x3ff) !== 0 ? h | 0x200 : h);
+    await check('Float16Array: pack / packView write float32 elements, the exact widening (NaN payloads kept)', () => {
+      const h = new Half(VALUES);
+      for (const [label, api] of instances) {
+        equal(hex(api.pack(h)), PACKED, `${label} pack`);
+        equal(hex(api.pack(h)), hex(api.pack(Float32Array.from(h))), `${label} pack vs pack(Float32Array.from(x))`);
+        equal(hex(api.packView(h)), PACKED, `${label} packView`);
+        equal(hex(api.pack(h.subarray(2, 4))), '92ca477fe000ca80000000', `${label} pack of a subarray`);
+        const all = api.pack(new Half(allBits.buffer));
+        const want = referencePack(KINDS[0], halfBitsToF32(allBits));
+        assert(sameBytes(all, want), `${label} pack of all 65536 float16 values: ${firstDifference(all, want)}`);
+      }
+      return `${PACKED.slice(0, 22)}...`;
+    });
+    await check('Float16Array: unpack / unpackFrom round once to float16 (Math.f16round), bit for bit back', () => {
+      const r = rng(16);
+      const doubles = Float64Array.from({ length: 4096 }, (_, i) => ((r() / 4294967296) * 2 - 1) * (i % 2 ? 70000 : 2 ** ((i % 40) - 26)));
+      doubles.set([0.1, 65519.99, 65520, -65520, 2 ** -25, 2 ** -25 + 2 ** -60, 1 + 2 ** -11, 1 + 3 * 2 ** -11, 5e-324, -0]);
+      const packed = referencePack(KINDS[1], doubles);
+      const singles = Float32Array.from(doubles);
+      for (const [label, api] of instances) {
+        for (const [what, x, bytes] of [['float64', doubles, packed], ['float32', singles, referencePack(KINDS[0], singles)]]) {
+          const got = api.unpack(bytes, Half);
+          assert(got instanceof Half && got.length === x.length, `${label} ${what}: a Float16Array of ${x.length}`);
+          for (let i = 0; i < x.length; i++) assert(Object.is(got[i], Math.f16round(x[i])), `${label} ${what}[${i}] ${x[i]}: ${got[i]}, Math.f16round ${Math.f16round(x[i])}`);
+        }
+        equal(api.unpack(Uint8Array.of(0x91, 0xcb, 0x3f, 0xb9, 0x99, 0x99, 0x99, 0x99, 0x99, 0x9a), Half)[0], Math.f16round(0.1), `${label} float64 0.1`);
+        const { value, end } = api.unpackFrom(Uint8Array.of(0xc0, 0x92, 0x01, 0xcd, 0xff, 0xf0), Half, 1);
+        equal([Array.from(value, String), end], [['1', 'Infinity'], 6], `${label} unpackFrom of ints`);
+        const back = halfBits(api.unpack(api.pack(new Half(allBits.buffer)), Half));
+        for (let i = 0; i < 65536; i++) assert(back[i] === quieted(i), `${label} float16 0x${i.toString(16)} came back as 0x${back[i].toString(16)}`);
+        const nans = new Float32Array(Uint32Array.of(0xffa5a5a5, 0x7f800001).buffer);
+        equal(Array.from(halfBits(api.unpack(referencePack(KINDS[0], nans), Half))), [0xff2d, 0x7e00], `${label} float32 NaNs`);
+      }
+      return `Math.f16round(0.1) = ${Math.f16round(0.1)}`;
+    });
+    await check("Float16Array: encode writes a Float32Array of the values ('array', 'ext') or its bytes ('bin'); decode by shape reads them", () => {
+      const h = new Half(VALUES);
+      for (const [label, api] of instances) {
+        equal(hex(api.encode({ h })), hex(api.encode({ h: Float32Array.from(h) })), `${label} 'array'`);
+        equal(hex(api.encode({ h })), `81a168${PACKED}`, `${label} 'array' bytes`);
+        equal(hex(api.encode({ h }, { typedArrays: 'ext' })), hex(api.encode({ h: Float32Array.from(h) }, { typedArrays: 'ext' })), `${label} 'ext'`);
+        equal(hex(api.encode({ h }, { typedArrays: 'bin' })), `81a168c410${hex(raw(h))}`, `${label} 'bin'`);
+        for (const typedArrays of ['array', 'ext', 'bin']) {
+          const got = api.decode(api.encode({ h, n: 2 }, { typedArrays }), { shape: { h: Half } });
+          assert(got.h instanceof Half && sameBytes(raw(got.h), raw(h)) && got.n === 2, `${label} decode of '${typedArrays}' by shape`);
+        }
+        const d = api.decode(api.encode({ h: new Float64Array([0.1, 65520]) }), { shape: { h: Half } }).h;
+        equal([d[0], d[1]].map(String), [String(Math.f16round(0.1)), 'Infinity'], `${label} float64 elements by shape`);
+      }
+    });
+    await check('Float16Array: alloc() refuses it (no kernel reads float16); errors name it', () => {
+      equal(caughtName(() => fastmp.alloc(Half, 4)), ['TypeError'], 'alloc(Float16Array)');
+      const said = caught(() => fastmp.pack([1]))[0];
+      assert(/BigUint64Array, Float16Array, not an Array$/.test(said), `pack of an Array: ${said}`);
+    });
+  } else {
+    await check('Float16Array: none here; the API names none and refuses the missing constructor', () => {
+      const said = caught(() => fastmp.pack([1]))[0];
+      assert(/BigUint64Array, not an Array$/.test(said), `pack of an Array: ${said}`);
+      equal(caughtName(() => fastmp.unpack(Uint8Array.of(0x90), globalThis.Float16Array)), ['TypeError'], 'unpack into undefined');
+      equal(caughtName(() => fastmp.decode(Uint8Array.of(0x80), { shape: { h: globalThis.Float16Array } })), ['TypeError'], 'the shape { h: undefined }');
+    });
+  }
 
   // The corpus: the same bytes from every instance; digests of the default's.
   let corpus = null;
