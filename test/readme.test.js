@@ -251,3 +251,11 @@ test('links in the README and docs/ lead to headings and files that exist', () =
   }
   expect(checked).toBeGreaterThan(20);
 });
+
+test('the Runtimes table is what npm run test:engines wrote (test/engines/RUNTIMES.md), not edited by hand', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = readme.slice(readme.indexOf('<!-- runtimes:start -->') + '<!-- runtimes:start -->'.length, readme.indexOf('<!-- runtimes:end -->'));
+  const runtimes = readFileSync(join(ROOT, 'test/engines/RUNTIMES.md'), 'utf8');
+  expect(block.trim()).toBe(runtimes.trim());
+  expect(runtimes).toMatch(/\| Firefox ESR \| [\d.]+ \| SpiderMonkey \| SIMD \|/);
+});

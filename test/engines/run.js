@@ -17,13 +17,14 @@
 //
 // Options: --only=node22,firefox (ids: node20 node22 node24 bun chromium
 // firefox; node20 always runs, as the reference), --allow-missing (an engine
-// that cannot be had is reported, not a failure), --no-install (use only what
+// that cannot be had is reported, not a failure), --no-write (check only:
+// write no results; what npm test runs), --no-install (use only what
 // is there). A full run writes test/engines/results.json and RUNTIMES.md.
 // Exit status 1 when a check fails, a corpus differs from Node 20's, or an
 // engine is missing (without --allow-missing).
 
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENGINES as LAUNCHERS, ROOT, launch, runDriver as runScript, runPage, serve } from './launch.js';
@@ -36,7 +37,8 @@ const flag = (name) => args.includes(`--${name}`);
 const only = args.find((a) => a.startsWith('--only='))?.slice(7).split(',');
 const allowMissing = flag('allow-missing');
 const noInstall = flag('no-install');
-const unknown = args.filter((a) => !['--allow-missing', '--no-install'].includes(a) && !a.startsWith('--only='));
+const noWrite = flag('no-write');
+const unknown = args.filter((a) => !['--allow-missing', '--no-install', '--no-write'].includes(a) && !a.startsWith('--only='));
 if (unknown.length) {
   console.error(`test:engines: unknown argument ${unknown.join(' ')}; see the head of test/engines/run.js`);
   process.exit(2);
@@ -185,7 +187,7 @@ for (const row of table) console.log(row.map((cell, i) => cell.padEnd(widths[i])
 console.log(`\nNode 20 corpus: ${reference.corpus ? `${reference.corpus.bytes} bytes in ${Object.keys(reference.corpus.parts).length} parts, sha256 ${reference.corpus.sha256}` : 'none'}`);
 console.log(`total ${totalSeconds.toFixed(1)} s`);
 
-if (!only) {
+if (!only && !noWrite) {
   const git = (...a) => spawnSync('git', a, { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() ?? '';
   const date = new Date().toISOString().slice(0, 10);
   const results = {
@@ -231,7 +233,19 @@ if (!only) {
     '',
   ].join('\n');
   writeFileSync(join(HERE, 'RUNTIMES.md'), md);
-  console.log('wrote test/engines/results.json and test/engines/RUNTIMES.md');
+  writeReadmeTable(md);
+  console.log('wrote test/engines/results.json, test/engines/RUNTIMES.md and the README\'s Runtimes table');
+}
+
+/** The README's Runtimes table: RUNTIMES.md between its markers (test/readme.test.js checks that they agree). */
+function writeReadmeTable(md) {
+  const readme = join(HERE, '..', '..', 'README.md');
+  const text = readFileSync(readme, 'utf8');
+  const [start, end] = ['<!-- runtimes:start -->', '<!-- runtimes:end -->'];
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`README.md has no ${start} ... ${end} block for the Runtimes table`);
+  writeFileSync(readme, `${text.slice(0, from + start.length)}\n${md}${text.slice(to)}`);
 }
 
 console.log(`engines: ${passed} passed, ${failedRows} failed${missing ? `, ${missing} skipped` : ''}`);
