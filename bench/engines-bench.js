@@ -40,7 +40,7 @@ const MARKER = 'FASTMP_ENGINE_RESULT ';
  * rounds; warmMs: each contender runs this long first (JIT tiers, inline caches).
  */
 const BUDGETS = {
-  full: { rounds: 7, caseMs: 1500, crossoverCaseMs: 600, warmMs: 60, minSample: 0.2 },
+  full: { rounds: 9, caseMs: 1800, crossoverCaseMs: 600, warmMs: 60, minSample: 0.2 },
   quick: { rounds: 3, caseMs: 45, crossoverCaseMs: 24, warmMs: 3, minSample: 0.05 },
 };
 
@@ -286,6 +286,15 @@ export async function runEngines({ quick = false, ids, outDir, command }) {
   if (unknown.length) throw new Error(`bench --engines: no engine ${unknown.join(', ')} (engines: ${ENGINES.map((e) => e.id).join(' ')})`);
   const started = Date.now();
   const loadBefore = os.loadavg()[0];
+  /** The machine's CPU counters (Linux /proc/stat), for how busy it was while an engine ran; null elsewhere. */
+  const cpuTimes = () => {
+    try {
+      const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+      return { idle: f[3] + (f[4] ?? 0), total: f.reduce((a, b) => a + b, 0) };
+    } catch {
+      return null;
+    }
+  };
   const script = join(ROOT, 'bench', 'engines-bench.js');
   // Cross-origin isolated pages get the fine clock (5-20 µs steps instead of 100 µs - 1 ms).
   const { server, origin } = await serve({
@@ -304,6 +313,7 @@ export async function runEngines({ quick = false, ids, outDir, command }) {
         continue;
       }
       const t = Date.now();
+      const cpu = cpuTimes();
       console.log(`${engine.engine}: running`);
       try {
         let result;
@@ -326,6 +336,9 @@ export async function runEngines({ quick = false, ids, outDir, command }) {
         console.log(`${engine.engine}: ERROR ${e.message}`);
       }
       row.seconds = (Date.now() - t) / 1000;
+      const cpuAfter = cpuTimes();
+      // The share of all cores' time that was not idle: the bench keeps about one core busy, more is other work alongside it.
+      if (cpu && cpuAfter) row.machineBusy = 1 - (cpuAfter.idle - cpu.idle) / (cpuAfter.total - cpu.total);
       console.log(`${engine.engine}: ${row.result ? 'done' : 'no result'} in ${row.seconds.toFixed(1)} s`);
     }
   } finally {
@@ -440,11 +453,12 @@ function markdown(meta, engines) {
   out.push('How to read: each engine runs bench/engines-bench.js once, with three instances of the package side by side:',
     '`wasm-simd` and `wasm-scalar` (`createFastmp({ backend, pureJs: \'never\' })`: wasm at every size) and `pure-js`',
     '(`pureJs: \'always\'`). Times are per call, from `performance.now()` around batches of calls (at least 20 steps of',
-    'the engine\'s clock), the contenders interleaved in rounds of rotated order (a full GC before each where the runtime',
+    `the engine's clock), the contenders interleaved in ${BUDGETS[meta.mode].rounds} rounds of rotated order (a full GC before each where the runtime`,
     'offers one); a time is the median of the round medians, with their min..max. Ratios are speed-ups: the other',
     'contender\'s time / wasm-simd\'s time (above 1: wasm-simd is faster). Content: seeded random reals (Float32Array) and',
     'random ints of every magnitude (Int32Array), the same on every engine. Pages are served cross-origin isolated (COOP/COEP),',
-    'so that the browsers\' clocks step in µs rather than 0.1-1 ms.', '');
+    'so that the browsers\' clocks step in µs rather than 0.1-1 ms. "machine busy": the share of all cores\' time not idle while',
+    `the engine ran; the bench itself keeps about one core busy (${(100 / meta.cores).toFixed(0)} % of ${meta.cores}), more means other work ran alongside it.`, '');
   out.push('## Engines', '');
   out.push(table(engines.map((e) => ({
     engine: e.engine,
@@ -453,6 +467,7 @@ function markdown(meta, engines) {
     'clock step': e.env ? formatNs(e.env.timerResolutionNs) : '–',
     'cross-origin isolated': e.env?.crossOriginIsolated == null ? 'n/a' : e.env.crossOriginIsolated ? 'yes' : 'no',
     'GC between tasks': e.env ? (e.env.gc ? 'yes' : 'no') : '–',
+    'machine busy': e.machineBusy === undefined ? '–' : `${(e.machineBusy * 100).toFixed(0)} %`,
     result: e.missing ? `missing: ${e.missing}` : e.error ? `error: ${e.error.split('\n')[0]}` : 'ok',
     time: e.seconds ? `${e.seconds.toFixed(0)} s` : '–',
   }))), '');
