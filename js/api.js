@@ -196,13 +196,13 @@ export function makeApi(core) {
     if (kind.c === 'u8' && wire.isBinAt(input, start)) return wire.readBin(input, start, kind.Type);
     const { count, body } = wire.readArrayHeader(input, start);
     if (useJs('unpack', kind, count)) return wire.unpackKind(kind, input, body, count, integralFloats);
-    return b.unpack(kind, input, start, body, count, integralFloats ? INTEGRAL_FLOATS : 0, at, kernelError(kind, start));
+    return b.unpack(kind, input, start, body, count, integralFloats ? INTEGRAL_FLOATS : 0, at, kernelError);
   }
 
   function unpackBoolAt(input, at, start) {
     const { count, body } = wire.readArrayHeader(input, start);
     if (useJs('unpack', BOOL, count)) return wire.unpackKind(BOOL, input, body, count, false);
-    return b.unpack(BOOL, input, start, body, count, 0, at, kernelError(BOOL, start));
+    return b.unpack(BOOL, input, start, body, count, 0, at, kernelError);
   }
 
   // Whole messages (js/codec/): typed-array fields through this instance's kernels.
@@ -221,13 +221,15 @@ export function makeApi(core) {
 /** An instance's codec port, for the module-level Encoder / Decoder classes (js/index.js). */
 export const CODEC_PORT = Symbol('fastmp codec port');
 
-/** The FastmpError of a failed kernel decode, from its fm_result; offsets shifted to the whole input. */
-function kernelError(kind, start) {
+/**
+ * The FastmpError of a failed kernel decode of the array at `start`, from
+ * its fm_result `r`; offsets shifted to the whole input, which `quoted` holds.
+ * (A plain function the boundary calls on failure: no closure per call.)
+ */
+function kernelError(kind, start, r, quoted) {
   const target = kind === BOOL ? 'boolean' : kind.name;
-  return (r, quoted) => {
-    const value = r.code === 'RANGE' || r.code === 'TYPE' ? wire.reportedValue(r.tag, r.value) : undefined;
-    return msgpackError(r.code, r.index, start + r.offset, quoted, r.count, { target, value });
-  };
+  const value = r.code === 'RANGE' || r.code === 'TYPE' ? wire.reportedValue(r.tag, r.value) : undefined;
+  return msgpackError(r.code, r.index, start + r.offset, quoted, r.count, { target, value });
 }
 
 /**

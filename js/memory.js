@@ -318,7 +318,7 @@ export class Boundary {
    * Only the bytes the array can span are copied: no element is longer than
    * 9 bytes (a boolean: 1), so unpackFrom at the start of a large buffer
    * copies the array, not the rest of the buffer. On a kernel error, throws
-   * fail(result, quoted) where `quoted` holds the input as the error quotes it.
+   * fail(kind, start, result, quoted), `quoted` holding the input as the error quotes it.
    */
   unpack(kind, input, start, body, count, flags, at, fail) {
     const len = Math.min(input.length - start, body - start + count * (kind.c === 'bool' ? 1 : MAX_NUMBER_BYTES));
@@ -338,7 +338,7 @@ export class Boundary {
     }
     if (this.wasm[kind.unpack](base, len, out, count, flags, this.result) !== 0) {
       // The error quotes the input; one in wasm memory is quoted from a copy.
-      throw fail(this.readResult(), at === OUTSIDE ? input : this.quoted(base, start, len));
+      throw fail(kind, start, this.readResult(), at === OUTSIDE ? input : this.quoted(base, start, len));
     }
     const first = out / kind.bytes;
     return { value: copyOut(this.view(kind.Type), first, first + count), end: start + this.resultEnd() };
@@ -438,7 +438,7 @@ export class Boundary {
    * typed-array fields: an Encoder's output lives in wasm memory, where the
    * kernels write each field in place; a shaped decode copies its input into
    * wasm memory once. `inJs(op, kind, n)` says when the pure-JS path is
-   * faster; `kernelError(kind, start)` words a kernel's failure as unpack() does.
+   * faster; `kernelError(kind, start, result, input)` words a kernel's failure as unpack() does.
    */
   codecPort(inJs, kernelError) {
     return Object.freeze({
@@ -644,7 +644,7 @@ class WasmReader {
     const out = b.reserve(count * kind.bytes);
     const base = this.base + (offset - this.from);
     if (b.wasm[kind.unpack](base, len, out, count, integralFloats ? INTEGRAL_FLOATS : 0, b.result) !== 0) {
-      throw this.kernelError(kind, offset)(b.readResult(), input);
+      throw this.kernelError(kind, offset, b.readResult(), input);
     }
     const first = out / kind.bytes;
     return { value: copyOut(b.view(kind.Type), first, first + count), end: offset + b.resultEnd() };
