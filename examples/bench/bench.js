@@ -5,7 +5,7 @@
 // ?quick runs short budgets (the test); the default takes ~30 s.
 import { Bench } from 'tinybench';
 import * as baseline from './baselines.js';
-import { createFastmp } from '/js/index.js';
+import { createFastmp, simdSupported } from '/js/index.js';
 
 const quick = new URLSearchParams(location.search).has('quick');
 const BUDGET = quick ? { time: 40, warmupTime: 10, iterations: 4 } : { time: 300, warmupTime: 100, iterations: 16 };
@@ -169,7 +169,7 @@ async function main() {
   const auto = paths.auto;
   $('#env').textContent = [
     navigator.userAgent,
-    `wasm SIMD128: ${auto?.simdSupported() ? 'yes' : 'no'}`,
+    `wasm SIMD128: ${simdSupported() ? 'yes' : 'no'}`,
     `auto backend: ${auto?.backend() ?? 'n/a'}`,
     `cross-origin isolated (5 µs timer): ${globalThis.crossOriginIsolated ? 'yes' : 'no'}`,
     quick ? 'quick run (short budgets)' : `${ROUNDS} rounds in rotated order, median`,
