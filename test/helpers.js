@@ -47,21 +47,9 @@ export function byKind(table, kinds, what) {
 
 // ---- deterministic randomness -------------------------------------------------
 
-/** xorshift32: a seeded generator, so that a failure reproduces. */
-export function rng(seed) {
-  let s = seed >>> 0 || 1;
-  const next = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-  next.float = () => next() / 4294967296;
-  next.int = (n) => Math.floor(next.float() * n);
-  return next;
-}
+import { rng } from './rng.js';
+
+export { rng };
 
 // ---- special floats, as bit patterns ------------------------------------------
 

@@ -16,6 +16,8 @@
 //   parts. run.js compares it with Node 20's.
 // A check is { name, pass, message }; a failing one says what differed.
 
+import { rng } from '../rng.js';
+
 // ---- small tools ----------------------------------------------------------------
 
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
@@ -46,21 +48,6 @@ function concat(parts) {
     at += p.length;
   }
   return out;
-}
-
-/** xorshift32, the PRNG of test/helpers.js: the same numbers on every engine. */
-function rng(seed) {
-  let s = seed >>> 0 || 1;
-  const next = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-  next.int = (n) => Math.floor((next() / 4294967296) * n);
-  return next;
 }
 
 /**
