@@ -23,6 +23,8 @@
 // bench/engines-bench.js`), it benches that runtime and prints the result as
 // one line of JSON after test/engines' marker (on stdout; progress on stderr).
 
+import { rng } from '../test/rng.js'; // the tests' PRNG: the same content on every engine
+
 const CONTENDERS = [
   ['wasm-simd', { backend: 'simd', pureJs: 'never' }],
   ['wasm-scalar', { backend: 'scalar', pureJs: 'never' }],
@@ -46,18 +48,6 @@ const BUDGETS = {
 
 // ---- the portable bench ------------------------------------------------------------
 
-/** xorshift32 (test/helpers.js's PRNG): the same content on every engine. */
-function rng(seed) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-}
 
 /** Random reals (Float32Array), or ints of every magnitude, so that every msgpack int form occurs (Int32Array). */
 function content(type, n, next) {
