@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Codes 1-15 are msgpack decoding errors, 16-31 string (BMP / IA5 / Visible /
- * DER) errors; js/errors.js names them by these numbers. */
+/* Codes 1-15 are msgpack decoding errors, 16-31 string (BMP, the one-byte
+ * kinds, DER) errors; js/errors.js names them by these numbers. */
 typedef enum fm_code {
   FM_OK = 0,
   FM_ERR_NOT_ARRAY = 1, /* the input does not start with an array header */
@@ -32,7 +32,7 @@ typedef enum fm_code {
    * header, or holds less content than its length says, is FM_ERR_TRUNCATED. */
   FM_ERR_SURROGATE = 16,       /* a BMPString unit in 0xD800-0xDFFF */
   FM_ERR_ODD_LENGTH = 17,      /* BMPString content of an odd number of bytes */
-  FM_ERR_RANGE_CHAR = 18,      /* an IA5String / VisibleString char outside its range */
+  FM_ERR_RANGE_CHAR = 18,      /* an IA5 / Visible / Printable / Numeric char outside its set */
   FM_ERR_DER_TAG = 19,         /* not the expected universal tag */
   FM_ERR_DER_CONSTRUCTED = 20, /* the constructed form of the expected tag */
   FM_ERR_DER_INDEFINITE = 21,  /* indefinite length (0x80) */
@@ -150,7 +150,10 @@ int fm_simd_enabled(void);
 
 /* ---- ASN.1 character strings (c/fm_string.c) ----------------------------
  * BMPString content is big-endian UCS-2: plane 0 only, no surrogates.
- * IA5String holds 0x00-0x7F, VisibleString 0x20-0x7E, one byte per char.
+ * The one-byte kinds hold one byte per char: IA5String 0x00-0x7F,
+ * VisibleString 0x20-0x7E, PrintableString A-Z a-z 0-9 space ' ( ) + , - . /
+ * : = ? and NumericString 0-9 and space (X.680 41.4); a char outside its set
+ * is FM_ERR_RANGE_CHAR.
  * Code units are native (little-endian) uint16_t. Every function returns an
  * fm_code and fills r: on success `count` is the chars and `end` the bytes
  * written (encode) or consumed (decode); on failure `index` is the char
@@ -164,14 +167,22 @@ fm_code fm_ia5_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
 fm_code fm_ia5_decode(const uint8_t *in, size_t n, uint16_t *out, fm_result *r);
 fm_code fm_visible_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
 fm_code fm_visible_decode(const uint8_t *in, size_t n, uint16_t *out, fm_result *r);
+fm_code fm_printable_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
+fm_code fm_printable_decode(const uint8_t *in, size_t n, uint16_t *out, fm_result *r);
+fm_code fm_numeric_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
+fm_code fm_numeric_decode(const uint8_t *in, size_t n, uint16_t *out, fm_result *r);
 /* Validation only: the bytes are already the chars (e.g. UTF-8 of ASCII). */
 fm_code fm_ia5_check(const uint8_t *in, size_t n, fm_result *r);
 fm_code fm_visible_check(const uint8_t *in, size_t n, fm_result *r);
+fm_code fm_printable_check(const uint8_t *in, size_t n, fm_result *r);
+fm_code fm_numeric_check(const uint8_t *in, size_t n, fm_result *r);
 
 /* DER primitive encodings: tag, definite length in its shortest form, content. */
 #define FM_DER_BMP_STRING 0x1eu
 #define FM_DER_IA5_STRING 0x16u
 #define FM_DER_VISIBLE_STRING 0x1au
+#define FM_DER_PRINTABLE_STRING 0x13u
+#define FM_DER_NUMERIC_STRING 0x12u
 #define FM_DER_HEADER_MAX 6u /* tag, 0x84, 4 length octets */
 #define FM_DER_MAX_LENGTH 0xffffffffu
 
@@ -189,8 +200,12 @@ fm_code fm_der_read_header(const uint8_t *in, size_t len, uint8_t tag, size_t *c
 fm_code fm_der_read_bmp(const uint8_t *in, size_t len, uint16_t *out, fm_result *r);
 fm_code fm_der_read_ia5(const uint8_t *in, size_t len, uint16_t *out, fm_result *r);
 fm_code fm_der_read_visible(const uint8_t *in, size_t len, uint16_t *out, fm_result *r);
+fm_code fm_der_read_printable(const uint8_t *in, size_t len, uint16_t *out, fm_result *r);
+fm_code fm_der_read_numeric(const uint8_t *in, size_t len, uint16_t *out, fm_result *r);
 fm_code fm_der_write_bmp(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
 fm_code fm_der_write_ia5(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
 fm_code fm_der_write_visible(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
+fm_code fm_der_write_printable(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
+fm_code fm_der_write_numeric(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
 
 #endif

@@ -1,13 +1,16 @@
-/* fm_string.c - the ASN.1 character strings BMPString, IA5String and
- * VisibleString, and their DER primitive encodings.
+/* fm_string.c - the ASN.1 character strings BMPString, IA5String,
+ * VisibleString, PrintableString and NumericString, and their DER primitive
+ * encodings.
  *
  * BMPString content is big-endian UCS-2 (X.690; .NET's BMPEncoding): two
  * bytes per char, plane 0 only, so the code units 0xD800-0xDFFF are invalid
  * and a leading FE FF is the ordinary char U+FEFF. Encode and decode are the
  * same operation, a byte swap of every 16-bit unit, with the surrogate test
  * done on the native unit (before the swap when encoding, after it when
- * decoding). IA5String holds 0x00-0x7F and VisibleString 0x20-0x7E, one byte
- * per char: encoding narrows 16-bit units to bytes, decoding widens them.
+ * decoding). The other kinds hold one byte per char, each from its own set
+ * of ASCII chars (IA5String 0x00-0x7F, VisibleString 0x20-0x7E,
+ * PrintableString and NumericString the sets of X.680 41.4): encoding narrows
+ * 16-bit units to bytes, decoding widens them.
  *
  * SIMD paths test a whole block (several vectors, then single ones) before
  * storing it; a block that holds a bad unit is left to the scalar loop, which
@@ -22,11 +25,53 @@
 #include "fm_platform.h"
 #include "fm_result.h"
 
-/* Character ranges, inclusive. */
-#define IA5_LO 0x00u
-#define IA5_HI 0x7fu
-#define VISIBLE_LO 0x20u
-#define VISIBLE_HI 0x7eu
+/* ---- char sets -------------------------------------------------------------
+ * Which chars each one-byte kind holds, stated once as a predicate on a byte
+ * c; the kernels test a set either as a range (IA5, Visible: min / max per
+ * block) or, for sets with holes, by a nibble table made from the predicate.
+ *
+ * Nibble table: every set within 0x00-0x7F is exact in 16 bytes. Byte l of the
+ * table has bit h set when the char 0xhl is in the set; the char c is in it
+ * when bit c >> 4 of nibbles[c & 15] is set. SIMD tests 16 bytes at once by
+ * two swizzles: the table indexed by the low nibbles, and 1 << h indexed by
+ * the high nibbles (0 for h >= 8, so bytes >= 0x80 fail), ANDed: a lane is
+ * non-zero when its char is in the set (the classification of Muła and
+ * Langdale's simdjson, and of .NET's vectorized ASN.1 strings). */
+#define IN(c, a, b) ((c) >= (a) && (c) <= (b))
+/* X.680 41.4: NumericString, the digits and space. */
+#define NUMERIC_CHAR(c) (IN(c, '0', '9') || (c) == ' ')
+/* X.680 41.4 Table 10: PrintableString, A-Z a-z 0-9 space ' ( ) + , - . / : = ? */
+#define PRINTABLE_CHAR(c)                                                                   \
+  (IN(c, 'A', 'Z') || IN(c, 'a', 'z') || IN(c, '0', '9') || (c) == ' ' || IN(c, '\'', ')') || \
+   IN(c, '+', '/') || (c) == ':' || (c) == '=' || (c) == '?')
+
+#define NIBBLE_ROW(P, l)                                                                       \
+  (uint8_t)(P(l) | P(0x10 + (l)) << 1 | P(0x20 + (l)) << 2 | P(0x30 + (l)) << 3 |              \
+            P(0x40 + (l)) << 4 | P(0x50 + (l)) << 5 | P(0x60 + (l)) << 6 | P(0x70 + (l)) << 7)
+#define NIBBLE_TABLE(P)                                                                        \
+  {NIBBLE_ROW(P, 0),  NIBBLE_ROW(P, 1),  NIBBLE_ROW(P, 2),  NIBBLE_ROW(P, 3),                  \
+   NIBBLE_ROW(P, 4),  NIBBLE_ROW(P, 5),  NIBBLE_ROW(P, 6),  NIBBLE_ROW(P, 7),                  \
+   NIBBLE_ROW(P, 8),  NIBBLE_ROW(P, 9),  NIBBLE_ROW(P, 10), NIBBLE_ROW(P, 11),                 \
+   NIBBLE_ROW(P, 12), NIBBLE_ROW(P, 13), NIBBLE_ROW(P, 14), NIBBLE_ROW(P, 15)}
+static const uint8_t NUMERIC_NIBBLES[16] __attribute__((aligned(16))) = NIBBLE_TABLE(NUMERIC_CHAR);
+static const uint8_t PRINTABLE_NIBBLES[16] __attribute__((aligned(16))) = NIBBLE_TABLE(PRINTABLE_CHAR);
+
+/* The chars in [lo, hi] (hi <= 0x7F), and when `nibbles` is set only those
+ * its table holds. Passed by value into FM_INLINE kernels, so that each
+ * caller's constant set folds into its code. */
+typedef struct charset {
+  uint8_t lo, hi;
+  const uint8_t *nibbles;
+} charset;
+#define IA5 ((charset){0x00, 0x7f, NULL})
+#define VISIBLE ((charset){0x20, 0x7e, NULL})
+#define NUMERIC ((charset){0x00, 0x7f, NUMERIC_NIBBLES})
+#define PRINTABLE ((charset){0x00, 0x7f, PRINTABLE_NIBBLES})
+
+static inline bool in_set(charset set, uint16_t u) {
+  if (u < set.lo || u > set.hi) return false;
+  return !set.nibbles || (set.nibbles[u & 15] >> (u >> 4) & 1);
+}
 
 /* ---- results --------------------------------------------------------------- */
 
@@ -95,9 +140,9 @@ FM_INLINE size_t bmp_swap_simd(const uint8_t *in, size_t n, uint8_t *out, bool w
   return i;
 }
 
-/* Lanes of unsigned 16-bit units outside [lo, hi] (hi <= 0x7F): tested on the
- * lane-wise minimum and maximum of a block. For lo == 0 and hi == 0x7F one
- * shift does it, with no constant. */
+/* True when every unsigned 16-bit unit of a block is in [lo, hi] (hi <=
+ * 0x7F): tested on the lane-wise minimum and maximum of the block. For lo == 0
+ * and hi == 0x7F one shift does it, with no constant. */
 FM_INLINE bool units_in_range(v128_t mn, v128_t mx, uint16_t lo, uint16_t hi) {
   if (lo == 0 && hi == 0x7f) return !wasm_v128_any_true(wasm_u16x8_shr(mx, 7));
   v128_t bad = wasm_u16x8_gt(mx, wasm_i16x8_splat((int16_t)hi));
@@ -113,43 +158,70 @@ FM_INLINE bool bytes_in_range(v128_t mn, v128_t mx, uint8_t lo, uint8_t hi) {
   return !wasm_v128_any_true(bad);
 }
 
-/* Narrows 16 units per block to 16 bytes while all are in range. The
- * saturating narrow is exact here: every unit stored is <= 0x7F. */
-FM_INLINE size_t narrow_simd(const uint16_t *in, size_t n, uint8_t *out, uint16_t lo, uint16_t hi) {
+/* Lanes non-zero where the byte is in the nibble table's set (see "char
+ * sets"); zero for every byte >= 0x80. */
+FM_INLINE v128_t classify(v128_t v, const uint8_t *nibbles) {
+  const v128_t low = wasm_v128_load(nibbles);
+  const v128_t high = wasm_i8x16_make(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0);
+  v128_t by_low = wasm_i8x16_swizzle(low, wasm_v128_and(v, wasm_i8x16_splat(0x0f)));
+  return wasm_v128_and(by_low, wasm_i8x16_swizzle(high, wasm_u8x16_shr(v, 4)));
+}
+
+/* True when every byte of the k vectors v[0..k) is in the set: a range by
+ * the minimum and maximum of them all, a nibble table by the minimum of their
+ * classes (zero somewhere iff some byte is out). */
+FM_INLINE bool bytes_in_set(const v128_t *v, int k, charset set) {
+  if (set.nibbles) {
+    v128_t m = classify(v[0], set.nibbles);
+    for (int i = 1; i < k; i++) m = wasm_u8x16_min(m, classify(v[i], set.nibbles));
+    return wasm_i8x16_all_true(m);
+  }
+  v128_t mn = v[0], mx = v[0];
+  for (int i = 1; i < k; i++) {
+    mx = wasm_u8x16_max(mx, v[i]);
+    if (set.lo) mn = wasm_u8x16_min(mn, v[i]);
+  }
+  return bytes_in_range(mn, mx, set.lo, set.hi);
+}
+
+/* Narrows 16 units per block to 16 bytes while all are in the set. Units are
+ * tested for the range first: then the saturating narrow is exact (every unit
+ * <= 0x7F), and a nibble table tests the narrowed bytes. */
+FM_INLINE size_t narrow_simd(const uint16_t *in, size_t n, uint8_t *out, charset set) {
   size_t i = 0;
   for (; n - i >= 16; i += 16) {
     v128_t a = wasm_v128_load(in + i), b = wasm_v128_load(in + i + 8);
-    if (!units_in_range(wasm_u16x8_min(a, b), wasm_u16x8_max(a, b), lo, hi)) return i;
-    wasm_v128_store(out + i, wasm_u8x16_narrow_i16x8(a, b));
+    if (!units_in_range(wasm_u16x8_min(a, b), wasm_u16x8_max(a, b), set.lo, set.hi)) return i;
+    v128_t v = wasm_u8x16_narrow_i16x8(a, b);
+    if (set.nibbles && !bytes_in_set(&v, 1, set)) return i;
+    wasm_v128_store(out + i, v);
   }
   return i;
 }
 
-/* Widens 16 bytes per block to 16 units while all are in range. */
-FM_INLINE size_t widen_simd(const uint8_t *in, size_t n, uint16_t *out, uint8_t lo, uint8_t hi) {
+/* Widens 16 bytes per block to 16 units while all are in the set. */
+FM_INLINE size_t widen_simd(const uint8_t *in, size_t n, uint16_t *out, charset set) {
   size_t i = 0;
   for (; n - i >= 16; i += 16) {
     v128_t v = wasm_v128_load(in + i);
-    if (!bytes_in_range(v, v, lo, hi)) return i;
+    if (!bytes_in_set(&v, 1, set)) return i;
     wasm_v128_store(out + i, wasm_u16x8_extend_low_u8x16(v));
     wasm_v128_store(out + i + 8, wasm_u16x8_extend_high_u8x16(v));
   }
   return i;
 }
 
-/* Checks 64 bytes per block, then 16, while all are in range. */
-FM_INLINE size_t check_simd(const uint8_t *in, size_t n, uint8_t lo, uint8_t hi) {
+/* Checks 64 bytes per block, then 16, while all are in the set. */
+FM_INLINE size_t check_simd(const uint8_t *in, size_t n, charset set) {
   size_t i = 0;
   for (; n - i >= 64; i += 64) {
-    v128_t a = wasm_v128_load(in + i), b = wasm_v128_load(in + i + 16);
-    v128_t c = wasm_v128_load(in + i + 32), d = wasm_v128_load(in + i + 48);
-    v128_t mx = wasm_u8x16_max(wasm_u8x16_max(a, b), wasm_u8x16_max(c, d));
-    v128_t mn = lo ? wasm_u8x16_min(wasm_u8x16_min(a, b), wasm_u8x16_min(c, d)) : mx;
-    if (!bytes_in_range(mn, mx, lo, hi)) return i;
+    v128_t v[4];
+    for (int k = 0; k < 4; k++) v[k] = wasm_v128_load(in + i + 16 * k);
+    if (!bytes_in_set(v, 4, set)) return i;
   }
   for (; n - i >= 16; i += 16) {
     v128_t v = wasm_v128_load(in + i);
-    if (!bytes_in_range(v, v, lo, hi)) return i;
+    if (!bytes_in_set(&v, 1, set)) return i;
   }
   return i;
 }
@@ -200,34 +272,33 @@ static size_t bmp_swap_scalar(const uint8_t *in, size_t i, size_t n, uint8_t *ou
   return n;
 }
 
-static size_t narrow_scalar(const uint16_t *in, size_t i, size_t n, uint8_t *out, uint16_t lo,
-                            uint16_t hi) {
+static size_t narrow_scalar(const uint16_t *in, size_t i, size_t n, uint8_t *out, charset set) {
   for (; i < n; i++) {
     uint16_t u = in[i];
-    if (u < lo || u > hi) return i;
+    if (!in_set(set, u)) return i;
     out[i] = (uint8_t)u;
   }
   return n;
 }
 
-static size_t widen_scalar(const uint8_t *in, size_t i, size_t n, uint16_t *out, uint8_t lo,
-                           uint8_t hi) {
+static size_t widen_scalar(const uint8_t *in, size_t i, size_t n, uint16_t *out, charset set) {
   for (; i < n; i++) {
     uint8_t c = in[i];
-    if (c < lo || c > hi) return i;
+    if (!in_set(set, c)) return i;
     out[i] = c;
   }
   return n;
 }
 
-static size_t check_scalar(const uint8_t *in, size_t i, size_t n, uint8_t lo, uint8_t hi) {
-  for (; n - i >= 8; i += 8) {
+/* Ranges take 8 bytes a word first; a nibble table tests byte by byte. */
+static size_t check_scalar(const uint8_t *in, size_t i, size_t n, charset set) {
+  for (; !set.nibbles && n - i >= 8; i += 8) {
     uint64_t w;
     memcpy(&w, in + i, 8);
-    if (!word_in_range(w, lo, hi)) break;
+    if (!word_in_range(w, set.lo, set.hi)) break;
   }
   for (; i < n; i++) {
-    if (in[i] < lo || in[i] > hi) return i;
+    if (!in_set(set, in[i])) return i;
   }
   return n;
 }
@@ -243,28 +314,28 @@ FM_INLINE size_t bmp_swap(const uint8_t *in, size_t n, uint8_t *out, bool wire_i
   return bmp_swap_scalar(in, done, n, out, wire_in);
 }
 
-FM_INLINE size_t narrow(const uint16_t *in, size_t n, uint8_t *out, uint16_t lo, uint16_t hi) {
+FM_INLINE size_t narrow(const uint16_t *in, size_t n, uint8_t *out, charset set) {
   size_t done = 0;
 #if FM_SIMD
-  done = narrow_simd(in, n, out, lo, hi);
+  done = narrow_simd(in, n, out, set);
 #endif
-  return narrow_scalar(in, done, n, out, lo, hi);
+  return narrow_scalar(in, done, n, out, set);
 }
 
-FM_INLINE size_t widen(const uint8_t *in, size_t n, uint16_t *out, uint8_t lo, uint8_t hi) {
+FM_INLINE size_t widen(const uint8_t *in, size_t n, uint16_t *out, charset set) {
   size_t done = 0;
 #if FM_SIMD
-  done = widen_simd(in, n, out, lo, hi);
+  done = widen_simd(in, n, out, set);
 #endif
-  return widen_scalar(in, done, n, out, lo, hi);
+  return widen_scalar(in, done, n, out, set);
 }
 
-FM_INLINE size_t check(const uint8_t *in, size_t n, uint8_t lo, uint8_t hi) {
+FM_INLINE size_t check(const uint8_t *in, size_t n, charset set) {
   size_t done = 0;
 #if FM_SIMD
-  done = check_simd(in, n, lo, hi);
+  done = check_simd(in, n, set);
 #endif
-  return check_scalar(in, done, n, lo, hi);
+  return check_scalar(in, done, n, set);
 }
 
 /* ---- BMPString ----------------------------------------------------------------- */
@@ -289,50 +360,75 @@ FM_EXPORT fm_code fm_bmp_decode(const uint8_t *in, size_t len, uint16_t *out, fm
   return fm_ok(r, n, len);
 }
 
-/* ---- IA5String and VisibleString --------------------------------------------- */
+/* ---- the one-byte kinds: IA5String, VisibleString, PrintableString,
+ *      NumericString ---------------------------------------------------------- */
 
-FM_INLINE fm_code encode_narrow(const uint16_t *in, size_t n, uint8_t *out, uint16_t lo,
-                                uint16_t hi, fm_result *r) {
-  size_t bad = narrow(in, n, out, lo, hi);
+FM_INLINE fm_code encode_narrow(const uint16_t *in, size_t n, uint8_t *out, charset set,
+                                fm_result *r) {
+  size_t bad = narrow(in, n, out, set);
   if (bad < n) return fm_fail(r, FM_ERR_RANGE_CHAR, 0, bad, bad, 0, in[bad]);
   return fm_ok(r, n, n);
 }
 
-FM_INLINE fm_code decode_widen(const uint8_t *in, size_t n, uint16_t *out, uint8_t lo, uint8_t hi,
+FM_INLINE fm_code decode_widen(const uint8_t *in, size_t n, uint16_t *out, charset set,
                                fm_result *r) {
-  size_t bad = widen(in, n, out, lo, hi);
+  size_t bad = widen(in, n, out, set);
   if (bad < n) return fm_fail(r, FM_ERR_RANGE_CHAR, 0, bad, bad, 0, in[bad]);
   return fm_ok(r, n, n);
 }
 
-FM_INLINE fm_code check_bytes(const uint8_t *in, size_t n, uint8_t lo, uint8_t hi, fm_result *r) {
-  size_t bad = check(in, n, lo, hi);
+FM_INLINE fm_code check_bytes(const uint8_t *in, size_t n, charset set, fm_result *r) {
+  size_t bad = check(in, n, set);
   if (bad < n) return fm_fail(r, FM_ERR_RANGE_CHAR, 0, bad, bad, 0, in[bad]);
   return fm_ok(r, n, n);
 }
 
 FM_EXPORT fm_code fm_ia5_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
-  return encode_narrow(in, n, out, IA5_LO, IA5_HI, r);
+  return encode_narrow(in, n, out, IA5, r);
 }
 
 FM_EXPORT fm_code fm_visible_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
-  return encode_narrow(in, n, out, VISIBLE_LO, VISIBLE_HI, r);
+  return encode_narrow(in, n, out, VISIBLE, r);
+}
+
+FM_EXPORT fm_code fm_printable_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
+  return encode_narrow(in, n, out, PRINTABLE, r);
+}
+
+FM_EXPORT fm_code fm_numeric_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
+  return encode_narrow(in, n, out, NUMERIC, r);
 }
 
 FM_EXPORT fm_code fm_ia5_decode(const uint8_t *in, size_t n, uint16_t *out, fm_result *r) {
-  return decode_widen(in, n, out, IA5_LO, IA5_HI, r);
+  return decode_widen(in, n, out, IA5, r);
 }
 
 FM_EXPORT fm_code fm_visible_decode(const uint8_t *in, size_t n, uint16_t *out, fm_result *r) {
-  return decode_widen(in, n, out, VISIBLE_LO, VISIBLE_HI, r);
+  return decode_widen(in, n, out, VISIBLE, r);
+}
+
+FM_EXPORT fm_code fm_printable_decode(const uint8_t *in, size_t n, uint16_t *out, fm_result *r) {
+  return decode_widen(in, n, out, PRINTABLE, r);
+}
+
+FM_EXPORT fm_code fm_numeric_decode(const uint8_t *in, size_t n, uint16_t *out, fm_result *r) {
+  return decode_widen(in, n, out, NUMERIC, r);
 }
 
 FM_EXPORT fm_code fm_ia5_check(const uint8_t *in, size_t n, fm_result *r) {
-  return check_bytes(in, n, IA5_LO, IA5_HI, r);
+  return check_bytes(in, n, IA5, r);
 }
 
 FM_EXPORT fm_code fm_visible_check(const uint8_t *in, size_t n, fm_result *r) {
-  return check_bytes(in, n, VISIBLE_LO, VISIBLE_HI, r);
+  return check_bytes(in, n, VISIBLE, r);
+}
+
+FM_EXPORT fm_code fm_printable_check(const uint8_t *in, size_t n, fm_result *r) {
+  return check_bytes(in, n, PRINTABLE, r);
+}
+
+FM_EXPORT fm_code fm_numeric_check(const uint8_t *in, size_t n, fm_result *r) {
+  return check_bytes(in, n, NUMERIC, r);
 }
 
 /* ---- DER ------------------------------------------------------------------------ */
@@ -390,20 +486,29 @@ fm_code fm_der_read_bmp(const uint8_t *in, size_t len, uint16_t *out, fm_result 
   return shifted(r, content);
 }
 
-fm_code fm_der_read_ia5(const uint8_t *in, size_t len, uint16_t *out, fm_result *r) {
+/* A whole DER string of a one-byte kind. */
+FM_INLINE fm_code der_read_narrow(const uint8_t *in, size_t len, uint16_t *out, uint8_t tag,
+                                  charset set, fm_result *r) {
   size_t content;
-  if (fm_der_read_header(in, len, FM_DER_IA5_STRING, &content, r) != FM_OK) return (fm_code)r->code;
-  fm_ia5_decode(in + content, r->end - content, out, r);
+  if (fm_der_read_header(in, len, tag, &content, r) != FM_OK) return (fm_code)r->code;
+  decode_widen(in + content, r->end - content, out, set, r);
   return shifted(r, content);
 }
 
+fm_code fm_der_read_ia5(const uint8_t *in, size_t len, uint16_t *out, fm_result *r) {
+  return der_read_narrow(in, len, out, FM_DER_IA5_STRING, IA5, r);
+}
+
 fm_code fm_der_read_visible(const uint8_t *in, size_t len, uint16_t *out, fm_result *r) {
-  size_t content;
-  if (fm_der_read_header(in, len, FM_DER_VISIBLE_STRING, &content, r) != FM_OK) {
-    return (fm_code)r->code;
-  }
-  fm_visible_decode(in + content, r->end - content, out, r);
-  return shifted(r, content);
+  return der_read_narrow(in, len, out, FM_DER_VISIBLE_STRING, VISIBLE, r);
+}
+
+fm_code fm_der_read_printable(const uint8_t *in, size_t len, uint16_t *out, fm_result *r) {
+  return der_read_narrow(in, len, out, FM_DER_PRINTABLE_STRING, PRINTABLE, r);
+}
+
+fm_code fm_der_read_numeric(const uint8_t *in, size_t len, uint16_t *out, fm_result *r) {
+  return der_read_narrow(in, len, out, FM_DER_NUMERIC_STRING, NUMERIC, r);
 }
 
 /* Content longer than FM_DER_MAX_LENGTH bytes has no DER length here:
@@ -415,16 +520,26 @@ fm_code fm_der_write_bmp(const uint16_t *in, size_t n, uint8_t *out, fm_result *
   return shifted(r, header);
 }
 
-fm_code fm_der_write_ia5(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
+FM_INLINE fm_code der_write_narrow(const uint16_t *in, size_t n, uint8_t *out, uint8_t tag,
+                                   charset set, fm_result *r) {
   if (n > FM_DER_MAX_LENGTH) return fm_fail(r, FM_ERR_DER_LENGTH, 0, FM_NO_INDEX, 0, 0, 0);
-  size_t header = fm_der_write_header(out, FM_DER_IA5_STRING, (uint32_t)n);
-  fm_ia5_encode(in, n, out + header, r);
+  size_t header = fm_der_write_header(out, tag, (uint32_t)n);
+  encode_narrow(in, n, out + header, set, r);
   return shifted(r, header);
 }
 
+fm_code fm_der_write_ia5(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
+  return der_write_narrow(in, n, out, FM_DER_IA5_STRING, IA5, r);
+}
+
 fm_code fm_der_write_visible(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
-  if (n > FM_DER_MAX_LENGTH) return fm_fail(r, FM_ERR_DER_LENGTH, 0, FM_NO_INDEX, 0, 0, 0);
-  size_t header = fm_der_write_header(out, FM_DER_VISIBLE_STRING, (uint32_t)n);
-  fm_visible_encode(in, n, out + header, r);
-  return shifted(r, header);
+  return der_write_narrow(in, n, out, FM_DER_VISIBLE_STRING, VISIBLE, r);
+}
+
+fm_code fm_der_write_printable(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
+  return der_write_narrow(in, n, out, FM_DER_PRINTABLE_STRING, PRINTABLE, r);
+}
+
+fm_code fm_der_write_numeric(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
+  return der_write_narrow(in, n, out, FM_DER_NUMERIC_STRING, NUMERIC, r);
 }

@@ -158,6 +158,16 @@ export interface Fastmp {
   decodeVisibleToUint16: typeof decodeVisibleToUint16;
   writeVisibleString: typeof writeVisibleString;
   readVisibleString: typeof readVisibleString;
+  encodePrintable: typeof encodePrintable;
+  decodePrintable: typeof decodePrintable;
+  decodePrintableToUint16: typeof decodePrintableToUint16;
+  writePrintableString: typeof writePrintableString;
+  readPrintableString: typeof readPrintableString;
+  encodeNumeric: typeof encodeNumeric;
+  decodeNumeric: typeof decodeNumeric;
+  decodeNumericToUint16: typeof decodeNumericToUint16;
+  writeNumericString: typeof writeNumericString;
+  readNumericString: typeof readNumericString;
 
   encode: typeof encode;
   encodeInto: typeof encodeInto;
@@ -281,6 +291,31 @@ export function decodeVisibleToUint16(bytes: Bytes): Uint16Array<ArrayBuffer>;
 export function writeVisibleString(value: Chars): Uint8Array<ArrayBuffer>;
 /** The DER VisibleString at bytes[offset]. */
 export function readVisibleString(bytes: Bytes, offset?: number): ReadString;
+
+/**
+ * PrintableString content: one byte per char, chars A-Z a-z 0-9, space and
+ * ' ( ) + , - . / : = ? (X.680 41.4; others are 'RANGE').
+ */
+export function encodePrintable(value: Chars): Uint8Array<ArrayBuffer>;
+/** PrintableString content -> string; bytes outside its set are 'RANGE'. */
+export function decodePrintable(bytes: Bytes): string;
+/** PrintableString content -> its chars as UTF-16 code units. */
+export function decodePrintableToUint16(bytes: Bytes): Uint16Array<ArrayBuffer>;
+/** DER PrintableString: tag 0x13. */
+export function writePrintableString(value: Chars): Uint8Array<ArrayBuffer>;
+/** The DER PrintableString at bytes[offset]. */
+export function readPrintableString(bytes: Bytes, offset?: number): ReadString;
+
+/** NumericString content: one byte per char, chars 0-9 and space (others are 'RANGE'). */
+export function encodeNumeric(value: Chars): Uint8Array<ArrayBuffer>;
+/** NumericString content -> string; bytes other than 0-9 and space are 'RANGE'. */
+export function decodeNumeric(bytes: Bytes): string;
+/** NumericString content -> its chars as UTF-16 code units. */
+export function decodeNumericToUint16(bytes: Bytes): Uint16Array<ArrayBuffer>;
+/** DER NumericString: tag 0x12. */
+export function writeNumericString(value: Chars): Uint8Array<ArrayBuffer>;
+/** The DER NumericString at bytes[offset]. */
+export function readNumericString(bytes: Bytes, offset?: number): ReadString;
 
 // ---- message codec (encode / decode) ----------------------------------------------
 // Whole MessagePack messages, with @msgpack/msgpack's names, defaults and

@@ -114,6 +114,20 @@ export const decodeVisibleToUint16 = (bytes) => current().decodeVisibleToUint16(
 export const writeVisibleString = (value) => current().writeVisibleString(value);
 export const readVisibleString = (bytes, offset) => current().readVisibleString(bytes, offset);
 
+/** string | Uint16Array -> PrintableString content (A-Z a-z 0-9 space ' ( ) + , - . / : = ?). */
+export const encodePrintable = (value) => current().encodePrintable(value);
+export const decodePrintable = (bytes) => current().decodePrintable(bytes);
+export const decodePrintableToUint16 = (bytes) => current().decodePrintableToUint16(bytes);
+export const writePrintableString = (value) => current().writePrintableString(value);
+export const readPrintableString = (bytes, offset) => current().readPrintableString(bytes, offset);
+
+/** string | Uint16Array -> NumericString content (0-9 and space). */
+export const encodeNumeric = (value) => current().encodeNumeric(value);
+export const decodeNumeric = (bytes) => current().decodeNumeric(bytes);
+export const decodeNumericToUint16 = (bytes) => current().decodeNumericToUint16(bytes);
+export const writeNumericString = (value) => current().writeNumericString(value);
+export const readNumericString = (bytes, offset) => current().readNumericString(bytes, offset);
+
 // ---- whole messages (js/codec/index.js documents the codec) -----------------------
 
 /** A value as MessagePack: a new Uint8Array. Typed arrays become standard msgpack arrays by default. */

@@ -1,6 +1,7 @@
 // strings.js - the ASN.1 character strings: BMPString (big-endian UCS-2,
-// plane 0 without surrogates), IA5String (0x00-0x7F) and VisibleString
-// (0x20-0x7E), as content bytes and as DER primitive encodings. The wasm
+// plane 0 without surrogates), IA5String (0x00-0x7F), VisibleString
+// (0x20-0x7E), PrintableString and NumericString (the sets of X.680 41.4),
+// as content bytes and as DER primitive encodings. The wasm
 // kernels are c/fm_string.c; the pure-JS path below follows them rule for
 // rule, and the parity tests hold both to the native builds.
 //
@@ -23,11 +24,26 @@ const JS_BELOW = {
   scalar: { encodeBMP: 128, decodeBMP: 48, encodeASCII: 96, decodeASCII: 48 },
 };
 
-// One shape for all three (BMP's lo/hi/check unused): the shared functions
-// below then see a single map, where three would make their accesses polymorphic.
-const BMP = { name: 'BMPString', api: 'BMP', tag: 0x1e, wide: true, lo: 0x0000, hi: 0xffff, encode: 'fm_bmp_encode', decode: 'fm_bmp_decode', check: null };
-const IA5 = { name: 'IA5String', api: 'IA5', tag: 0x16, wide: false, lo: 0x00, hi: 0x7f, encode: 'fm_ia5_encode', decode: 'fm_ia5_decode', check: 'fm_ia5_check' };
-const VISIBLE = { name: 'VisibleString', api: 'Visible', tag: 0x1a, wide: false, lo: 0x20, hi: 0x7e, encode: 'fm_visible_encode', decode: 'fm_visible_decode', check: 'fm_visible_check' };
+/** 1 for each char 0x00-0x7F that `test` admits: the pure-JS path's set of a one-byte kind. */
+const charSet = (test) => Uint8Array.from({ length: 0x80 }, (_, c) => (test(String.fromCharCode(c)) ? 1 : 0));
+const between = (lo, hi) => (ch) => ch >= lo && ch <= hi;
+
+// The string kinds, one table (the C kernels are named after `c`). One shape
+// for all (BMP's set, lo, hi and check unused): the shared functions below then
+// see a single map, where several would make their accesses polymorphic.
+// `lo`-`hi` bound the set; `chars` names a set with holes in messages.
+const stringKind = (name, api, tag, wide, lo, hi, set, chars) => {
+  const c = api.toLowerCase();
+  return { name, api, tag, wide, lo, hi, set, chars, encode: `fm_${c}_encode`, decode: `fm_${c}_decode`, check: wide ? null : `fm_${c}_check` };
+};
+const BMP = stringKind('BMPString', 'BMP', 0x1e, true, 0x0000, 0xffff, null, null);
+const IA5 = stringKind('IA5String', 'IA5', 0x16, false, 0x00, 0x7f, charSet(between('\x00', '\x7f')), null);
+const VISIBLE = stringKind('VisibleString', 'Visible', 0x1a, false, 0x20, 0x7e, charSet(between(' ', '~')), null);
+// X.680 41.4 Table 10.
+const PRINTABLE = stringKind('PrintableString', 'Printable', 0x13, false, 0x20, 0x7a, charSet((ch) => /[A-Za-z0-9 '()+,\-./:=?]/.test(ch)),
+  "A-Z a-z 0-9 space ' ( ) + , - . / : = ?");
+const NUMERIC = stringKind('NumericString', 'Numeric', 0x12, false, 0x20, 0x39, charSet((ch) => /[0-9 ]/.test(ch)), '0-9 and space');
+const KINDS = [BMP, IA5, VISIBLE, PRINTABLE, NUMERIC];
 
 // Node's Buffer builds strings from UTF-16LE or Latin-1 bytes natively; browsers have TextDecoder.
 const utf16le = typeof TextDecoder === 'function' ? new TextDecoder('utf-16le', { ignoreBOM: true }) : null;
@@ -38,13 +54,16 @@ const latin1 = typeof TextDecoder === 'function' ? new TextDecoder('windows-1252
 
 const hex = (v, digits) => v.toString(16).toUpperCase().padStart(digits, '0');
 const charName = (unit) => `U+${hex(unit, 4)}`;
-const rangeName = (kind) => `${charName(kind.lo)}-${charName(kind.hi)}`;
+/** "range U+0020-U+007E", or the named set; `unit` words a bound. */
+const setName = (kind, unit) => (kind.chars === null ? `range ${unit(kind.lo)}-${unit(kind.hi)}` : `set ${kind.chars}`);
+/** True when the char (any code unit) is in a one-byte kind's set. */
+const inSet = (set, c) => c < 0x80 && set[c] === 1;
 
 /** A bad char found while encoding: `index` in the input, `offset` in the output. */
 function charEncodeError(code, kind, index, offset, unit) {
   const why = code === 'SURROGATE'
     ? 'a surrogate code unit (U+D800-U+DFFF); BMPString holds plane-0 chars only'
-    : `outside ${kind.name}'s range ${rangeName(kind)}`;
+    : `outside ${kind.name}'s ${setName(kind, charName)}`;
   return new FastmpError(code, `${kind.name}: char ${index} (${charName(unit)}) is ${why}`, index, offset);
 }
 
@@ -52,7 +71,7 @@ function charEncodeError(code, kind, index, offset, unit) {
 function charDecodeError(code, kind, index, offset, unit) {
   const why = code === 'SURROGATE'
     ? 'a surrogate code unit (0xD800-0xDFFF); BMPString holds plane-0 chars only'
-    : `outside ${kind.name}'s range 0x${hex(kind.lo, 2)}-0x${hex(kind.hi, 2)}`;
+    : `outside ${kind.name}'s ${setName(kind, (b) => `0x${hex(b, 2)}`)}`;
   const found = kind.wide ? `0x${hex(unit, 4)}` : `0x${hex(unit, 2)}`;
   return new FastmpError(code, `${kind.name}: char ${index} at byte ${offset} is ${found}, ${why}`, index, offset);
 }
@@ -146,13 +165,13 @@ function jsEncodeBMP(value, out, at) {
   }
 }
 
-/** IA5 / Visible content of `value` into out[at..]. */
+/** One-byte kind content of `value` into out[at..]. */
 function jsEncodeNarrow(kind, value, out, at) {
-  const { lo, hi } = kind;
+  const { set } = kind;
   const isString = typeof value === 'string';
   for (let i = 0, n = value.length; i < n; i++) {
     const c = isString ? value.charCodeAt(i) : value[i];
-    if (c < lo || c > hi) throw charEncodeError('RANGE', kind, i, at + i, c);
+    if (!inSet(set, c)) throw charEncodeError('RANGE', kind, i, at + i, c);
     out[at + i] = c;
   }
 }
@@ -169,13 +188,13 @@ function jsDecodeBMP(bytes, start, end, asArray) {
   return units;
 }
 
-/** Checks IA5 / Visible content bytes[start, end); small inputs come back as an Array of chars. */
+/** Checks one-byte kind content bytes[start, end); small inputs come back as an Array of chars. */
 function jsCheck(kind, bytes, start, end, asArray) {
-  const { lo, hi } = kind;
+  const { set } = kind;
   const chars = asArray ? new Array(end - start) : null;
   for (let p = start; p < end; p++) {
     const c = bytes[p];
-    if (c < lo || c > hi) throw charDecodeError('RANGE', kind, p - start, p, c);
+    if (!inSet(set, c)) throw charDecodeError('RANGE', kind, p - start, p, c);
     if (asArray) chars[p - start] = c;
   }
   return chars;
@@ -309,28 +328,19 @@ export function stringsApi(core) {
     return decode(kind, input, b.locate(input, fn, bytes), 0, input.length, toUnits);
   }
 
-  return {
-    /** string | Uint16Array -> BMPString content (big-endian UCS-2). */
-    encodeBMP: (value) => encodeAll(BMP, value, 'encodeBMP'),
-    /** BMPString content -> string. */
-    decodeBMP: (bytes) => decodeAll(BMP, bytes, 'decodeBMP', false),
-    /** BMPString content -> Uint16Array of its chars. */
-    decodeBMPToUint16: (bytes) => decodeAll(BMP, bytes, 'decodeBMPToUint16', true),
-    /** string | Uint16Array -> DER BMPString (tag 0x1E). */
-    writeBMPString: (value) => write(BMP, value, 'writeBMPString'),
-    /** The DER BMPString at bytes[offset] -> { value, end }. */
-    readBMPString: (bytes, offset = 0) => read(BMP, bytes, offset, 'readBMPString'),
-
-    encodeIA5: (value) => encodeAll(IA5, value, 'encodeIA5'),
-    decodeIA5: (bytes) => decodeAll(IA5, bytes, 'decodeIA5', false),
-    decodeIA5ToUint16: (bytes) => decodeAll(IA5, bytes, 'decodeIA5ToUint16', true),
-    writeIA5String: (value) => write(IA5, value, 'writeIA5String'),
-    readIA5String: (bytes, offset = 0) => read(IA5, bytes, offset, 'readIA5String'),
-
-    encodeVisible: (value) => encodeAll(VISIBLE, value, 'encodeVisible'),
-    decodeVisible: (bytes) => decodeAll(VISIBLE, bytes, 'decodeVisible', false),
-    decodeVisibleToUint16: (bytes) => decodeAll(VISIBLE, bytes, 'decodeVisibleToUint16', true),
-    writeVisibleString: (value) => write(VISIBLE, value, 'writeVisibleString'),
-    readVisibleString: (bytes, offset = 0) => read(VISIBLE, bytes, offset, 'readVisibleString'),
-  };
+  // Per kind (stem: BMP, IA5, Visible, Printable, Numeric): encode<stem>
+  // (string | Uint16Array -> content), decode<stem> (content -> string),
+  // decode<stem>ToUint16 (content -> its chars), write<stem>String (-> DER),
+  // read<stem>String (the DER string at bytes[offset] -> { value, end }).
+  return Object.fromEntries(KINDS.flatMap((k) => {
+    const [encodeName, decodeName, unitsName] = [`encode${k.api}`, `decode${k.api}`, `decode${k.api}ToUint16`];
+    const [writeName, readName] = [`write${k.api}String`, `read${k.api}String`];
+    return [
+      [encodeName, (value) => encodeAll(k, value, encodeName)],
+      [decodeName, (bytes) => decodeAll(k, bytes, decodeName, false)],
+      [unitsName, (bytes) => decodeAll(k, bytes, unitsName, true)],
+      [writeName, (value) => write(k, value, writeName)],
+      [readName, (bytes, offset = 0) => read(k, bytes, offset, readName)],
+    ];
+  }));
 }

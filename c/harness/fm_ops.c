@@ -111,17 +111,27 @@ static size_t run_string(fm_op *o, fm_result *r) {
     case FM_OP_BMP_ENCODE: code = fm_bmp_encode(units, n, o->out, r); break;
     case FM_OP_IA5_ENCODE: code = fm_ia5_encode(units, n, o->out, r); break;
     case FM_OP_VISIBLE_ENCODE: code = fm_visible_encode(units, n, o->out, r); break;
+    case FM_OP_PRINTABLE_ENCODE: code = fm_printable_encode(units, n, o->out, r); break;
+    case FM_OP_NUMERIC_ENCODE: code = fm_numeric_encode(units, n, o->out, r); break;
     case FM_OP_DER_WRITE_BMP: code = fm_der_write_bmp(units, n, o->out, r); break;
     case FM_OP_DER_WRITE_IA5: code = fm_der_write_ia5(units, n, o->out, r); break;
     case FM_OP_DER_WRITE_VISIBLE: code = fm_der_write_visible(units, n, o->out, r); break;
+    case FM_OP_DER_WRITE_PRINTABLE: code = fm_der_write_printable(units, n, o->out, r); break;
+    case FM_OP_DER_WRITE_NUMERIC: code = fm_der_write_numeric(units, n, o->out, r); break;
     case FM_OP_BMP_DECODE: code = fm_bmp_decode(bytes, len, o->out, r); break;
     case FM_OP_IA5_DECODE: code = fm_ia5_decode(bytes, len, o->out, r); break;
     case FM_OP_VISIBLE_DECODE: code = fm_visible_decode(bytes, len, o->out, r); break;
+    case FM_OP_PRINTABLE_DECODE: code = fm_printable_decode(bytes, len, o->out, r); break;
+    case FM_OP_NUMERIC_DECODE: code = fm_numeric_decode(bytes, len, o->out, r); break;
     case FM_OP_IA5_CHECK: return fm_ia5_check(bytes, len, r), 0;
     case FM_OP_VISIBLE_CHECK: return fm_visible_check(bytes, len, r), 0;
+    case FM_OP_PRINTABLE_CHECK: return fm_printable_check(bytes, len, r), 0;
+    case FM_OP_NUMERIC_CHECK: return fm_numeric_check(bytes, len, r), 0;
     case FM_OP_DER_READ_BMP: code = fm_der_read_bmp(bytes, len, o->out, r); break;
     case FM_OP_DER_READ_IA5: code = fm_der_read_ia5(bytes, len, o->out, r); break;
-    default: code = fm_der_read_visible(bytes, len, o->out, r); break;
+    case FM_OP_DER_READ_VISIBLE: code = fm_der_read_visible(bytes, len, o->out, r); break;
+    case FM_OP_DER_READ_PRINTABLE: code = fm_der_read_printable(bytes, len, o->out, r); break;
+    default: code = fm_der_read_numeric(bytes, len, o->out, r); break; /* FM_OP_DER_READ_NUMERIC */
   }
   if (code != FM_OK) return 0;
   return OPS[o->op].units ? r->end : 2 * (size_t)r->count;

@@ -12,7 +12,8 @@
  *   FM_OP_<NAME>, the string ops in FM_STRING_OPS order from 32:
  *     BMP / IA5 / Visible encode (input: little-endian units), decode (input:
  *     content), IA5 / Visible check (input: content; no output), DER read
- *     (input: DER), DER write (input: units).
+ *     (input: DER), DER write (input: units); then the same for Printable and
+ *     Numeric (appended, so that the earlier numbers stay).
  */
 #ifndef FM_OPS_H
 #define FM_OPS_H
@@ -29,7 +30,10 @@
   X(VISIBLE_ENCODE, units) X(VISIBLE_DECODE, bytes) X(IA5_CHECK, bytes)               \
   X(VISIBLE_CHECK, bytes) X(DER_READ_BMP, bytes) X(DER_READ_IA5, bytes)               \
   X(DER_READ_VISIBLE, bytes) X(DER_WRITE_BMP, units) X(DER_WRITE_IA5, units)          \
-  X(DER_WRITE_VISIBLE, units)
+  X(DER_WRITE_VISIBLE, units) X(PRINTABLE_ENCODE, units) X(PRINTABLE_DECODE, bytes)     \
+  X(NUMERIC_ENCODE, units) X(NUMERIC_DECODE, bytes) X(PRINTABLE_CHECK, bytes)            \
+  X(NUMERIC_CHECK, bytes) X(DER_READ_PRINTABLE, bytes) X(DER_READ_NUMERIC, bytes)        \
+  X(DER_WRITE_PRINTABLE, units) X(DER_WRITE_NUMERIC, units)
 
 #define FM_OP_TYPED(name, T, wire) FM_OP_PACK_##name, FM_OP_UNPACK_##name,
 #define FM_OP_INTEGRAL(name, T, wire) FM_OP_UNPACK_INTEGRAL_##name,
