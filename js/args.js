@@ -19,6 +19,7 @@ const bufferGetter = intrinsicGetter(TypedArrayPrototype, 'buffer');
 const byteOffsetGetter = intrinsicGetter(TypedArrayPrototype, 'byteOffset');
 const byteLengthGetter = intrinsicGetter(TypedArrayPrototype, 'byteLength');
 const typedValues = TypedArrayPrototype.values;
+const typedSet = TypedArrayPrototype.set;
 const arrayBufferByteLength = intrinsicGetter(ArrayBuffer.prototype, 'byteLength');
 const sharedByteLength = typeof SharedArrayBuffer === 'function' ? intrinsicGetter(SharedArrayBuffer.prototype, 'byteLength') : null;
 
@@ -39,6 +40,8 @@ export const typedArrayName = (x) => brandGetter.call(x);
 export const lengthOf = (x) => lengthGetter.call(x);
 /** A typed array's buffer, as the engine knows it. */
 export const bufferOf = (x) => bufferGetter.call(x);
+/** target.set(source, offset) through the intrinsic: no property of target or source is read. */
+export const copyInto = (target, source, offset) => typedSet.call(target, source, offset);
 /** A typed array's byte offset in its buffer, as the engine knows it. */
 export const byteOffsetOf = (x) => byteOffsetGetter.call(x);
 
@@ -130,7 +133,20 @@ export function describe(v) {
  * twice copies bytes in a SharedArrayBuffer first: see onceReadable.)
  */
 export function asBytes(bytes, fn, detached) {
-  if (typedArrayName(bytes) === 'Uint8Array') return ownView(bytes, Uint8Array, fn, detached);
+  const input = asInput(bytes, fn, detached);
+  return input === bytes ? ownView(bytes, Uint8Array, fn, detached) : input;
+}
+
+/**
+ * asBytes() without the own view: a Uint8Array is the caller's array itself
+ * (making a view of a small array costs more than decoding it). For a path
+ * that reads it only by index and through the intrinsic getters.
+ */
+export function asInput(bytes, fn, detached) {
+  if (typedArrayName(bytes) === 'Uint8Array') {
+    usableLength(bytes, fn, detached);
+    return bytes;
+  }
   if (isArrayBuffer(bytes) || isSharedArrayBuffer(bytes)) return wholeBuffer(bytes, fn);
   throw new TypeError(`fastmp: ${fn}() takes a Uint8Array (or an ArrayBuffer), not ${describe(bytes)}`);
 }
@@ -156,8 +172,9 @@ export const kindOfArray = (x) => KIND_OF_NAME.get(typedArrayName(x));
 
 /** An offset into `bytes`: an integer from 0 to its length. */
 export function asOffset(offset, bytes, fn) {
-  if (!Number.isSafeInteger(offset) || offset < 0 || offset > bytes.length) {
-    throw new RangeError(`fastmp: ${fn}() offset must be an integer from 0 to ${bytes.length}, not ${describe(offset)}`);
+  const length = lengthOf(bytes);
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset > length) {
+    throw new RangeError(`fastmp: ${fn}() offset must be an integer from 0 to ${length}, not ${describe(offset)}`);
   }
   return offset;
 }

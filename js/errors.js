@@ -4,7 +4,7 @@
 // a value), STALE / FREED (a view of wasm memory used after its lifetime),
 // DETACHED (an input whose buffer is detached).
 
-import { plural, withArticle } from './args.js';
+import { lengthOf, plural, withArticle } from './args.js';
 
 /** C fm_code number (c/fastmp.h) -> FastmpError code. */
 export const CODE_NAMES = { 0: 'OK', 1: 'NOT_ARRAY', 2: 'TRUNCATED', 3: 'LENGTH', 4: 'TYPE', 5: 'CAPACITY', 6: 'RANGE' };
@@ -56,7 +56,8 @@ export function describeTag(tag) {
  * offending `value`.
  */
 export function msgpackError(code, index, offset, bytes, count = 0, extra = {}) {
-  const tag = offset < bytes.length ? bytes[offset] : undefined;
+  const length = lengthOf(bytes); // the intrinsic: `bytes` may be the caller's own array
+  const tag = offset < length ? bytes[offset] : undefined;
   const { target, value } = extra;
   const at = `element ${index} at byte ${offset}`;
   switch (code) {
@@ -65,12 +66,12 @@ export function msgpackError(code, index, offset, bytes, count = 0, extra = {}) 
     case 'TRUNCATED':
       return new FastmpError(code, index === NO_INDEX
         ? `input ends inside the ${tag >= 0xc4 && tag <= 0xc6 ? 'bin' : 'array'} header at byte ${offset}`
-        : offset >= bytes.length ? `input ends at byte ${offset}, before element ${index}`
+        : offset >= length ? `input ends at byte ${offset}, before element ${index}`
           : `input ends inside element ${index}, which starts at byte ${offset}`, index, offset);
     case 'LENGTH':
-      return new FastmpError(code, `array header at byte ${offset} claims ${plural(count, 'element')}, more than the ${plural(bytes.length - offset - headerSize(tag), 'byte')} after it hold`, index, offset);
+      return new FastmpError(code, `array header at byte ${offset} claims ${plural(count, 'element')}, more than the ${plural(length - offset - headerSize(tag), 'byte')} after it hold`, index, offset);
     case 'BIN_LENGTH':
-      return new FastmpError('LENGTH', `bin header at byte ${offset} claims ${plural(count, 'byte')}, more than the ${plural(bytes.length - offset - headerSize(tag), 'byte')} after it hold`, index, offset);
+      return new FastmpError('LENGTH', `bin header at byte ${offset} claims ${plural(count, 'byte')}, more than the ${plural(length - offset - headerSize(tag), 'byte')} after it hold`, index, offset);
     case 'TYPE':
       if (target === 'boolean') return new FastmpError(code, `${at} is not a boolean: found ${describeTag(tag)}`, index, offset);
       if (target === undefined || target.startsWith('Float')) {
@@ -83,7 +84,7 @@ export function msgpackError(code, index, offset, bytes, count = 0, extra = {}) 
     case 'RANGE':
       return new FastmpError(code, `${at} is ${formatValue(value)} (${describeTag(tag)}), which ${withArticle(target)} cannot hold exactly`, index, offset, value);
     case 'TRAILING':
-      return new FastmpError(code, `${plural(bytes.length - offset, 'byte')} follow${bytes.length - offset === 1 ? 's' : ''} the array, from byte ${offset} (use unpackFrom to read a prefix)`, index, offset);
+      return new FastmpError(code, `${plural(length - offset, 'byte')} follow${length - offset === 1 ? 's' : ''} the array, from byte ${offset} (use unpackFrom to read a prefix)`, index, offset);
     default:
       return new FastmpError(code, `internal error ${code} at element ${index}, byte ${offset}`, index, offset);
   }

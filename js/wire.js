@@ -35,7 +35,17 @@ export function writeArrayHeaderAt(out, at, n) {
   return 5;
 }
 
+// Big-endian reads by index. The unpackers read the caller's bytes only by
+// index and through the intrinsic getters (args.js), never through a
+// DataView: a DataView of a small on-heap array moves it off-heap first, which
+// costs more than decoding it (300-850 ns in V8).
+const be16 = (b, p) => (b[p] << 8) | b[p + 1];
 const be32 = (b, p) => ((b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]) >>> 0;
+/** The 64-bit int at b[p], as a BigInt: signed (int64) or not (uint64). */
+const be64 = (b, p, signed) => {
+  const v = (BigInt(be32(b, p)) << 32n) | BigInt(be32(b, p + 4));
+  return signed ? BigInt.asIntN(64, v) : v;
+};
 
 /**
  * Reads the array header at bytes[start]. Every element takes at least one
@@ -43,7 +53,7 @@ const be32 = (b, p) => ((b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p 
  * allocated for it.
  */
 export function readArrayHeader(bytes, start) {
-  const len = bytes.length;
+  const len = lengthOf(bytes);
   const fail = (code, count = 0) => msgpackError(code, NO_INDEX, start, bytes, count);
   if (start >= len) throw fail('TRUNCATED');
   const tag = bytes[start];
@@ -161,9 +171,9 @@ const narrowNaN = (hi, lo) => ((hi & 0x80000000) | 0x7fc00000 | ((hi << 3) & 0x3
  * exact below 2^53; above, a plain Math.fround of the double would round twice,
  * so round to odd at 53 bits first (exact for any final precision <= 51 bits).
  */
-function nearestF32OfInt64(hi, lo, view, p, signed) {
+function nearestF32OfInt64(hi, lo, bytes, p, signed) {
   if (hi < 0x200000 && hi >= -0x200000) return hi * 4294967296 + lo;
-  const v = signed ? view.getBigInt64(p) : view.getBigUint64(p);
+  const v = be64(bytes, p, signed);
   const m = v < 0n ? -v : v;
   const shift = m.toString(2).length - 53;
   let t = m >> BigInt(shift);
@@ -182,65 +192,58 @@ function nearestF32OfInt64(hi, lo, view, p, signed) {
  */
 export function unpackFloats(bytes, body, count, wide) {
   const out = wide ? new Float64Array(count) : new Float32Array(count);
-  const len = bytes.length;
+  const len = lengthOf(bytes);
   const fastTag = wide ? 0xcb : 0xca;
   const fastSize = wide ? 9 : 5;
-  let view = null; // made only for the other forms: see scratchU32
   let p = body;
   for (let i = 0; i < count; i++) {
     for (; i < count && bytes[p] === fastTag && len - p >= fastSize; i++, p += fastSize) {
-      let v;
-      if (wide) {
-        scratchU32[1] = be32(bytes, p + 1);
-        scratchU32[0] = be32(bytes, p + 5);
-        v = scratchF64[0];
-      } else {
-        scratchU32[0] = be32(bytes, p + 1);
-        v = scratchF32[0];
-      }
+      const v = wide ? f64At(bytes, p + 1) : f32At(bytes, p + 1);
       if (v !== v) break; // NaN: readElement copies its bits exactly
       out[i] = v;
     }
     if (i === count) break;
-    view ??= new DataView(bytes.buffer, bytes.byteOffset, len);
-    p += readElement(bytes, view, p, i, out, wide);
+    p += readElement(bytes, len, p, i, out, wide);
   }
   return { value: out, end: p };
 }
 
-/** Reads any numeric element at bytes[p] (element i) into out[i]; returns its size. */
-function readElement(bytes, view, p, i, out, wide) {
-  const len = bytes.length;
+/** The float32 / float64 whose big-endian bits are at b[p] (through the scratch words). */
+function f32At(b, p) {
+  scratchU32[0] = be32(b, p);
+  return scratchF32[0];
+}
+function f64At(b, p) {
+  scratchU32[1] = be32(b, p);
+  scratchU32[0] = be32(b, p + 4);
+  return scratchF64[0];
+}
+
+/** Reads any numeric element at bytes[p] (element i; the input holds len bytes) into out[i]; returns its size. */
+function readElement(bytes, len, p, i, out, wide) {
   if (p >= len) throw msgpackError('TRUNCATED', i, p, bytes);
   const tag = bytes[p];
   if (tag < 0x80 || tag >= 0xe0) {
     out[i] = (tag << 24) >> 24;
     return 1;
   }
-  const size = tag === 0xcc || tag === 0xd0 ? 2 : tag === 0xcd || tag === 0xd1 ? 3
-    : tag === 0xca || tag === 0xce || tag === 0xd2 ? 5 : tag === 0xcb || tag === 0xcf || tag === 0xd3 ? 9 : 0;
+  const size = elementSize(tag);
   if (size === 0) throw msgpackError('TYPE', i, p, bytes);
   if (size > len - p) throw msgpackError('TRUNCATED', i, p, bytes);
   const q = p + 1;
   switch (tag) {
-    case 0xcc: out[i] = bytes[q]; break;
-    case 0xcd: out[i] = view.getUint16(q); break;
-    case 0xce: out[i] = view.getUint32(q); break;
-    case 0xd0: out[i] = view.getInt8(q); break;
-    case 0xd1: out[i] = view.getInt16(q); break;
-    case 0xd2: out[i] = view.getInt32(q); break;
     case 0xcf:
     case 0xd3: {
-      const hi = tag === 0xd3 ? view.getInt32(q) : view.getUint32(q);
-      const lo = view.getUint32(q + 4);
+      const hi = tag === 0xd3 ? be32(bytes, q) | 0 : be32(bytes, q);
+      const lo = be32(bytes, q + 4);
       // hi * 2^32 + lo: both terms exact, so one rounding to double.
-      out[i] = wide ? hi * 4294967296 + lo : nearestF32OfInt64(hi, lo, view, q, tag === 0xd3);
+      out[i] = wide ? hi * 4294967296 + lo : nearestF32OfInt64(hi, lo, bytes, q, tag === 0xd3);
       break;
     }
     case 0xca: {
-      const b = view.getUint32(q);
+      const b = be32(bytes, q);
       if (!isNaN32(b)) {
-        out[i] = view.getFloat32(q);
+        out[i] = f32At(bytes, q);
       } else if (wide) {
         const words = new Uint32Array(out.buffer, 8 * i, 2);
         words[1] = (b & 0x80000000) | 0x7ff00000 | ((b & 0x7fffff) >>> 3);
@@ -250,11 +253,11 @@ function readElement(bytes, view, p, i, out, wide) {
       }
       break;
     }
-    default: { // 0xcb
-      const hi = view.getUint32(q);
-      const lo = view.getUint32(q + 4);
+    case 0xcb: {
+      const hi = be32(bytes, q);
+      const lo = be32(bytes, q + 4);
       if (!isNaN64(hi, lo)) {
-        out[i] = view.getFloat64(q);
+        out[i] = f64At(bytes, q);
       } else if (wide) {
         const words = new Uint32Array(out.buffer, 8 * i, 2);
         words[1] = hi;
@@ -262,11 +265,24 @@ function readElement(bytes, view, p, i, out, wide) {
       } else {
         new Uint32Array(out.buffer, 4 * i, 1)[0] = narrowNaN(hi, lo);
       }
+      break;
     }
+    default: out[i] = smallIntAt(bytes, tag, q); // the int forms of up to 32 bits
   }
   return size;
 }
 
+/** The value of an int element of up to 32 bits (0xcc-0xce, 0xd0-0xd2) whose payload is at b[q]. */
+function smallIntAt(b, tag, q) {
+  switch (tag) {
+    case 0xcc: return b[q];
+    case 0xcd: return be16(b, q);
+    case 0xce: return be32(b, q);
+    case 0xd0: return (b[q] << 24) >> 24;
+    case 0xd1: return (be16(b, q) << 16) >> 16;
+    default: return be32(b, q) | 0; // 0xd2
+  }
+}
 
 // ---- integers ---------------------------------------------------------------
 
@@ -382,7 +398,7 @@ export function packKind(kind, x, n = lengthOf(x)) {
 export function unpackKind(kind, bytes, body, count, integralFloats) {
   if (kind.c === 'bool') return unpackBools(bytes, body, count);
   if (kind.float) return unpackFloats(bytes, body, count, kind.c === 'f64');
-  return unpackInts(bytes, body, count, kind.Type, integralFloats);
+  return unpackInts(bytes, body, count, kind, integralFloats);
 }
 
 /**
@@ -418,84 +434,107 @@ export function packBin(x, n = lengthOf(x)) {
 }
 
 /** Whether bytes[start] starts a bin (0xc4 / 0xc5 / 0xc6). */
-export const isBinAt = (bytes, start) => start < bytes.length && bytes[start] >= 0xc4 && bytes[start] <= 0xc6;
+export const isBinAt = (bytes, start) => start < lengthOf(bytes) && bytes[start] >= 0xc4 && bytes[start] <= 0xc6;
 
 /** Reads the bin at bytes[start] into a new Type (Uint8Array or Uint8ClampedArray). */
 export function readBin(bytes, start, Type) {
   const tag = bytes[start];
   const head = tag === 0xc4 ? 2 : tag === 0xc5 ? 3 : 5;
-  if (bytes.length - start < head) throw msgpackError('TRUNCATED', NO_INDEX, start, bytes);
+  const len = lengthOf(bytes);
+  if (len - start < head) throw msgpackError('TRUNCATED', NO_INDEX, start, bytes);
   const n = head === 2 ? bytes[start + 1] : head === 3 ? (bytes[start + 1] << 8) | bytes[start + 2] : be32(bytes, start + 1);
   const body = start + head;
-  if (n > bytes.length - body) throw msgpackError('BIN_LENGTH', NO_INDEX, start, bytes, n);
+  if (n > len - body) throw msgpackError('BIN_LENGTH', NO_INDEX, start, bytes, n);
   const value = new Type(n);
-  value.set(bytes.subarray(body, body + n));
+  value.set(new Uint8Array(bufferOf(bytes), byteOffsetOf(bytes) + body, n));
   return { value, end: body + n };
 }
 
-// The range of each integer target, and whether its elements are BigInts.
-export const INT_TARGETS = {
-  Int8Array: { min: -128, max: 127 },
-  Uint8Array: { min: 0, max: 255 },
-  Uint8ClampedArray: { min: 0, max: 255 },
-  Int16Array: { min: -32768, max: 32767 },
-  Uint16Array: { min: 0, max: 65535 },
-  Int32Array: { min: -2147483648, max: 2147483647 },
-  Uint32Array: { min: 0, max: 4294967295 },
-  BigInt64Array: { min: -(2n ** 63n), max: 2n ** 63n - 1n, big: true },
-  BigUint64Array: { min: 0n, max: 2n ** 64n - 1n, big: true },
+// The range of each integer target (by the kernels' type name, js/kinds.js c),
+// and whether its elements are BigInts.
+const INT_RANGES = {
+  i8: { min: -128, max: 127 },
+  u8: { min: 0, max: 255 },
+  i16: { min: -32768, max: 32767 },
+  u16: { min: 0, max: 65535 },
+  i32: { min: -2147483648, max: 2147483647 },
+  u32: { min: 0, max: 4294967295 },
+  i64: { min: -(2n ** 63n), max: 2n ** 63n - 1n, big: true },
+  u64: { min: 0n, max: 2n ** 64n - 1n, big: true },
 };
 
 /**
- * Decodes `count` integer elements from bytes[body] into a new Type (an
- * integer typed array). Every int form whose value fits is taken; a float is
+ * Decodes `count` integer elements from bytes[body] into a new typed array of
+ * `kind` (js/kinds.js, an integer kind). Every int form whose value fits is taken; a float is
  * a TYPE error, or with integralFloats taken when exactly integral and in
  * range; what does not fit is a RANGE error. Returns { value, end }.
  */
-export function unpackInts(bytes, body, count, Type, integralFloats) {
-  const { min, max, big } = INT_TARGETS[Type.name];
+export function unpackInts(bytes, body, count, kind, integralFloats) {
+  const { min, max, big } = INT_RANGES[kind.c];
+  const { Type } = kind;
   // Stores into one array type only: V8 shares type feedback per code site, and
   // stores into seven kinds of typed array there run ~10x slower (measured:
   // Int32Array of 4096 fixints, 118 µs). Numbers collect in a Float64Array
   // (exact for every value that fits), converted once at the end.
-  const out = big ? new BigInt64Array(count) : new Float64Array(count);
-  const len = bytes.length;
-  let view = null;
+  const out = big ? new BigInt64Array(count) : numberScratch(count);
+  const len = lengthOf(bytes);
   let p = body;
   for (let i = 0; i < count; i++) {
     if (p >= len) throw msgpackError('TRUNCATED', i, p, bytes);
     const tag = bytes[p];
-    if (tag < 0x80 || tag >= 0xe0) { // fixint: the common case, no view needed
+    if (tag < 0x80 || tag >= 0xe0) { // fixint: the common case
       const v = (tag << 24) >> 24;
-      if (v < min) throw rangeError(bytes, i, p, v, Type);
+      if (v < min) throw rangeError(bytes, i, p, v, kind);
       if (big) out[i] = BigInt(v);
       else out[i] = v;
       p += 1;
       continue;
     }
-    view ??= new DataView(bytes.buffer, bytes.byteOffset, len);
     const size = elementSize(tag);
-    if (size === 0) throw msgpackError('TYPE', i, p, bytes, 0, { target: Type.name });
+    if (size === 0) throw msgpackError('TYPE', i, p, bytes, 0, { target: kind.name });
     if (size > len - p) throw msgpackError('TRUNCATED', i, p, bytes);
-    const v = elementValue(view, tag, p + 1);
+    const v = elementValue(bytes, tag, p + 1);
     if ((tag === 0xca || tag === 0xcb) && !integralFloats) {
-      throw msgpackError('TYPE', i, p, bytes, 0, { target: Type.name, value: v });
+      throw msgpackError('TYPE', i, p, bytes, 0, { target: kind.name, value: v });
     }
     // Number and BigInt compare exactly with each other; NaN and fractions fail isInteger.
-    if (v < min || v > max || (typeof v === 'number' && !Number.isInteger(v))) throw rangeError(bytes, i, p, v, Type);
+    if (v < min || v > max || (typeof v === 'number' && !Number.isInteger(v))) throw rangeError(bytes, i, p, v, kind);
     // BigUint64Array values above 2^63 pass through BigInt64Array as their two's complement.
     if (big) out[i] = BigInt.asIntN(64, BigInt(v));
     else out[i] = Number(v);
     p += size;
   }
-  return { value: big ? new Type(out.buffer) : new Type(out), end: p };
+  return { value: big ? new Type(out.buffer) : fromNumbers(out, count, Type), end: p };
+}
+
+// unpackInts' numbers, reused up to 4096 of them (32 KB; more are a fresh
+// array): nothing runs between filling and converting it.
+let numbers = new Float64Array(64);
+function numberScratch(count) {
+  if (count <= numbers.length) return numbers;
+  if (count > 4096) return new Float64Array(count);
+  numbers = new Float64Array(4096);
+  return numbers;
+}
+
+/**
+ * A new Type of the first `count` numbers. new Type(floats) converts in the
+ * engine's runtime, ~95 ns a call in V8 (a small decode's whole budget): a
+ * loop converts small arrays, whose few stores can afford to see every type.
+ */
+function fromNumbers(floats, count, Type) {
+  if (count > 64) return new Type(floats.subarray(0, count));
+  const value = new Type(count);
+  for (let i = 0; i < count; i++) value[i] = floats[i];
+  return value;
 }
 
 /** Decodes `count` booleans (0xc2 / 0xc3 only) from bytes[body] into a Uint8Array of 0 / 1. */
 export function unpackBools(bytes, body, count) {
   const out = new Uint8Array(count);
+  const len = lengthOf(bytes);
   for (let i = 0, p = body; i < count; i++, p++) {
-    if (p >= bytes.length) throw msgpackError('TRUNCATED', i, p, bytes);
+    if (p >= len) throw msgpackError('TRUNCATED', i, p, bytes);
     const tag = bytes[p];
     if (tag !== 0xc2 && tag !== 0xc3) throw msgpackError('TYPE', i, p, bytes, 0, { target: 'boolean' });
     out[i] = tag - 0xc2;
@@ -514,23 +553,18 @@ function elementSize(tag) {
   }
 }
 
-/** The value of a (non-fixint) numeric element: a number, or a BigInt for 64-bit ints. */
-function elementValue(view, tag, q) {
+/** The value of a (non-fixint) numeric element whose payload is at b[q]: a number, or a BigInt for 64-bit ints. */
+function elementValue(b, tag, q) {
   switch (tag) {
-    case 0xcc: return view.getUint8(q);
-    case 0xcd: return view.getUint16(q);
-    case 0xce: return view.getUint32(q);
-    case 0xcf: return view.getBigUint64(q);
-    case 0xd0: return view.getInt8(q);
-    case 0xd1: return view.getInt16(q);
-    case 0xd2: return view.getInt32(q);
-    case 0xd3: return view.getBigInt64(q);
-    case 0xca: return view.getFloat32(q);
-    default: return view.getFloat64(q);
+    case 0xcf: return be64(b, q, false);
+    case 0xd3: return be64(b, q, true);
+    case 0xca: return f32At(b, q);
+    case 0xcb: return f64At(b, q);
+    default: return smallIntAt(b, tag, q);
   }
 }
 
-const rangeError = (bytes, i, p, v, Type) => msgpackError('RANGE', i, p, bytes, 0, { target: Type.name, value: asSafe(v) });
+const rangeError = (bytes, i, p, v, kind) => msgpackError('RANGE', i, p, bytes, 0, { target: kind.name, value: asSafe(v) });
 
 /**
  * The value a C decoder reported with a RANGE or TYPE error: its raw 64 bits

@@ -130,6 +130,38 @@ describe.each(BUILDS)('%s', (name, options) => {
 });
 
 describe.each(PATHS)('%s', (name, options) => {
+  // The unpackers read the caller's Uint8Array itself (no view of it is made
+  // on the pure-JS path): only by index and through the intrinsic getters.
+  test('unpack reads an input whose own properties throw by index and intrinsics only, errors included', async () => {
+    const fm = await createFastmp(options);
+    const trap = (bytes) => {
+      for (const key of ['length', 'buffer', 'byteOffset', 'byteLength', 'subarray', 'slice', 'set']) {
+        Object.defineProperty(bytes, key, { get: () => { throw new Error(`read ${key}`); } });
+      }
+      return bytes;
+    };
+    const ints = Int32Array.of(1, -100_000, 2 ** 31 - 1, -(2 ** 31), 300, -5, 0, 70_000);
+    const floats32 = Float32Array.of(1.5, NaN, -0, 3e38);
+    const bigs = BigInt64Array.of(-(2n ** 63n), 2n ** 53n + 1n, 5n);
+    for (const x of [ints, floats32, bigs, Float64Array.of(Math.PI, -1e300)]) {
+      const Type = x.constructor;
+      const packed = fm.pack(x);
+      const got = fm.unpack(trap(packed.slice()), Type);
+      expect(Buffer.from(got.buffer).equals(Buffer.from(x.buffer))).toBe(true);
+      const framed = new Uint8Array(packed.length + 3);
+      framed.set(packed, 2);
+      fastmpError(() => fm.unpack(trap(framed.slice()), Type), 'NOT_ARRAY');
+      expect(fm.unpackFrom(trap(framed), Type, 2).end).toBe(packed.length + 2);
+      fastmpError(() => fm.unpack(trap(Uint8Array.of(...packed, 0xc0)), Type), 'TRAILING');
+      fastmpError(() => fm.unpack(trap(packed.slice(0, packed.length - 1)), Type), 'TRUNCATED');
+    }
+    fastmpError(() => fm.unpack(trap(fm.pack(ints)), Int16Array), 'RANGE');
+    fastmpError(() => fm.unpack(trap(fm.pack(floats32)), Int32Array), 'TYPE');
+    expect(Array.from(fm.unpack(trap(Uint8Array.of(0xc4, 2, 7, 9)), Uint8Array))).toEqual([7, 9]);
+    expect(Array.from(fm.unpackBool(trap(Uint8Array.of(0x92, 0xc3, 0xc2))))).toEqual([1, 0]);
+    fastmpError(() => fm.unpackBool(trap(Uint8Array.of(0x92, 0xc3, 0xc0))), 'TYPE');
+  });
+
   // 9. Detached or out-of-bounds inputs gave an empty result on one path and a raw TypeError on another.
   test('9: detached and out-of-bounds inputs are a FastmpError DETACHED on every path', async () => {
     const fm = await createFastmp(options);
