@@ -84,7 +84,7 @@ FUZZ_FLAGS  := -std=c11 -Wall -Wextra -Werror -g -O2 -march=x86-64-v2 -fno-omit-
 FUZZ_DIR    := build/fuzz
 FUZZ_SRC    := $(wildcard c/fuzz/*.c) c/fuzz/fm_fuzz.h
 FUZZ_TYPES  := $(TYPES)
-FUZZ_KINDS  := bmp ia5 visible
+FUZZ_KINDS  := bmp ia5 visible printable numeric
 FUZZ_TARGETS := $(addprefix unpack_,$(FUZZ_TYPES)) $(addprefix decode_,$(FUZZ_KINDS)) \
                 $(addprefix der_,$(FUZZ_KINDS)) roundtrip diff
 FUZZ_SIMD_OBJ   := $(patsubst c/%.c,$(FUZZ_DIR)/obj/simd/%.o,$(KERNELS))

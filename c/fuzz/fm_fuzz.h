@@ -315,20 +315,47 @@ FUZZ_FN size_t ref_put_element(int t, const uint8_t *typed, size_t i, uint8_t *o
 
 /* ---- strings --------------------------------------------------------------------- */
 
-enum { S_BMP, S_IA5, S_VISIBLE, S_COUNT };
+enum { S_BMP, S_IA5, S_VISIBLE, S_PRINTABLE, S_NUMERIC, S_COUNT };
+/* Each kind's chars: the range [lo, hi], or the chars listed in `set`
+ * (written out from X.680 41.4, not from the kernels' tables). */
 static const struct {
   const char *name;
   uint8_t tag, lo, hi;
+  const char *set;
 } FUZZ_STRINGS[S_COUNT] = {
-    {"BMPString", FM_DER_BMP_STRING, 0, 0},
-    {"IA5String", FM_DER_IA5_STRING, 0x00, 0x7f},
-    {"VisibleString", FM_DER_VISIBLE_STRING, 0x20, 0x7e},
+    {"BMPString", FM_DER_BMP_STRING, 0, 0, NULL},
+    {"IA5String", FM_DER_IA5_STRING, 0x00, 0x7f, NULL},
+    {"VisibleString", FM_DER_VISIBLE_STRING, 0x20, 0x7e, NULL},
+    {"PrintableString", FM_DER_PRINTABLE_STRING, 0, 0,
+     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 '()+,-./:=?"},
+    {"NumericString", FM_DER_NUMERIC_STRING, 0, 0, "0123456789 "},
 };
 
 FUZZ_FN inline bool ref_unit_ok(int s, uint16_t u) {
   if (s == S_BMP) return u < 0xd800 || u > 0xdfff;
+  const char *set = FUZZ_STRINGS[s].set;
+  if (set) return u != 0 && u < 0x100 && strchr(set, u) != NULL; /* strchr finds the final NUL too */
   return u >= FUZZ_STRINGS[s].lo && u <= FUZZ_STRINGS[s].hi;
 }
+
+/* One build's string kernels by kind (P: the prefix of its names, empty for
+ * the kernels under test), so that each target picks its kind's from a table. */
+typedef struct fuzz_string_kernels {
+  fm_code (*decode)(const uint8_t *, size_t, uint16_t *, fm_result *);
+  fm_code (*encode)(const uint16_t *, size_t, uint8_t *, fm_result *);
+  fm_code (*check)(const uint8_t *, size_t, fm_result *); /* NULL for BMP */
+  fm_code (*der_read)(const uint8_t *, size_t, uint16_t *, fm_result *);
+  fm_code (*der_write)(const uint16_t *, size_t, uint8_t *, fm_result *);
+} fuzz_string_kernels;
+#define FUZZ_STRING_ROW(P, kind, check) \
+  {P##fm_##kind##_decode, P##fm_##kind##_encode, check, P##fm_der_read_##kind, P##fm_der_write_##kind}
+#define FUZZ_STRING_KERNELS_OF(P)                                                            \
+  {FUZZ_STRING_ROW(P, bmp, NULL), FUZZ_STRING_ROW(P, ia5, P##fm_ia5_check),                    \
+   FUZZ_STRING_ROW(P, visible, P##fm_visible_check),                                          \
+   FUZZ_STRING_ROW(P, printable, P##fm_printable_check),                                      \
+   FUZZ_STRING_ROW(P, numeric, P##fm_numeric_check)}
+static const fuzz_string_kernels FUZZ_STRING_KERNELS[S_COUNT] __attribute__((unused)) =
+    FUZZ_STRING_KERNELS_OF();
 
 FUZZ_FN inline void ref_str_ok(fm_result *r, size_t chars, size_t end) {
   memset(r, 0, sizeof *r);
@@ -347,7 +374,7 @@ FUZZ_FN inline fm_code ref_str_fail(fm_result *r, fm_code code, size_t index, si
   return code;
 }
 
-/* Content decode (BMP: big-endian units; IA5 / Visible: one byte per char)
+/* Content decode (BMP: big-endian units; the others: one byte per char)
  * into `units` (NULL: only check, as fm_*_check does). */
 FUZZ_FN fm_code ref_str_decode(int s, const uint8_t *in, size_t len, uint16_t *units, fm_result *r) {
   if (s == S_BMP) {

@@ -1,6 +1,6 @@
 /* fuzz_der.c - libFuzzer target for one DER string reader, chosen at build
- * time with -DFUZZ_STRING=<S_BMP | S_IA5 | S_VISIBLE> (build/fuzz/der_bmp,
- * der_ia5, der_visible).
+ * time with -DFUZZ_STRING=<S_BMP | S_IA5 | ...> (build/fuzz/der_bmp,
+ * der_ia5, der_visible, der_printable, der_numeric).
  *
  * The input is a DER encoding from the network. fm_der_read_header and
  * fm_der_read_<kind> must agree with the reference field for field, with the
@@ -11,24 +11,10 @@
 #include "fm_fuzz.h"
 
 #ifndef FUZZ_STRING
-#error "build with -DFUZZ_STRING=<S_BMP | S_IA5 | S_VISIBLE>"
+#error "build with -DFUZZ_STRING=<S_BMP | S_IA5 | S_VISIBLE | S_PRINTABLE | S_NUMERIC>"
 #endif
 
-static fm_code der_read(const uint8_t *in, size_t len, uint16_t *out, fm_result *r) {
-  switch (FUZZ_STRING) {
-    case S_BMP: return fm_der_read_bmp(in, len, out, r);
-    case S_IA5: return fm_der_read_ia5(in, len, out, r);
-    default: return fm_der_read_visible(in, len, out, r);
-  }
-}
-
-static fm_code der_write(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
-  switch (FUZZ_STRING) {
-    case S_BMP: return fm_der_write_bmp(in, n, out, r);
-    case S_IA5: return fm_der_write_ia5(in, n, out, r);
-    default: return fm_der_write_visible(in, n, out, r);
-  }
-}
+static const fuzz_string_kernels *const K = &FUZZ_STRING_KERNELS[FUZZ_STRING];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
   const char *name = FUZZ_STRINGS[FUZZ_STRING].name;
@@ -45,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
   size_t content_len = code == FM_OK ? r.end - content : 0;
   size_t chars = wide ? content_len / 2 : content_len;
   uint16_t *units = fuzz_alloc(2 * chars), *expected = fuzz_alloc(2 * chars);
-  fm_code read = der_read(data, len, units, &r);
+  fm_code read = K->der_read(data, len, units, &r);
   if (code == FM_OK) {
     FUZZ_CHECK(content == want_content, "content at %zu, want %zu", content, want_content);
     ref_str_decode(FUZZ_STRING, data + content, content_len, expected, &want);
@@ -59,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     /* Written back into exactly the bytes it was read from. */
     uint8_t *again = fuzz_alloc(r.end);
     size_t end = r.end;
-    fm_code wrote = der_write(units, chars, again, &r);
+    fm_code wrote = K->der_write(units, chars, again, &r);
     FUZZ_CHECK(wrote == FM_OK && r.end == end && r.count == chars, "%s: write back gave %d, end %zu",
                name, wrote, r.end);
     FUZZ_CHECK(memcmp(again, data, end) == 0, "%s: written back to other bytes", name);

@@ -18,11 +18,12 @@
 #define SCALAR(f) extern __typeof__(f) scalar_##f;
 #define SCALAR_TYPED(name, T, wire) SCALAR(fm_pack_##name) SCALAR(fm_unpack_##name)
 FM_ELEMENT_TYPES(SCALAR_TYPED)
-SCALAR(fm_simd_enabled) SCALAR(fm_bmp_encode) SCALAR(fm_bmp_decode) SCALAR(fm_ia5_encode)
-SCALAR(fm_ia5_decode) SCALAR(fm_visible_encode) SCALAR(fm_visible_decode) SCALAR(fm_ia5_check)
-SCALAR(fm_visible_check) SCALAR(fm_der_read_bmp) SCALAR(fm_der_read_ia5)
-SCALAR(fm_der_read_visible) SCALAR(fm_der_write_bmp) SCALAR(fm_der_write_ia5)
-SCALAR(fm_der_write_visible)
+#define SCALAR_STRING(kind)                                                              \
+  SCALAR(fm_##kind##_encode) SCALAR(fm_##kind##_decode) SCALAR(fm_der_read_##kind) \
+  SCALAR(fm_der_write_##kind)
+SCALAR(fm_simd_enabled) SCALAR_STRING(bmp) SCALAR_STRING(ia5) SCALAR_STRING(visible)
+SCALAR_STRING(printable) SCALAR_STRING(numeric) SCALAR(fm_ia5_check) SCALAR(fm_visible_check)
+SCALAR(fm_printable_check) SCALAR(fm_numeric_check)
 
 /* Its typed kernels' faces and their table (fm_fuzz.h has the SIMD set's). */
 #define SCALAR_FACES(name, T, wire)                                                  \
@@ -41,24 +42,12 @@ enum { INT_TYPE_COUNT = sizeof INT_TYPES / sizeof INT_TYPES[0] };
 typedef struct build {
   const char *name;
   fuzz_kernels typed[FM_TYPE_COUNT];
-  fm_code (*str_decode[S_COUNT])(const uint8_t *, size_t, uint16_t *, fm_result *);
-  fm_code (*str_encode[S_COUNT])(const uint16_t *, size_t, uint8_t *, fm_result *);
-  fm_code (*str_check[S_COUNT])(const uint8_t *, size_t, fm_result *);
-  fm_code (*der_read[S_COUNT])(const uint8_t *, size_t, uint16_t *, fm_result *);
-  fm_code (*der_write[S_COUNT])(const uint16_t *, size_t, uint8_t *, fm_result *);
+  fuzz_string_kernels str[S_COUNT];
   int (*simd_enabled)(void);
 } build;
 
-#define BUILD(PREFIX, NAME, KERNELS)                                                          \
-  {                                                                                           \
-    NAME, {FM_ELEMENT_TYPES(KERNELS)},                                                        \
-        {PREFIX##fm_bmp_decode, PREFIX##fm_ia5_decode, PREFIX##fm_visible_decode},            \
-        {PREFIX##fm_bmp_encode, PREFIX##fm_ia5_encode, PREFIX##fm_visible_encode},            \
-        {NULL, PREFIX##fm_ia5_check, PREFIX##fm_visible_check},                               \
-        {PREFIX##fm_der_read_bmp, PREFIX##fm_der_read_ia5, PREFIX##fm_der_read_visible},      \
-        {PREFIX##fm_der_write_bmp, PREFIX##fm_der_write_ia5, PREFIX##fm_der_write_visible},   \
-        PREFIX##fm_simd_enabled                                                               \
-  }
+#define BUILD(PREFIX, NAME, KERNELS) \
+  {NAME, {FM_ELEMENT_TYPES(KERNELS)}, FUZZ_STRING_KERNELS_OF(PREFIX), PREFIX##fm_simd_enabled}
 
 static const build BUILDS[2] = {BUILD(, "simd", FUZZ_KERNELS_OF),
                                  BUILD(scalar_, "scalar", SCALAR_KERNELS)};
@@ -70,8 +59,8 @@ enum {
   OP_PACK = OP_UNPACK_INTEGRAL + INT_TYPE_COUNT,  /* + type */
   OP_DECODE = OP_PACK + FM_TYPE_COUNT,            /* + string kind */
   OP_BMP_DECODE_IN_PLACE = OP_DECODE + S_COUNT,
-  OP_CHECK, /* + string kind - S_IA5 */
-  OP_ENCODE = OP_CHECK + 2, /* + string kind */
+  OP_CHECK, /* + string kind - S_IA5 (every kind after BMP has a check) */
+  OP_ENCODE = OP_CHECK + S_COUNT - S_IA5, /* + string kind */
   OP_BMP_ENCODE_IN_PLACE = OP_ENCODE + S_COUNT,
   OP_DER_READ, /* + string kind */
   OP_DER_WRITE = OP_DER_READ + S_COUNT, /* + string kind */
@@ -120,21 +109,21 @@ static void run(const build *b, int op, const uint8_t *in, size_t len, outcome *
     o->compared = size;
   } else if (op < OP_BMP_DECODE_IN_PLACE) {
     s = op - OP_DECODE;
-    b->str_decode[s](in, len, (uint16_t *)(void *)o->out, &o->r);
+    b->str[s].decode(in, len, (uint16_t *)(void *)o->out, &o->r);
   } else if (op == OP_BMP_DECODE_IN_PLACE) {
-    b->str_decode[S_BMP](copy, len, (uint16_t *)(void *)copy, &o->r);
+    b->str[S_BMP].decode(copy, len, (uint16_t *)(void *)copy, &o->r);
     memcpy(o->out, copy, len);
   } else if (op < OP_ENCODE) {
-    b->str_check[S_IA5 + op - OP_CHECK](in, len, &o->r);
+    b->str[S_IA5 + op - OP_CHECK].check(in, len, &o->r);
   } else if (op < OP_BMP_ENCODE_IN_PLACE) {
-    b->str_encode[op - OP_ENCODE]((const uint16_t *)(void *)copy, n16, o->out, &o->r);
+    b->str[op - OP_ENCODE].encode((const uint16_t *)(void *)copy, n16, o->out, &o->r);
   } else if (op == OP_BMP_ENCODE_IN_PLACE) {
-    b->str_encode[S_BMP]((const uint16_t *)(void *)copy, n16, copy, &o->r);
+    b->str[S_BMP].encode((const uint16_t *)(void *)copy, n16, copy, &o->r);
     memcpy(o->out, copy, 2 * n16);
   } else if (op < OP_DER_WRITE) {
-    b->der_read[op - OP_DER_READ](in, len, (uint16_t *)(void *)o->out, &o->r);
+    b->str[op - OP_DER_READ].der_read(in, len, (uint16_t *)(void *)o->out, &o->r);
   } else {
-    b->der_write[op - OP_DER_WRITE]((const uint16_t *)(void *)copy, n16, o->out, &o->r);
+    b->str[op - OP_DER_WRITE].der_write((const uint16_t *)(void *)copy, n16, o->out, &o->r);
   }
   free(copy);
 }

@@ -1,10 +1,11 @@
 /* fuzz_strings.c - libFuzzer target for one ASN.1 character-string family,
- * chosen at build time with -DFUZZ_STRING=<S_BMP | S_IA5 | S_VISIBLE>
- * (build/fuzz/decode_bmp, decode_ia5, decode_visible).
+ * chosen at build time with -DFUZZ_STRING=<S_BMP | S_IA5 | ...>
+ * (build/fuzz/decode_bmp, decode_ia5, decode_visible, decode_printable,
+ * decode_numeric).
  *
  * The input is content bytes from the network: decoded into an output of
  * exactly the chars it holds, and for BMP also in place (as the JS boundary
- * does); IA5 / Visible also through the check-only kernel. The same bytes,
+ * does); the one-byte kinds also through the check-only kernel. The same bytes,
  * read as little-endian 16-bit units, go through the encoder (BMP also in
  * place). Every result and every stored unit or byte must equal the
  * reference's.
@@ -12,24 +13,10 @@
 #include "fm_fuzz.h"
 
 #ifndef FUZZ_STRING
-#error "build with -DFUZZ_STRING=<S_BMP | S_IA5 | S_VISIBLE>"
+#error "build with -DFUZZ_STRING=<S_BMP | S_IA5 | S_VISIBLE | S_PRINTABLE | S_NUMERIC>"
 #endif
 
-static fm_code decode(const uint8_t *in, size_t len, uint16_t *out, fm_result *r) {
-  switch (FUZZ_STRING) {
-    case S_BMP: return fm_bmp_decode(in, len, out, r);
-    case S_IA5: return fm_ia5_decode(in, len, out, r);
-    default: return fm_visible_decode(in, len, out, r);
-  }
-}
-
-static fm_code encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r) {
-  switch (FUZZ_STRING) {
-    case S_BMP: return fm_bmp_encode(in, n, out, r);
-    case S_IA5: return fm_ia5_encode(in, n, out, r);
-    default: return fm_visible_encode(in, n, out, r);
-  }
-}
+static const fuzz_string_kernels *const K = &FUZZ_STRING_KERNELS[FUZZ_STRING];
 
 /* Chars stored: all on success; on failure the kernels have stored every
  * char before the bad one (nothing for an odd BMP length). The API promises
@@ -47,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
 
   /* Decode into exactly `chars` units. */
   uint16_t *units = fuzz_alloc(2 * chars), *expected = fuzz_alloc(2 * chars);
-  fm_code code = decode(data, len, units, &r);
+  fm_code code = K->decode(data, len, units, &r);
   ref_str_decode(FUZZ_STRING, data, len, expected, &want);
   fuzz_expect_result(name, &r, &want);
   FUZZ_CHECK(memcmp(units, expected, 2 * done_of(&r, chars)) == 0, "%s decode: units differ", name);
@@ -60,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     FUZZ_CHECK(memcmp(inplace, expected, 2 * done_of(&r, chars)) == 0, "BMP in place: units differ");
     free(inplace);
   } else {
-    fm_code checked = FUZZ_STRING == S_IA5 ? fm_ia5_check(data, len, &r) : fm_visible_check(data, len, &r);
+    fm_code checked = K->check(data, len, &r);
     fuzz_expect_result("check", &r, &want);
     FUZZ_CHECK(checked == code, "check %d, decode %d", checked, code);
   }
@@ -73,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
   units = fuzz_alloc(2 * n);
   memcpy(units, data, 2 * n);
   uint8_t *out = fuzz_alloc(out_size), *bytes = fuzz_alloc(out_size);
-  encode(units, n, out, &r);
+  K->encode(units, n, out, &r);
   ref_str_encode(FUZZ_STRING, units, n, bytes, &want);
   fuzz_expect_result("encode", &r, &want);
   size_t done = done_of(&r, n);

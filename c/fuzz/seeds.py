@@ -75,6 +75,19 @@ def ascii_bytes(n, lo, hi):
     return bytes(rnd.randint(lo, hi) for _ in range(n))
 
 
+# X.680 41.4: the chars of the kinds with holes in their sets.
+SETS = {'printable': b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 '()+,-./:=?",
+        'numeric': b'0123456789 '}
+RANGES = {'ia5': (0, 0x7f), 'visible': (0x20, 0x7e)}
+
+
+def kind_bytes(kind, n):
+    """n chars of a one-byte kind."""
+    if kind in SETS:
+        return bytes(rnd.choice(SETS[kind]) for _ in range(n))
+    return ascii_bytes(n, *RANGES[kind])
+
+
 def der(tag, content):
     n = len(content)
     if n < 0x80:
@@ -87,12 +100,15 @@ def string_seeds(kind):
     if kind == 'bmp':
         return [b''.join(struct.pack('>H', u) for u in bmp_units(n, bad)) for n, bad in
                 [(0, None), (3, None), (8, None), (64, None), (70, None), (70, 66), (130, 64)]]
-    lo, hi = (0, 0x7f) if kind == 'ia5' else (0x20, 0x7e)
-    return [b'', ascii_bytes(7, lo, hi), ascii_bytes(16, lo, hi), ascii_bytes(64, lo, hi),
-            ascii_bytes(100, lo, hi), ascii_bytes(80, lo, hi) + b'\x80' + ascii_bytes(20, lo, hi)]
+    seeds = [b'', kind_bytes(kind, 7), kind_bytes(kind, 16), kind_bytes(kind, 64), kind_bytes(kind, 100),
+             kind_bytes(kind, 80) + b'\x80' + kind_bytes(kind, 20)]
+    if kind in SETS:  # a hole of the set (inside its range) within a SIMD block
+        seeds.append(kind_bytes(kind, 40) + b'*' + kind_bytes(kind, 30))
+    return seeds
 
 
-TAGS = {'bmp': 0x1e, 'ia5': 0x16, 'visible': 0x1a}
+TAGS = {'bmp': 0x1e, 'ia5': 0x16, 'visible': 0x1a, 'printable': 0x13, 'numeric': 0x12}
+KINDS = list(TAGS)  # in c/fuzz/fm_fuzz.h's order (S_BMP, S_IA5, ...)
 
 
 def der_seeds(kind):
@@ -138,23 +154,35 @@ def main():
         write('decode_' + k, string_seeds(k))
         write('der_' + k, der_seeds(k))
     write('roundtrip', [bytes([i]) + typed_bytes(t, n) for i, t in enumerate(TYPES) for n in (3, 17, 40)])
-    # diff: the selector of c/fuzz/fuzz_diff.c (unpack 0-10, unpack with integral
-    # floats 11-18, pack 19-29, string decode 30-32, BMP decode in place 33,
-    # check 34-35, encode 36-38, BMP encode in place 39, DER read 40-42, write 43-45)
+    # diff: the selector of c/fuzz/fuzz_diff.c, laid out as its enum: unpack
+    # (per type), unpack with integral floats (per int type), pack (per type),
+    # string decode (per kind), BMP decode in place, check (per kind but BMP),
+    # encode (per kind), BMP encode in place, DER read (per kind), DER write.
+    unpack, integral = 0, len(TYPES)
+    pack = integral + 8
+    decode = pack + len(TYPES)
+    decode_in_place = decode + len(KINDS)
+    check = decode_in_place + 1
+    encode = check + len(KINDS) - 1
+    encode_in_place = encode + len(KINDS)
+    der_read = encode_in_place + 1
+    der_write = der_read + len(KINDS)
     diff = []
     for i, t in enumerate(TYPES):
-        diff += [bytes([i]) + unpack_seeds(t)[k] for k in (3, 4, -1)]
-        diff += [bytes([19 + i]) + typed_bytes(t, 40)]
+        diff += [bytes([unpack + i]) + unpack_seeds(t)[k] for k in (3, 4, -1)]
+        diff += [bytes([pack + i]) + typed_bytes(t, 40)]
     for i, t in enumerate(TYPES[2:10]):
-        diff += [bytes([11 + i]) + array(['f64'] * 17)]
-    for i, k in enumerate(TAGS):
-        diff += [bytes([30 + i]) + s for s in string_seeds(k)[-2:]]
-        diff += [bytes([40 + i]) + der_seeds(k)[-1]]
-        diff += [bytes([36 + i]) + b''.join(struct.pack('<H', b) for b in ascii_bytes(70, 0x20, 0x7e))]
-        diff += [bytes([43 + i]) + b''.join(struct.pack('<H', b) for b in ascii_bytes(130, 0x20, 0x7e))]
-    diff += [bytes([33]) + string_seeds('bmp')[-1], bytes([34]) + ascii_bytes(90, 0, 0x7f),
-             bytes([35]) + ascii_bytes(90, 0x20, 0x7e),
-             bytes([39]) + b''.join(struct.pack('<H', u) for u in bmp_units(70, 65))]
+        diff += [bytes([integral + i]) + array(['f64'] * 17)]
+    for i, k in enumerate(KINDS):
+        chars = lambda n: ascii_bytes(n, 0x20, 0x7e) if k == 'bmp' else kind_bytes(k, n)
+        diff += [bytes([decode + i]) + s for s in string_seeds(k)[-2:]]
+        diff += [bytes([der_read + i]) + der_seeds(k)[-1]]
+        diff += [bytes([encode + i]) + b''.join(struct.pack('<H', b) for b in chars(70))]
+        diff += [bytes([der_write + i]) + b''.join(struct.pack('<H', b) for b in chars(130))]
+        if k != 'bmp':
+            diff += [bytes([check + i - 1]) + chars(90)]
+    diff += [bytes([decode_in_place]) + string_seeds('bmp')[-1],
+             bytes([encode_in_place]) + b''.join(struct.pack('<H', u) for u in bmp_units(70, 65))]
     write('diff', diff)
 
 
