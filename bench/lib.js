@@ -1,6 +1,7 @@
 // lib.js - shared by the benchmark scripts: independent fastmp instances (one
-// per path, so all are measured in the same run), a tinybench runner that
-// reports medians, and a plain-text table with ratios.
+// per path, so all are measured in the same run), a tinybench runner of
+// rotated rounds (medians and their spread), the page-fault probe, and a
+// plain-text table with ratios.
 import { Bench } from 'tinybench';
 import { createFastmp } from '../js/index.js';
 
@@ -23,29 +24,84 @@ export async function loadPaths() {
 }
 
 /**
- * Median time in ns of each task { name, fn }. Tasks run in `rounds` rounds,
- * each in a rotated order, and each task's result is the median of its round
- * medians: on a shared 2-core machine a task that happens to run while the GC
- * settles the previous task's garbage would otherwise carry that cost alone.
- * Run node with --expose-gc to also collect before every task. `iterations`
- * is tinybench's minimum per task: lower it for inputs that take long.
+ * Each task's median time (ns) per round, with the median and the range of
+ * those round medians: { name -> { median, min, max, rounds } }. Every task
+ * runs in every round, the order rotated by one per round: on a shared 2-core
+ * machine a task that happens to run while the GC settles the previous task's
+ * garbage, or while another process runs, would otherwise carry that cost
+ * alone, and min..max shows how much that moved a figure. Run node with
+ * --expose-gc to also collect before every task. `iterations` is tinybench's
+ * minimum per task: lower it for inputs that take long. `batch` calls per
+ * sample (time divided by it): below ~1 µs a call is near the timer's
+ * granularity, so short calls are timed in batches, every task alike.
  */
-export async function medians(tasks, { time = 300, warmupTime = 100, rounds = 3, iterations = 64, warmupIterations = 16 } = {}) {
+export async function timeRounds(tasks, { time = 300, warmupTime = 100, rounds = 3, iterations = 64, warmupIterations = 16, batch = 1 } = {}) {
   const perTask = new Map(tasks.map((t) => [t.name, []]));
   for (let round = 0; round < rounds; round++) {
     // A full collection before each task's phases, so that no task pays for another's garbage.
     const bench = new Bench({ time: time / rounds, warmupTime, iterations, warmupIterations, setup: () => globalThis.gc?.() });
     for (let k = 0; k < tasks.length; k++) {
       const { name, fn } = tasks[(k + round) % tasks.length];
-      bench.add(name, fn);
+      bench.add(name, batch === 1 ? fn : batched(fn, batch));
     }
     await bench.run();
     for (const t of bench.tasks) {
       if (t.result.error) throw new Error(`benchmark task '${t.name}' failed: ${t.result.error.message}`, { cause: t.result.error });
-      perTask.get(t.name).push(t.result.latency.p50 * 1e6);
+      perTask.get(t.name).push((t.result.latency.p50 * 1e6) / batch);
     }
   }
-  return new Map([...perTask].map(([name, values]) => [name, values.sort((a, b) => a - b)[values.length >> 1]]));
+  return new Map([...perTask].map(([name, ns]) => {
+    const sorted = [...ns].sort((a, b) => a - b);
+    return [name, { median: sorted[sorted.length >> 1], min: sorted[0], max: sorted.at(-1), rounds: ns }];
+  }));
+}
+
+/** Where a result must stay observable: the last of a batch is kept here. */
+export const sink = { value: undefined };
+function batched(fn, k) {
+  return () => {
+    for (let i = 1; i < k; i++) sink.value = fn();
+    sink.value = fn();
+  };
+}
+
+/** Median time in ns of each task { name, fn } over rotated rounds (timeRounds()'s medians). */
+export async function medians(tasks, options) {
+  return new Map([...await timeRounds(tasks, options)].map(([name, { median }]) => [name, median]));
+}
+
+/**
+ * The cost of a page on this machine, per page in ns: the first write to each
+ * page of a fresh 64 MB buffer (the kernel maps a page: 12-40 µs on this VM,
+ * REFERENCE §7) against a second write to the same pages; and `churn`: 16
+ * rounds of 64 buffers of 20 KB (a pack of 4096 floats' output), every page
+ * written, then collected. Churn pays the first figure again only where the
+ * allocator gives freed memory back to the kernel (glibc's defaults trim the
+ * heap's free top beyond 128 KB); with the kept-memory tunables it pays the
+ * second. Needs --expose-gc for the churn.
+ */
+export function pageFaultProbe() {
+  const PAGE = 4096;
+  const touch = (bytes) => {
+    for (let i = 0; i < bytes.length; i += PAGE) bytes[i] = 1;
+  };
+  const perPage = (bytes, fn) => {
+    const t = process.hrtime.bigint();
+    fn();
+    return Number(process.hrtime.bigint() - t) / Math.ceil(bytes / PAGE);
+  };
+  const big = new Uint8Array(64 << 20);
+  const firstWrite = perPage(big.length, () => touch(big));
+  const rewrite = perPage(big.length, () => touch(big));
+  const churn = [];
+  for (let round = 0; round < 16; round++) {
+    globalThis.gc?.();
+    churn.push(perPage(64 * 20480, () => {
+      for (let k = 0; k < 64; k++) touch(new Uint8Array(20480));
+    }));
+  }
+  churn.sort((a, b) => a - b);
+  return { firstWrite, rewrite, churn: churn[churn.length >> 1] };
 }
 
 export function formatNs(ns) {

@@ -1,6 +1,9 @@
-// report.js - turns the benchmark's results into bench/RESULTS.md (targets,
-// then a table per operation), the raw JSON, and an SVG chart (throughput vs
-// size, log axes, one line per method).
+// report.js - turns the benchmark's results (both memory regimes) into
+// bench/RESULTS.md (targets, flags, then a table per operation), the targets
+// and flags of results.json, and an SVG chart (throughput vs size, log axes,
+// one line per method).
+import { REGIMES } from './messages.js';
+import { JS_LOOP, PEER_ROWS } from './peers.js';
 
 export function formatNs(ns) {
   if (ns === undefined || !Number.isFinite(ns)) return '–';
@@ -11,55 +14,99 @@ export function formatNs(ns) {
 
 const ratio = (base, ns) => (base && ns ? `${(base / ns).toFixed(2)}x` : '–');
 
-/** The targets of issue 5, each with its measured ratio and whether it is met. */
-export function targets(results) {
+/** The spread of a median: its lowest and highest round median, relative to it ('−2/+5%'), or '' without rounds. */
+function spreadOf(r, method) {
+  const [min, max] = r.spread?.[method] ?? [];
+  const ns = r.ns[method];
+  if (min === undefined || !ns) return '';
+  return ` −${Math.round((100 * (ns - min)) / ns)}/+${Math.round((100 * (max - ns)) / ns)}%`;
+}
+
+/** A table cell: time, spread over the rounds, and the baseline's time ÷ this time. */
+const cell = (r, m) => (r.ns[m] === undefined ? '–' : `${formatNs(r.ns[m])}${spreadOf(r, m)} (${ratio(r.ns[r.baseline], r.ns[m])})`);
+
+/** The library rows that include the user's conversion (bench/peers.js PEER_ROWS). */
+const converting = (m) => / incl\. (Array|Type)\.from$/.test(m);
+/** Methods that a JS developer has without fastmp and that do the whole job (the "best JS alternative"). */
+const JS_PEERS = new Set([JS_LOOP, 'DataView loop', 'charCodeAt loop', 'Buffer utf16le + swap16', "TextDecoder('utf-16be')",
+  'Buffer swap16 + utf16le', 'fromCharCode loop', 'check loop + TextDecoder', 'asn1js (DER)', 'node-forge (DER)']);
+const isJsPeer = (m) => JS_PEERS.has(m) || converting(m);
+/** The fastest JS alternative of a result: [name, ns], DER peers only when `der`. */
+function bestJs(r, der = false) {
+  const js = Object.entries(r.ns).filter(([m]) => isJsPeer(m) && m.endsWith('(DER)') === der);
+  return js.length ? js.reduce((a, b) => (b[1] < a[1] ? b : a)) : [undefined, undefined];
+}
+
+/** A library row's name (bench/peers.js libraryPeers()), by op and conversion. */
+const lib = (name, op, conversion) => `${name}${conversion === 'converted' ? ' ' : ', '}${PEER_ROWS[op][conversion]}`;
+
+/**
+ * The targets (issue 5, issue 13 item 6) in one regime's results: rows of
+ * { target, value (peer time ÷ fastmp time), goal, note }.
+ */
+function targetRows(results) {
   const find = (group, n, content) => results.find((r) => r.group === group && r.n === n && r.content === content);
   const rows = [];
-  const add = (target, r, num, den, goal, note = '') => {
-    const value = r && r.ns[num] && r.ns[den] ? r.ns[den] / r.ns[num] : undefined;
-    rows.push({ target, measured: value === undefined ? 'not measured' : `${value.toFixed(2)}x`, met: value === undefined ? '–' : value >= goal ? 'yes' : 'no', note });
+  const add = (target, r, mine, peer, goal, note = '') => {
+    const value = r && r.ns[mine] && r.ns[peer] ? r.ns[peer] / r.ns[mine] : undefined;
+    rows.push({ target, value, goal, note });
   };
-  const f32pack = (n) => find('pack Float32Array', n, 'random');
-  const f32unpack = (n) => find('unpack Float32Array', n, 'random');
-  add('pack Float32Array, copying API ≥ 3x DataView loop at 4096', f32pack(4096), 'auto', 'DataView loop', 3);
-  add('pack Float32Array, copying API ≥ 2x DataView loop at 1 M', f32pack(1 << 20), 'auto', 'DataView loop', 2);
-  add('pack Float32Array ≥ 40x @msgpack/msgpack at 4096', f32pack(4096), 'auto', '@msgpack/msgpack', 40);
-  add('pack Float32Array ≥ 40x @msgpack/msgpack at 1 M', f32pack(1 << 20), 'auto', '@msgpack/msgpack', 40);
-  add('zero-copy pack Float32Array at 1 M ≥ 6x DataView loop', f32pack(1 << 20), 'zero-copy simd', 'DataView loop', 6);
-  add('zero-copy pack kernel ≥ 50 % of memcpy speed at 1 M (memcpy time / kernel time ≥ 0.5)', f32pack(1 << 20), 'zero-copy simd', 'memcpy', 0.5,
-    'memcpy: native, same output size');
-  for (const [type, goal, content] of [['Float32Array', 4, 'random'], ['Float64Array', 4, 'random'], ['Int16Array', 2, 'random'],
-    ['Int32Array', 2, 'random'], ['BigInt64Array', 2, 'random'], ['boolean', 10, 'random']]) {
-    const r = find(`pack ${type}`, 4096, content);
-    add(`wasm-simd ÷ wasm-scalar, pack ${type} at 4096 ≥ ${goal}x (copying API)`, r, 'wasm-simd', 'wasm-scalar', goal);
-    add(`wasm-simd ÷ wasm-scalar, pack ${type} at 4096 ≥ ${goal}x (kernels: zero-copy)`, r, 'zero-copy simd', 'zero-copy scalar', goal,
-      type === 'boolean' ? 'no zero-copy path for booleans' : '');
+  const f32 = (op, n) => find(`${op} Float32Array`, n, 'random');
+  const M = 1 << 20;
+  const best4096 = f32('pack', 4096) && bestJs(f32('pack', 4096))[0];
+  add('pack Float32Array at 4096, copying API ≥ 3x the best JS alternative', f32('pack', 4096), 'auto', best4096, 3, best4096 ?? '');
+  add('pack Float32Array at 1 M, copying API ≥ 2x the JS loop', f32('pack', M), 'auto', JS_LOOP, 2);
+  for (const n of [4096, M]) {
+    for (const conversion of ['converted', 'plain']) {
+      const peer = lib('@msgpack/msgpack', 'pack', conversion);
+      add(`pack Float32Array at ${n === M ? '1 M' : n} ≥ 40x ${peer}`, f32('pack', n), 'auto', peer, 40);
+    }
+  }
+  add('zero-copy pack Float32Array at 1 M ≥ 6x the JS loop', f32('pack', M), 'zero-copy simd', JS_LOOP, 6);
+  add('zero-copy pack Float32Array at 1 M ≥ 0.9x memcpy (TypedArray#set into a preallocated output of the same size)',
+    f32('pack', M), 'zero-copy simd', 'memcpy', 0.9);
+  add('zero-copy pack kernel at 1 M ≥ 0.5x native memcpy of the output size', f32('pack', M), 'zero-copy simd', 'native memcpy', 0.5);
+  for (const [type, goal] of [['Float32Array', 4], ['Float64Array', 4], ['Int16Array', 2], ['Int32Array', 2], ['BigInt64Array', 2], ['boolean', 10]]) {
+    for (const r of results.filter((x) => x.group === `pack ${type}` && x.n === 4096 && x.content !== 'fixed')) {
+      const of = `pack ${type} at 4096 (${r.content})`;
+      add(`wasm-simd ÷ wasm-scalar, ${of} ≥ ${goal}x (copying API)`, r, 'wasm-simd', 'wasm-scalar', goal);
+      if (type !== 'boolean') add(`wasm-simd ÷ wasm-scalar, ${of} ≥ ${goal}x (kernels: zero-copy)`, r, 'zero-copy simd', 'zero-copy scalar', goal);
+    }
   }
   for (const group of ['pack Float32Array', 'unpack Float32Array', 'pack Int32Array', 'unpack Int32Array', 'encode BMPString', 'decode BMPString']) {
     for (const n of [4096, 65536, 4 << 20]) {
-      const r = results.find((x) => x.group === group && x.n === n && (x.content === 'random' || x.content === 'text'));
-      if (r) add(`wasm-simd within 1.5x of native SIMD: ${group} at ${n} (native time / zero-copy time ≥ 0.67)`, r,
-        r.ns['zero-copy simd'] ? 'zero-copy simd' : 'wasm-simd', 'native simd', 1 / 1.5, r.ns['zero-copy simd'] ? '' : 'copying API');
+      const r = results.find((x) => x.group === group && x.n === n && ['random', 'uniform', 'text'].includes(x.content));
+      const mine = r?.ns['zero-copy simd'] ? 'zero-copy simd' : 'wasm-simd';
+      if (r) add(`wasm-simd within 1.5x of native SIMD: ${group} at ${n} (native time ÷ ${mine} time ≥ 0.67)`, r, mine, 'native simd', 1 / 1.5);
+    }
+  }
+  // Item 6: at N = 1, 4, 16 the copying API (auto) against the JS loop, per operation.
+  for (const op of ['pack', 'unpack']) {
+    for (const [type, content] of [['Float32Array', 'random'], ['Float64Array', 'random'], ['Int32Array', 'uniform']]) {
+      const values = [1, 4, 16].map((n) => find(`${op} ${type}`, n, content)).filter(Boolean).map((r) => r.ns[JS_LOOP] / r.ns.auto);
+      rows.push({
+        target: `N = 1 / 4 / 16: ${op} ${type}, copying API ≥ 1x the JS loop`, value: values.length ? Math.min(...values) : undefined, goal: 1,
+        note: values.length ? `the lowest of ${values.map((v) => `${v.toFixed(2)}x`).join(' / ')}` : '',
+      });
     }
   }
   // At N <= 16: fastmp as users get it (auto) against the best JS alternative.
   // Content against content, DER against DER: the DER peers (asn1js,
   // node-forge) also write or parse a tag and a length.
-  for (const r of results.filter((x) => x.n <= 16 && x.n > 0)) {
+  const small = results.filter((x) => x.n <= 16 && x.n > 0);
+  let misses = 0;
+  for (const r of small) {
     for (const [mine, der] of [['auto', false], ['fastmp DER', true]]) {
-      const js = Object.entries(r.ns).filter(([m]) => JS_PEERS.has(m) && m.endsWith('(DER)') === der);
-      if (js.length === 0 || r.ns[mine] === undefined) continue;
-      const [best, ns] = js.reduce((a, b) => (b[1] < a[1] ? b : a));
-      const value = ns / r.ns[mine];
-      if (value < 1) {
-        rows.push({ target: `N ≤ 16: ${r.group} ${r.size} (${r.content}) not slower than ${best}`, measured: `${value.toFixed(2)}x`, met: 'no', note: `${mine} vs the best JS alternative` });
-      }
+      const [best, ns] = bestJs(r, der);
+      if (best === undefined || r.ns[mine] === undefined || ns / r.ns[mine] >= 1) continue;
+      misses++;
+      rows.push({ target: `N ≤ 16: ${r.group} ${r.size} (${r.content}) not slower than ${best}`, value: ns / r.ns[mine], goal: 1, note: `${mine} vs the best JS alternative` });
     }
   }
-  const small = results.filter((x) => x.n <= 16 && x.n > 0).length;
-  rows.push({ target: `N ≤ 16: no operation slower than the best JS alternative (${small} cases)`, measured: `${rows.filter((x) => x.target.startsWith('N ≤ 16:') && x.met === 'no').length} slower`, met: rows.some((x) => x.target.startsWith('N ≤ 16:') && x.met === 'no') ? 'no' : 'yes', note: 'rows above name each miss' });
-  add('unpack Float32Array at 1 M ≥ 20x @msgpack/msgpack', f32unpack(1 << 20), 'auto', '@msgpack/msgpack', 20);
-  add('unpack Float32Array at 1 M ≥ 3x DataView decode loop', f32unpack(1 << 20), 'auto', 'DataView loop', 3);
+  rows.push({ target: `N ≤ 16: no operation slower than the best JS alternative (${small.length} cases)`, goal: 1, count: misses, note: 'rows above name each miss' });
+  add('unpack Float32Array at 1 M ≥ 20x @msgpack/msgpack incl. Type.from', f32('unpack', M), 'auto', lib('@msgpack/msgpack', 'unpack', 'converted'), 20);
+  add('unpack Float32Array at 1 M, copying API ≥ 8x the JS loop', f32('unpack', M), 'auto', JS_LOOP, 8);
+  add('unpack Float32Array at 1 M, copying API ≥ 8x the DataView loop (a DataView over the input per call)', f32('unpack', M), 'auto', 'DataView loop', 8);
   const bmp = (op) => results.find((x) => x.group === `${op} BMPString` && x.n === 65536);
   add("BMP decode at 64 K ≥ 3x TextDecoder('utf-16be', fatal)", bmp('decode'), 'auto', "TextDecoder('utf-16be')", 3);
   add('BMP encode at 64 K ≥ 3x charCodeAt loop', bmp('encode'), 'auto', 'charCodeAt loop', 3);
@@ -68,9 +115,82 @@ export function targets(results) {
   return rows;
 }
 
-/** Methods that a JS developer has without fastmp (the "best JS alternative"). */
-const JS_PEERS = new Set(['DataView loop', '@msgpack/msgpack', 'msgpackr', 'charCodeAt loop', 'Buffer utf16le + swap16',
-  "TextDecoder('utf-16be')", 'Buffer swap16 + utf16le', 'fromCharCode loop', 'check loop + TextDecoder', 'asn1js (DER)', 'node-forge (DER)']);
+const REGIME_LABEL = { kept: 'kept memory', plain: 'plain process' };
+
+/**
+ * The targets of both regimes: one row per target, the kept-memory figure
+ * deciding whether it is met (the plain process's shown beside it).
+ */
+export function targets(regimes) {
+  const [decides, other] = regimes.kept ? ['kept', 'plain'] : ['plain', 'kept'];
+  const others = new Map((regimes[other] ? targetRows(regimes[other].results) : []).map((r) => [r.target, r]));
+  const shown = (r) => {
+    if (r === undefined) return '–';
+    if (r.count !== undefined) return `${r.count} slower`;
+    return r.value === undefined ? 'not measured' : `${r.value.toFixed(2)}x`;
+  };
+  const met = (r) => {
+    if (r.count !== undefined) return r.count ? 'no' : 'yes';
+    return r.value === undefined ? '–' : r.value >= r.goal ? 'yes' : 'no';
+  };
+  return targetRows(regimes[decides].results).map((r) => ({
+    target: r.target, [REGIME_LABEL[decides]]: shown(r), [REGIME_LABEL[other]]: shown(others.get(r.target)), met: met(r), note: r.note,
+  }));
+}
+
+// ---- flags: rows of one code path that disagree ------------------------------------
+
+/** How far apart two rows of one code path may be before they are flagged: the slower ÷ the faster. */
+export const FLAG_RATIO = 1.3;
+/** Pack paths that allocate nothing per call (the output stays in wasm memory, or is preallocated). */
+const NO_ALLOCATION = ['zero-copy simd', 'zero-copy scalar', 'memcpy'];
+
+/**
+ * Rows of one code path whose times disagree by more than FLAG_RATIO. One code
+ * path means, precisely:
+ * - 'auto = wasm-simd': `auto` and `wasm-simd` in the same case (regime, op,
+ *   type, size, content) from 4096 elements on, where auto takes the SIMD wasm
+ *   path for every operation (every JS_BELOW threshold of js/api.js and
+ *   js/strings.js is at most 128): the same calls on two instances;
+ * - 'content-blind float': one method on Float32Array / Float64Array, same
+ *   regime, op and size, 'fixed' vs 'random' content: a float takes the same
+ *   bytes and the same code whatever its value (0xca / 0xcb, 4 / 8 bytes);
+ * - 'regime-blind': pack by a path that allocates nothing per call
+ *   (zero-copy simd / scalar: the output stays in wasm memory; memcpy: a
+ *   preallocated output), same case in the two regimes: glibc's memory policy
+ *   cannot touch it.
+ * Returns [{ regime, rule, what, ratio }].
+ */
+export function flags(regimes) {
+  const out = [];
+  const flag = (regime, rule, a, b, what) => {
+    if (!a || !b) return;
+    const q = Math.max(a, b) / Math.min(a, b);
+    if (q > FLAG_RATIO) out.push({ regime, rule, what: `${what}: ${formatNs(a)} vs ${formatNs(b)} (${q.toFixed(2)}x)`, ratio: q });
+  };
+  const name = (r) => `${r.group} ${r.size} (${r.content})`;
+  const twinOf = (results, r, content = r.content) => results.find((x) => x.group === r.group && x.n === r.n && x.content === content);
+  for (const [regime, { results }] of Object.entries(regimes)) {
+    for (const r of results.filter((x) => x.n >= 4096)) flag(regime, 'auto = wasm-simd', r.ns.auto, r.ns['wasm-simd'], `${name(r)}, auto vs wasm-simd`);
+    for (const r of results.filter((x) => x.content === 'fixed' && /Float(32|64)Array$/.test(x.group))) {
+      const twin = twinOf(results, r, 'random');
+      for (const m of Object.keys(r.ns)) flag(regime, 'content-blind float', r.ns[m], twin?.ns[m], `${r.group} ${r.size}, ${m}, fixed vs random`);
+    }
+  }
+  if (regimes.kept && regimes.plain) {
+    for (const r of regimes.kept.results.filter((x) => x.op === 'pack')) {
+      const twin = twinOf(regimes.plain.results, r);
+      for (const m of NO_ALLOCATION) flag('both', 'regime-blind', r.ns[m], twin?.ns[m], `${name(r)}, ${m}, kept vs plain`);
+    }
+  }
+  return out;
+}
+
+// ---- RESULTS.md ------------------------------------------------------------------------
+
+/** The page-fault probe, one line (bench/lib.js pageFaultProbe). */
+export const probeLine = (p) => `first write to a fresh page ${formatNs(p.firstWrite)}, a rewrite ${formatNs(p.rewrite)}; `
+  + `churn of 20 KB buffers ${formatNs(p.churn)} per page`;
 
 function table(rows) {
   const keys = Object.keys(rows[0]);
@@ -78,34 +198,59 @@ function table(rows) {
   return [line(keys), line(keys.map(() => '---')), ...rows.map((r) => line(keys.map((k) => String(r[k]).replaceAll('|', '\\|'))))].join('\n');
 }
 
-/** bench/RESULTS.md. */
-export function markdown(results, meta) {
+const HOW_TO_READ = `How to read: each memory regime ran in a node process of its own. Every method of a case ran in
+each of five rounds (order rotated by one per round, a full GC before each method; calls under 64
+elements timed in batches of 32); a time is the median of the round medians, and \`−a/+b%\` how far the
+lowest and the highest round median lie from it. Native rows: best of 7 rounds of \`clock_gettime\`.
+Ratios are baseline time ÷ method time (above 1: faster than the baseline). The typed-array tables'
+baseline is the \`JS loop\`: a reused scratch written through a DataView made once, returned as
+\`slice()\`, with fastmp's argument checks (bench/peers.js); \`DataView loop\` is the 12-line loop with a
+fresh output and a DataView per call. \`auto\` is what users get (SIMD build, pure JS below the
+crossover); \`zero-copy\` is \`packView()\` of an \`alloc()\` array (unpack: an \`alloc()\` input); \`memcpy\`
+sets the input's bytes into a preallocated output of the packed size (\`TypedArray#set\`), \`native
+memcpy\` the same in C. Library rows use one reused \`Encoder\`/\`Decoder\` (@msgpack/msgpack) or
+\`Packr\`/\`Unpackr\` (msgpackr), with the user's conversion timed (\`incl. Array.from\` / \`incl.
+Type.from\`) or not. Every string result is flattened in the timed region, fastmp's too. The targets
+are read from the kept-memory run: in a plain process on this VM a call that allocates a large
+output faults its pages in again (the page cost above).`;
+
+/** bench/RESULTS.md: both regimes, the targets from the kept-memory one, the flags, a table per operation. */
+export function markdown(regimes, meta, found) {
+  const names = Object.keys(regimes);
   const out = [];
   out.push('# fastmp-wasm benchmark results', '');
   out.push(`Produced by \`${meta.command}\` on ${meta.date} (${meta.mode} mode, ${meta.seconds.toFixed(0)} s). Rerun it to replace this file.`, '');
+  out.push('On every engine (Node 20/22/24, Bun, Chromium, Firefox ESR: wasm SIMD vs scalar vs pure JS, and the pure-JS crossovers): '
+    + '[RESULTS-engines.md](RESULTS-engines.md), from `npm run bench -- --engines`.', '');
   out.push(table([
     { what: 'machine', value: `${meta.cpu}, ${meta.cores} cores (${meta.platform})` },
     { what: 'CPU SIMD flags', value: meta.flags },
     { what: 'Node / V8', value: `${meta.node} / ${meta.v8}` },
     { what: 'Emscripten', value: meta.emcc },
     { what: 'native compiler', value: `${meta.gcc}, ${meta.nativeFlags}` },
+    ...names.map((r) => ({
+      what: `regime: ${REGIME_LABEL[r]}`,
+      value: `${REGIMES[r].title}; ${regimes[r].seconds.toFixed(0)} s, load average ${regimes[r].loadavg.map((x) => x.toFixed(2)).join(' ')} at its end`,
+    })),
+    ...names.map((r) => ({ what: `page cost, ${REGIME_LABEL[r]}`, value: probeLine(regimes[r].probe) })),
   ]), '');
-  out.push('How to read: medians of tinybench (three rounds in rotated order, a full GC before each task),',
-    'and for the native rows the best of 7 rounds of `clock_gettime`; ratios are baseline time / method time',
-    '(above 1: faster than the baseline named in each table), all measured in this one run. `auto` is what',
-    'users get (SIMD build, pure JS below the crossover); `zero-copy` is `packView()` of an `alloc()` array',
-    '(unpack: an `alloc()` input); `memcpy` copies the output size natively: the physical limit. aarch64 under',
-    'qemu is not a speed figure and is not measured.', '');
-  out.push('## Targets', '', table(targets(results)), '');
+  out.push(HOW_TO_READ, '');
+  out.push('## Targets', '', table(targets(regimes)), '');
+  out.push('## Flags: rows of one code path that disagree', '',
+    `Two rows of one code path more than ${FLAG_RATIO}x apart (bench/report.js flags(): \`auto\` and \`wasm-simd\` from 4096`,
+    'elements on; one method on floats, fixed vs random content; a pack path that allocates nothing, kept vs plain).',
+    'A flagged figure is not to be trusted as it stands: rerun that case (`--only`, `--sizes`).', '');
+  out.push(found.length ? table(found.map(({ regime, rule, what }) => ({ regime, rule, what }))) : 'None.', '');
   out.push('![throughput](chart.svg)', '');
-  const groups = [...new Set(results.map((r) => r.group))];
-  for (const group of groups) {
-    const rows = results.filter((r) => r.group === group);
+  const all = names.flatMap((r) => regimes[r].results.map((x) => ({ ...x, regime: r })));
+  const order = (a, b) => a.n - b.n || a.content.localeCompare(b.content) || a.regime.localeCompare(b.regime);
+  for (const group of [...new Set(all.map((r) => r.group))]) {
+    const rows = all.filter((r) => r.group === group).sort(order);
     const methods = [...new Set(rows.flatMap((r) => Object.keys(r.ns)))];
     out.push(`## ${group}`, '', `Baseline: ${rows[0].baseline}.`, '');
     out.push(table(rows.map((r) => {
-      const row = { size: r.size, content: r.content, 'msgpack bytes': r.wireBytes };
-      for (const m of methods) row[m] = r.ns[m] === undefined ? '–' : `${formatNs(r.ns[m])} (${ratio(r.ns[r.baseline], r.ns[m])})`;
+      const row = { size: r.size, content: r.content, memory: REGIME_LABEL[r.regime], 'msgpack bytes': r.wireBytes };
+      for (const m of methods) row[m] = cell(r, m);
       return row;
     })), '');
   }

@@ -1,28 +1,36 @@
-// run.js - `npm run bench`: every operation fastmp has, at the seeds' sizes
-// and contents, through every path (wasm SIMD, wasm scalar, pure JS, zero
-// copy, what users get), against the peers, the same kernels compiled
-// natively, msgpack-c and memcpy, all in one run. Writes bench/RESULTS.md,
-// bench/results.json and bench/chart.svg (or into --out DIR); then the
-// whole-message suite (bench/messages.js: a child process per memory regime),
-// which writes RESULTS-messages.md and results-messages.json there.
-//   node --expose-gc bench/run.js [--quick] [--out DIR] [--only REGEX] [--sizes N,N]
+// run.js - `npm run bench`: every operation fastmp has, at the sizes and
+// contents of bench/suite.js, through every path (wasm SIMD, wasm scalar, pure
+// JS, zero copy, what users get), against the peers, the same kernels compiled
+// natively, msgpack-c and memcpy. It first prints what a fresh page costs on
+// this machine (bench/lib.js pageFaultProbe), then runs the suite twice, each
+// time in a child process of its own: plain (glibc's defaults: freed memory
+// goes back to the kernel, so a call that allocates a big output may fault its
+// pages in again each time) and with freed memory kept (GLIBC_TUNABLES,
+// bench/messages.js REGIMES). The targets are read from the kept-memory run,
+// both figures shown; rows of one code path that disagree are flagged
+// (bench/report.js flags). Writes bench/RESULTS.md, bench/results.json and
+// bench/chart.svg (or into --out DIR); then the whole-message suite
+// (bench/messages.js: a child process per memory regime), which writes
+// RESULTS-messages.md and results-messages.json there.
+//   node --expose-gc bench/run.js [--quick] [--out DIR] [--only REGEX] [--sizes N,N] [--regime plain|kept|both]
 // --only / --sizes run a subset (matching operation names / element counts),
 // for looking into one case; the outputs then hold only that subset. The
 // messages suite runs when --only matches "messages" (`--only messages` runs
 // it alone, all its tables) or when neither option is given. A part that runs
-// no case leaves its outputs as they are.
+// no case leaves its outputs as they are. --child runs one regime's suite in
+// this process and prints its JSON (what the parent reads).
 //   npm run bench -- --engines[=node20,bun,...] [--quick] [--out DIR]
 // runs only bench/engines-bench.js (wasm SIMD vs scalar vs pure JS on Node 20,
 // 22, 24, Bun, Chromium and Firefox ESR): RESULTS-engines.md, results-engines.json.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadPaths, medians } from './lib.js';
-import { runMessages } from './messages.js';
+import { loadPaths, pageFaultProbe, timeRounds } from './lib.js';
+import { REGIMES, runMessages } from './messages.js';
 import { runNativeBench } from './native.js';
-import { formatNs, markdown, svg } from './report.js';
+import { flags, formatNs, markdown, probeLine, svg, targets } from './report.js';
 import { cases } from './suite.js';
 
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -41,33 +49,78 @@ if (engines) {
   }));
 }
 
-/** Timing budget per case: short for smoke runs, longer for large inputs. */
+/**
+ * Timing budget per case: 5 rounds (the spread is their range), short for
+ * smoke runs. `time` is per task over all rounds; a full run of both regimes
+ * takes about 25 minutes with these (README "Performance").
+ */
 function budget(n) {
-  if (quick) return { time: 30, warmupTime: 10, rounds: 1, iterations: 4, warmupIterations: 2 };
-  if (n >= 1 << 20) return { time: 900, warmupTime: 0, rounds: 3, iterations: 3, warmupIterations: 1 };
-  if (n >= 4096) return { time: 240, warmupTime: 40 };
-  return { time: 120, warmupTime: 20 };
+  if (quick) return { time: 10, warmupTime: 2, rounds: 2, iterations: 4, warmupIterations: 2 };
+  if (n >= 1 << 20) return { time: 1500, warmupTime: 0, rounds: 5, iterations: 2, warmupIterations: 1 };
+  if (n >= 4096) return { time: 200, warmupTime: 10, rounds: 5 };
+  return { time: 100, warmupTime: 5, rounds: 5 };
 }
 
-const paths = await loadPaths();
-const results = [];
-const all = [...cases(paths, { quick })].filter((c) => (!only || only.test(c.group)) && (!sizes || sizes.includes(c.n)));
-for (const [k, { make }] of all.entries()) {
-  const c = make();
-  c.check();
-  const ns = Object.fromEntries(await medians(c.methods, budget(c.n)));
-  for (const build of new Set(c.native.map((r) => r.build))) {
-    const requests = c.native.filter((r) => r.build === build);
+/** One case's native rows, from the harness of each build it names. */
+function timeNative(native, ns) {
+  for (const build of new Set(native.map((r) => r.build))) {
+    const requests = native.filter((r) => r.build === build);
     const timed = runNativeBench(build, requests);
     requests.forEach((r, i) => {
       ns[r.name] = timed[i].ns;
-      if (r.memcpy) ns.memcpy = timed[i].memcpyNs;
+      if (r.memcpy) ns[r.memcpy] = timed[i].memcpyNs;
     });
   }
-  const { group, op, type, n, size, content, wireBytes, baseline } = c;
-  results.push({ group, op, type, n, size, content, wireBytes, baseline, ns });
-  process.stderr.write(`[${k + 1}/${all.length}] ${group} ${size} ${content}: auto ${formatNs(ns.auto)}, ${baseline} ${formatNs(ns[baseline])}\n`);
 }
+
+/** One regime's suite, in this process: { probe, seconds, loadavg, results }. */
+async function runChild() {
+  const probe = pageFaultProbe();
+  const paths = await loadPaths();
+  const results = [];
+  const all = [...cases(paths, { quick })].filter((c) => (!only || only.test(c.group)) && (!sizes || sizes.includes(c.n)));
+  const regime = process.env.FASTMP_BENCH_REGIME ?? 'this process';
+  for (const [k, { make }] of all.entries()) {
+    const c = make();
+    c.check();
+    const timed = await timeRounds(c.methods, { ...budget(c.n), batch: quick ? 1 : c.batch });
+    const ns = {};
+    const spread = {};
+    const rounds = {};
+    for (const [name, t] of timed) {
+      ns[name] = t.median;
+      spread[name] = [t.min, t.max];
+      rounds[name] = t.rounds;
+    }
+    timeNative(c.native, ns);
+    const { group, op, type, n, size, content, wireBytes, baseline } = c;
+    results.push({ group, op, type, n, size, content, wireBytes, baseline, ns, spread, rounds });
+    process.stderr.write(`[${regime} ${k + 1}/${all.length}] ${group} ${size} ${content}: auto ${formatNs(ns.auto)}, ${baseline} ${formatNs(ns[baseline])}\n`);
+  }
+  return { probe, seconds: (Date.now() - started) / 1000, loadavg: os.loadavg(), results };
+}
+
+/** One regime: this script with --child in a node process of its own, its JSON read back. */
+function spawnRegime(regime) {
+  const env = { ...process.env, FASTMP_BENCH_REGIME: regime };
+  delete env.GLIBC_TUNABLES;
+  if (REGIMES[regime].env) env.GLIBC_TUNABLES = REGIMES[regime].env;
+  const args = ['--expose-gc', fileURLToPath(import.meta.url), '--child', ...process.argv.slice(2)];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (s) => (stdout += s));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`the ${regime} process exited with ${code}`))));
+  });
+}
+
+if (process.argv.includes('--child')) {
+  process.stdout.write(`${JSON.stringify(await runChild())}\n`);
+  process.exit(0);
+}
+
+// ---- the parent: the probe, both regimes, the report --------------------------------
 
 const firstLine = (cmd, args) => {
   try {
@@ -84,6 +137,16 @@ const cpuFlags = (() => {
     return 'unknown';
   }
 })();
+process.stderr.write(`page-fault probe, this process (plain): ${probeLine(pageFaultProbe())}\n`);
+// Kept memory first: its figures are the targets', and it is the regime less
+// sensitive to what ran before.
+const wanted = arg('--regime') ?? 'both';
+if (wanted !== 'both' && !REGIMES[wanted]) throw new Error(`--regime: plain, kept or both, not ${wanted}`);
+const regimes = {};
+for (const regime of wanted === 'both' ? ['kept', 'plain'] : [wanted]) {
+  regimes[regime] = await spawnRegime(regime);
+  process.stderr.write(`${regime}: ${regimes[regime].results.length} cases in ${regimes[regime].seconds.toFixed(0)} s; page-fault probe: ${probeLine(regimes[regime].probe)}\n`);
+}
 const meta = {
   date: new Date().toISOString(),
   mode: quick ? 'quick' : only || sizes ? 'subset' : 'full',
@@ -99,11 +162,14 @@ const meta = {
   gcc: firstLine('gcc', ['--version']),
   nativeFlags: '-O3 -march=x86-64-v2 (SIMD through SIMDe)',
 };
-if (all.length > 0) {
+const cased = Object.values(regimes).some((r) => r.results.length > 0);
+if (cased) {
+  const found = flags(regimes);
+  for (const f of found) process.stderr.write(`FLAG [${f.regime}] ${f.rule}: ${f.what}\n`);
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'results.json'), `${JSON.stringify({ meta, results }, null, 1)}\n`);
-  writeFileSync(join(outDir, 'RESULTS.md'), `${markdown(results, meta)}\n`);
-  writeFileSync(join(outDir, 'chart.svg'), `${svg(results)}\n`);
+  writeFileSync(join(outDir, 'results.json'), `${JSON.stringify({ meta, regimes, targets: targets(regimes), flags: found }, null, 1)}\n`);
+  writeFileSync(join(outDir, 'RESULTS.md'), `${markdown(regimes, meta, found)}\n`);
+  writeFileSync(join(outDir, 'chart.svg'), `${svg((regimes.kept ?? regimes.plain).results)}\n`);
   process.stderr.write(`wrote ${join(outDir, 'RESULTS.md')}, results.json and chart.svg in ${meta.seconds.toFixed(0)} s\n`);
 }
 if (withMessages) await runMessages({ quick, outDir, command: meta.command });

@@ -1,10 +1,10 @@
 // suite.js - every case of the benchmark: an operation on one type, size and
 // content, the JS methods that do it (fastmp's paths and the peers), the
 // native requests for the C harness, and the baseline its ratios refer to.
+import { INT_DISTRIBUTIONS, typicalContent, values } from './contents.js';
 import {
-  asn1jsRead, asn1jsWrite, bufferDecodeBMP, bufferEncodeBMP, checkedDecodeASCII, dataViewPack, dataViewUnpack,
-  forgeRead, forgeWrite, loopDecodeBMP, loopEncodeASCII, loopEncodeBMP, msgpackPack, msgpackPackBool,
-  msgpackUnpack, msgpackUnpackBool, msgpackrPack, msgpackrUnpack, utf16be,
+  JS_LOOP, asn1jsRead, asn1jsWrite, bufferDecodeBMP, bufferEncodeBMP, checkedDecodeASCII, dataViewPack, dataViewUnpack,
+  forgeRead, forgeWrite, jsLoop, libraryPeers, loopDecodeBMP, loopEncodeASCII, loopEncodeBMP, memcpy, settled, utf16be,
 } from './peers.js';
 import { BOOL } from '../js/kinds.js';
 import { C_KINDS, harnessOp } from '../test/helpers.js';
@@ -23,21 +23,33 @@ export const STRINGS = [
   { id: 'VisibleString', stem: 'Visible', lo: 0x20, hi: 0x7e },
 ];
 
-/** Seed 000's lengths (plus 1 M, where the targets are set); seed 003's for strings. */
-const SIZES = [0, 1, 3, 8, 16, 31, 64, 4096, 1 << 20, 4 << 20];
-const STRING_SIZES = [['country code', 2], ['common name', 20], ['8', 8], ['16', 16], ['32', 32], ['64', 64],
-  ['256', 256], ['1024', 1024], ['64 K', 65536]];
+/**
+ * Sizes, trimmed to those that tell something (a full run of both memory
+ * regimes must fit in 35 minutes on 2 cores): the small sizes where the
+ * N <= 16 targets are set and the crossovers lie (1, 4, 16, 64), 4096 where
+ * the kernel targets are set, and 1 M / 4 M only for the types with targets
+ * there. Seed 000's other lengths (3, 8, 31) fell between these without a
+ * target of their own. The empty array once, for Float32Array.
+ */
+const SIZES = [1, 4, 16, 64, 4096];
+const LARGE = { f32: [0, 1 << 20, 4 << 20], i32: [4 << 20] };
+/** Int types whose kernel speed is reported per distribution (at 4096). */
+const PER_DISTRIBUTION = new Set(['i16', 'i32', 'i64']);
+/** Seed 003's string lengths, less 8 and 32 (between 2, 20, 16 and 64, no target of their own). */
+const STRING_SIZES = [['country code', 2], ['common name', 20], ['16', 16], ['64', 64], ['256', 256], ['1024', 1024],
+  ['64 K', 65536]];
+/** Where the library peers are left out: at 4 M each call takes 0.2 s and no target names them. */
+const LIBRARIES_UP_TO = 1 << 20;
 
-/** Content of a numeric case: the small fixed value 7 in every element, or random values. */
-function values(type, n, content) {
-  const x = new type.Type(n);
-  if (content === 'fixed') return x.fill(type === BOOL ? 1 : type.big ? 7n : 7);
-  if (type === BOOL) return x.map(() => (Math.random() < 0.5 ? 1 : 0));
-  if (type.float) return x.map(() => (Math.random() - 0.5) * 2e6);
-  const bytes = new Uint8Array(x.buffer);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Math.random() * 256;
-  return x;
+/** The contents of a numeric case of `kind` at size n: the typical one; at 4096 also 'fixed' and the distributions. */
+function contentsOf(kind, n) {
+  const typical = typicalContent(kind);
+  if (n !== 4096) return [typical];
+  return ['fixed', ...(PER_DISTRIBUTION.has(kind.c) ? INT_DISTRIBUTIONS : [typical])];
 }
+
+/** Calls per timed sample: short calls in batches (bench/lib.js timeRounds), every method of a case alike. */
+const batchOf = (n) => (n <= 64 ? 32 : 1);
 
 /** Text of a string case: mixed scripts for BMPString, printable ASCII for the others. */
 function text(kind, name, n) {
@@ -58,13 +70,11 @@ const leBytes = (x) => new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
  * of bench/lib.js loadPaths(). quick: a few types and sizes, for a smoke run.
  */
 export function* cases(paths, { quick = false } = {}) {
-  const sizes = quick ? [16, 4096] : SIZES;
-  const contents = quick ? ['random'] : ['fixed', 'random'];
   for (const type of C_KINDS) { // one per C type of js/kinds.js (Uint8Array for u8), then booleans
     if (quick && !['f32', 'i32', 'bool'].includes(type.c)) continue;
+    const sizes = quick ? [16, 4096] : [...SIZES, ...(LARGE[type.c] ?? [])].sort((a, b) => a - b);
     for (const n of sizes) {
-      if (n === 1 << 20 && type.c !== 'f32') continue; // 1 M: only where a target is set
-      for (const content of contents) {
+      for (const content of quick ? [typicalContent(type)] : contentsOf(type, n)) {
         for (const op of ['pack', 'unpack']) {
           yield { group: `${op} ${type.name}`, n, make: () => numericCase(paths, type, n, content, op) };
         }
@@ -107,18 +117,18 @@ function numericCase(paths, type, n, content, op) {
     fastmp.push({ name: 'zero-copy scalar', fn: zeroCopy(paths['wasm-scalar']) });
   }
 
-  const peers = [];
+  // The peers: the fastest JS loop (the baseline), the 12-line DataView loop
+  // for floats, the libraries, and for pack from 4096 on a JS memcpy of the output size.
+  const loop = jsLoop(Type, bool);
+  const peers = [{ name: JS_LOOP, fn: op === 'pack' ? () => loop.pack(x) : () => loop.unpack(bytes) }];
   if (float) peers.push({ name: 'DataView loop', fn: op === 'pack' ? () => dataViewPack(x) : () => dataViewUnpack(bytes, Type) });
-  if (bool) peers.push({ name: '@msgpack/msgpack', fn: op === 'pack' ? () => msgpackPackBool(x) : () => msgpackUnpackBool(bytes) });
-  else {
-    peers.push({ name: '@msgpack/msgpack', fn: op === 'pack' ? () => msgpackPack(x) : () => msgpackUnpack(bytes, Type) });
-    peers.push({ name: 'msgpackr', fn: op === 'pack' ? () => msgpackrPack(x) : () => msgpackrUnpack(bytes, Type) });
-  }
+  if (n <= LIBRARIES_UP_TO) peers.push(...libraryPeers(op, Type, bool, x, bytes));
+  if (op === 'pack' && n >= 4096) peers.push({ name: 'memcpy', fn: memcpy(x, bytes.length) });
 
   const harness = harnessOp({ op, type: type.c });
   const input = op === 'pack' ? leBytes(x) : bytes;
   const native = [
-    { name: 'native simd', build: 'x86_64-simd', op: harness, data: input, memcpy: true },
+    { name: 'native simd', build: 'x86_64-simd', op: harness, data: input, memcpy: 'native memcpy' },
     { name: 'native scalar', build: 'x86_64-scalar', op: harness, data: input },
   ];
   const peer = MSGPACK_C[type.c];
@@ -126,12 +136,12 @@ function numericCase(paths, type, n, content, op) {
 
   return {
     group: `${op} ${label}`, op, type: label, n, size: String(n), content, wireBytes: bytes.length,
-    baseline: float ? 'DataView loop' : '@msgpack/msgpack',
+    baseline: JS_LOOP, batch: batchOf(n),
     methods: [...fastmp, ...peers], native,
-    // Every fastmp path must give the same result before any is timed.
+    // Every fastmp path, and the JS loop, must give the same result before any is timed.
     check: () => {
       const ref = Buffer.from(leBytes(op === 'pack' ? bytes : unpackWith(paths['pure-js'], bytes)));
-      for (const { name, fn } of fastmp) {
+      for (const { name, fn } of [...fastmp, peers[0]]) {
         const got = fn();
         if (!Buffer.from(leBytes(got)).equals(ref)) throw new Error(`${name} disagrees on ${op} ${label} ${n} ${content}`);
       }
@@ -180,9 +190,10 @@ function stringCase(paths, kind, name, n, op) {
   return {
     group: `${op} ${kind.id}`, op, type: kind.id, n, size: name, content: 'text', wireBytes: content.length,
     baseline: op === 'encode' ? 'charCodeAt loop' : bmp ? "TextDecoder('utf-16be')" : 'check loop + TextDecoder',
-    methods: [...fastmp, ...peers],
+    // Every method's output that is a string is flattened in the timed region (peers.js settled()).
+    methods: [...fastmp, ...peers].map((m) => ({ name: m.name, fn: () => settled(m.fn()) })), batch: batchOf(n),
     native: [
-      { name: 'native simd', build: 'x86_64-simd', op: harness, data: input, memcpy: true },
+      { name: 'native simd', build: 'x86_64-simd', op: harness, data: input, memcpy: 'native memcpy' },
       { name: 'native scalar', build: 'x86_64-scalar', op: harness, data: input },
     ],
     check: () => {

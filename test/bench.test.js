@@ -1,6 +1,8 @@
 // The benchmark's quick mode (CI smoke): `npm run bench -- --quick` runs every
-// kind of path (wasm, pure JS, zero-copy, native, peers) and writes the three
-// outputs, well formed. Speed is not asserted here: that is the benchmark's job.
+// kind of path (wasm, pure JS, zero-copy, native, peers) in both memory
+// regimes and writes the three outputs, well formed: the page-fault probe, each
+// time's spread over the rounds, the targets of both regimes, the flags.
+// Speed is not asserted here: that is the benchmark's job.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,23 +13,43 @@ import { ROOT } from './helpers.js';
 const out = mkdtempSync(join(tmpdir(), 'fastmp-bench-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-test('bench --quick writes RESULTS.md, results.json and chart.svg', () => {
+test('bench --quick writes RESULTS.md, results.json and chart.svg, both memory regimes, spreads and flags', () => {
   execFileSync(process.execPath, ['--expose-gc', join(ROOT, 'bench', 'run.js'), '--quick', '--out', out], { stdio: 'pipe' });
-  const { meta, results } = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+  const { meta, regimes, targets, flags } = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
   expect(meta.mode).toBe('quick');
-  expect(new Set(results.map((r) => r.group))).toEqual(new Set([
-    'pack Float32Array', 'unpack Float32Array', 'pack Int32Array', 'unpack Int32Array', 'pack boolean', 'unpack boolean',
-    'encode BMPString', 'decode BMPString',
-  ]));
-  const f32 = results.find((r) => r.group === 'pack Float32Array' && r.n === 4096);
-  for (const method of ['wasm-simd', 'wasm-scalar', 'pure-js', 'auto', 'zero-copy simd', 'zero-copy scalar', 'DataView loop',
-    '@msgpack/msgpack', 'msgpackr', 'native simd', 'native scalar', 'msgpack-c', 'memcpy']) {
-    expect(f32.ns[method], method).toBeGreaterThan(0);
+  expect(Object.keys(regimes).sort()).toEqual(['kept', 'plain']);
+  for (const { probe, results } of Object.values(regimes)) {
+    for (const cost of ['firstWrite', 'rewrite', 'churn']) expect(probe[cost]).toBeGreaterThan(0);
+    expect(new Set(results.map((r) => r.group))).toEqual(new Set([
+      'pack Float32Array', 'unpack Float32Array', 'pack Int32Array', 'unpack Int32Array', 'pack boolean', 'unpack boolean',
+      'encode BMPString', 'decode BMPString',
+    ]));
+    const f32 = results.find((r) => r.group === 'pack Float32Array' && r.n === 4096);
+    for (const method of ['wasm-simd', 'wasm-scalar', 'pure-js', 'auto', 'zero-copy simd', 'zero-copy scalar', 'JS loop', 'DataView loop',
+      '@msgpack/msgpack incl. Array.from', '@msgpack/msgpack, values pre-converted', 'msgpackr incl. Array.from',
+      'msgpackr, values pre-converted', 'memcpy', 'native simd', 'native scalar', 'msgpack-c', 'native memcpy']) {
+      expect(f32.ns[method], method).toBeGreaterThan(0);
+    }
+    expect(f32.baseline).toBe('JS loop');
+    expect(f32.wireBytes).toBe(3 + 5 * 4096);
+    // Every timed method: its rounds, and their range around the median (the native rows have none).
+    const [min, max] = f32.spread.auto;
+    expect(min).toBeLessThanOrEqual(f32.ns.auto);
+    expect(max).toBeGreaterThanOrEqual(f32.ns.auto);
+    expect(f32.rounds.auto).toHaveLength(2);
+    expect(f32.spread['native simd']).toBeUndefined();
   }
-  expect(f32.wireBytes).toBe(3 + 5 * 4096);
+  expect(targets.find((t) => t.target.startsWith('pack Float32Array at 4096, copying API'))).toMatchObject({
+    'kept memory': expect.stringMatching(/^\d+\.\d\dx$/), 'plain process': expect.stringMatching(/^\d+\.\d\dx$/),
+  });
+  expect(Array.isArray(flags)).toBe(true);
   const md = readFileSync(join(out, 'RESULTS.md'), 'utf8');
   expect(md).toMatch(/## Targets/);
-  expect(md).toMatch(/\| pack Float32Array, copying API ≥ 3x DataView loop at 4096 \| \d+\.\d\dx \| (yes|no) \|/);
+  expect(md).toMatch(/\| pack Float32Array at 4096, copying API ≥ 3x the best JS alternative \| \d+\.\d\dx \| \d+\.\d\dx \| (yes|no) \|/);
+  expect(md).toMatch(/## Flags: rows of one code path that disagree\n/);
+  expect(md).toMatch(/\| page cost, kept memory \| first write to a fresh page /);
+  expect(md).toMatch(/\| 4096 \| random \| kept memory \| 20483 \| [\d.]+ (ns|µs) −\d+\/\+\d+% \(/);
+  expect(md).toMatch(/\| 4096 \| random \| plain process \| 20483 \|/);
   expect(md).toMatch(/## encode BMPString/);
   const svg = readFileSync(join(out, 'chart.svg'), 'utf8');
   expect(svg.startsWith('<svg')).toBe(true);
