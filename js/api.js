@@ -5,7 +5,9 @@
 // where the input is (its lifetime), then runs the pure-JS path or a kernel.
 
 import { MAX_ELEMENTS, INTEGRAL_FLOATS } from './abi.js';
-import { BOOLEAN, asBytes, asOffset, describe, kindOfArray, ownView, readOptions, usableLength } from './args.js';
+import {
+  BOOLEAN, asInput, asOffset, copyInto, describe, kindOfArray, lengthOf, ownView, readOptions, typedArrayName, usableLength,
+} from './args.js';
 import { NO_INDEX, msgpackError } from './errors.js';
 import { BOOL, KIND_OF_NAME, KIND_OF_TYPE, TYPE_NAMES } from './kinds.js';
 import { makeCodec } from './codec/index.js';
@@ -58,13 +60,38 @@ function packBin(x, n) {
   }
 }
 
+// packInto()'s pure-JS output, reused (the path runs below the crossovers, a
+// few KB at most; a larger output, with pureJs 'always', is a fresh array).
+let jsScratch = new Uint8Array(1024);
+const JS_SCRATCH_MAX = 1 << 16;
+
+/** x packed by the pure-JS path, as a view of jsScratch (valid until the next packSmall). */
+function packSmall(kind, x, n) {
+  const largest = wire.arrayHeaderSize(n) + n * kind.wire;
+  if (largest > JS_SCRATCH_MAX) return wire.packKind(kind, x, n);
+  if (largest > jsScratch.length) jsScratch = new Uint8Array(JS_SCRATCH_MAX);
+  return jsScratch.subarray(0, wire.packKindInto(kind, x, n, jsScratch, 0));
+}
+
+/** `bytes` into target[offset...] when they fit the room left; returns their length. */
+function put(bytes, target, offset, room) {
+  const size = lengthOf(bytes);
+  if (size > room) throw noRoom(size, offset, room);
+  copyInto(target, bytes, offset);
+  return size;
+}
+
+const noRoom = (size, offset, room) => new RangeError(`fastmp: packInto() needs ${size} bytes from offset ${offset}; the target has ${room}`);
+
 /** The typed-array functions (and the string functions) bound to one instance. */
 export function makeApi(core) {
   const { boundary: b, pureJs } = core;
   const below = JS_BELOW[core.backend];
   const useJs = (op, kind, n) => pureJs === 'always' || (pureJs === 'auto' && n < below[op][kind.c]);
   const detached = (x, fn) => b.detachedError(x, fn);
-  const bytesOf = (bytes, fn) => asBytes(bytes, fn, detached);
+
+  // The caller's Uint8Array itself: unpackAt() makes an own view for the kernels only.
+  const bytesOf = (bytes, fn) => asInput(bytes, fn, detached);
 
   /** The kind of typed array x (HALF for a Float16Array); a TypeError for anything else. */
   function packable(x, fn) {
@@ -98,6 +125,33 @@ export function makeApi(core) {
     if (kind.c === 'u8' && bin) return b.bytesView(packBin(x, n));
     if (n > MAX_ELEMENTS) throw tooManyElements(n);
     return b.packView(kind, x, n, at);
+  }
+
+  /**
+   * pack() into target[offset...]; returns the offset just past the output.
+   * Allocates no output: both paths pack into scratch (to learn the exact
+   * size, and because x may share target's memory), then copy. An output
+   * larger than the room left is a RangeError, with target unchanged.
+   */
+  function packInto(x, target, offset = 0, options = undefined) {
+    const kind = packable(x, 'packInto');
+    if (typedArrayName(target) !== 'Uint8Array') {
+      throw new TypeError(`fastmp: packInto() writes into a Uint8Array, not ${describe(target)}`);
+    }
+    const length = usableLength(target, 'packInto', detached);
+    asOffset(offset, target, 'packInto');
+    const { bin = true } = readOptions(options, 'packInto', PACK_OPTIONS);
+    const n = usableLength(x, 'packInto', detached);
+    const at = b.locate(x, 'packInto', x);
+    const targetAt = b.locateTarget(target, 'packInto');
+    if (kind === HALF) return packInto(widenHalf(x, 'packInto', detached), target, offset);
+    const room = length - offset;
+    if (kind.c === 'u8' && bin) return offset + put(packBin(x, n), target, offset, room);
+    if (n > MAX_ELEMENTS) throw tooManyElements(n);
+    if (useJs('pack', kind, n)) return offset + put(packSmall(kind, x, n), target, offset, room);
+    const size = b.packInto(kind, x, n, at, target, targetAt, offset, room);
+    if (size < 0) throw noRoom(-size, offset, room);
+    return offset + size;
   }
 
   function packBool(x) {
@@ -160,8 +214,8 @@ export function makeApi(core) {
     const input = bytesOf(bytes, 'unpack');
     const kind = targetKind(Type, 'unpack');
     const { integralFloats = false } = readOptions(options, 'unpack', UNPACK_OPTIONS);
-    const length = input.length; // before the call: memory growth may detach a packView() output
-    const { value, end } = unpackAt(input, b.locate(input, 'unpack', bytes), kind, 0, integralFloats);
+    const length = lengthOf(input); // before the call: memory growth may detach a packView() output
+    const { value, end } = unpackAt(input, b.locate(input, 'unpack', bytes), kind, 0, integralFloats, 'unpack');
     if (end !== length) throw trailing(end, input, length);
     return value;
   }
@@ -171,13 +225,13 @@ export function makeApi(core) {
     const kind = targetKind(Type, 'unpackFrom');
     asOffset(offset, input, 'unpackFrom');
     const { integralFloats = false } = readOptions(options, 'unpackFrom', UNPACK_OPTIONS);
-    return unpackAt(input, b.locate(input, 'unpackFrom', bytes), kind, offset, integralFloats);
+    return unpackAt(input, b.locate(input, 'unpackFrom', bytes), kind, offset, integralFloats, 'unpackFrom');
   }
 
   function unpackBool(bytes) {
     const input = bytesOf(bytes, 'unpackBool');
-    const length = input.length;
-    const { value, end } = unpackBoolAt(input, b.locate(input, 'unpackBool', bytes), 0);
+    const length = lengthOf(input);
+    const { value, end } = unpackBoolAt(input, b.locate(input, 'unpackBool', bytes), 0, 'unpackBool');
     if (end !== length) throw trailing(end, input, length);
     return value;
   }
@@ -185,30 +239,31 @@ export function makeApi(core) {
   function unpackBoolFrom(bytes, offset = 0) {
     const input = bytesOf(bytes, 'unpackBoolFrom');
     asOffset(offset, input, 'unpackBoolFrom');
-    return unpackBoolAt(input, b.locate(input, 'unpackBoolFrom', bytes), offset);
+    return unpackBoolAt(input, b.locate(input, 'unpackBoolFrom', bytes), offset, 'unpackBoolFrom');
   }
 
-  function unpackAt(input, at, kind, start, integralFloats) {
+  function unpackAt(input, at, kind, start, integralFloats, fn) {
     if (kind === HALF) { // through float64: one rounding to float16
-      const { value, end } = unpackAt(input, at, FLOAT64, start, integralFloats);
+      const { value, end } = unpackAt(input, at, FLOAT64, start, integralFloats, fn);
       return { value: halfOf(value), end };
     }
     if (kind.c === 'u8' && wire.isBinAt(input, start)) return wire.readBin(input, start, kind.Type);
     const { count, body } = wire.readArrayHeader(input, start);
     if (useJs('unpack', kind, count)) return wire.unpackKind(kind, input, body, count, integralFloats);
-    return b.unpack(kind, input, start, body, count, integralFloats ? INTEGRAL_FLOATS : 0, at, kernelError);
+    const flags = integralFloats ? INTEGRAL_FLOATS : 0;
+    return b.unpack(kind, ownView(input, Uint8Array, fn, detached), start, body, count, flags, at, kernelError);
   }
 
-  function unpackBoolAt(input, at, start) {
+  function unpackBoolAt(input, at, start, fn) {
     const { count, body } = wire.readArrayHeader(input, start);
     if (useJs('unpack', BOOL, count)) return wire.unpackKind(BOOL, input, body, count, false);
-    return b.unpack(BOOL, input, start, body, count, 0, at, kernelError);
+    return b.unpack(BOOL, ownView(input, Uint8Array, fn, detached), start, body, count, 0, at, kernelError);
   }
 
   // Whole messages (js/codec/): typed-array fields through this instance's kernels.
   const port = b.codecPort(useJs, kernelError);
   const api = {
-    pack, packBool, packView, unpack, unpackFrom, unpackBool, unpackBoolFrom, alloc, free, refresh,
+    pack, packBool, packInto, packView, unpack, unpackFrom, unpackBool, unpackBoolFrom, alloc, free, refresh,
     backend: () => core.backend,
     memoryStats: () => b.stats(),
     ...stringsApi(core),
@@ -237,5 +292,5 @@ function kernelError(kind, start, r, quoted) {
  * memory growth detached (length 0 now): the message needs only its length.
  */
 function trailing(end, input, length) {
-  return msgpackError('TRAILING', NO_INDEX, end, input.length === length ? input : new Uint8Array(length));
+  return msgpackError('TRAILING', NO_INDEX, end, lengthOf(input) === length ? input : new Uint8Array(length));
 }

@@ -133,6 +133,7 @@ export interface Fastmp {
 
   pack: typeof pack;
   packBool: typeof packBool;
+  packInto: typeof packInto;
   packView: typeof packView;
   unpack: typeof unpack;
   unpackFrom: typeof unpackFrom;
@@ -205,6 +206,16 @@ export function pack(x: PackableArray | Float16ArrayIfDeclared, options?: PackOp
 
 /** Packs booleans (or bytes: 0 = false, anything else = true) as msgpack false / true. */
 export function packBool(x: readonly boolean[] | Uint8Array): Uint8Array<ArrayBuffer>;
+
+/**
+ * pack() into `target` from `offset` (default 0): returns the offset just
+ * past the output. Allocates no output array. An output longer than the room
+ * left is a RangeError, and the target is then unchanged. The target may be
+ * an alloc() array, not a packView() or encodeSharedRef() output (TypeError).
+ */
+export function packInto(
+  x: PackableArray | Float16ArrayIfDeclared, target: Uint8Array, offset?: number, options?: PackOptions,
+): number;
 
 /**
  * pack() without the copy out (and for an alloc() array without the copy in):

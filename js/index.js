@@ -46,6 +46,13 @@ export const pack = (x, options) => current().pack(x, options);
 export const packBool = (x) => current().packBool(x);
 
 /**
+ * pack() into target[offset...] (a Uint8Array: yours, or an alloc() one);
+ * returns the offset past the output. Allocates no output; an output longer
+ * than the room left is a RangeError with the target unchanged.
+ */
+export const packInto = (x, target, offset, options) => current().packInto(x, target, offset, options);
+
+/**
  * pack() without the copy out (and, for an alloc() array, without the copy
  * in either): the result is a view of the output in wasm memory, valid until
  * the next fastmp call (which may overwrite it; passing it to fastmp after

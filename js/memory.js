@@ -14,7 +14,7 @@
 // array is as freed as the array.
 
 import { INTEGRAL_FLOATS, MAX_ELEMENTS, MAX_NUMBER_BYTES, NO_INDEX_U32, RESULT, packBound } from './abi.js';
-import { bufferOf, byteLengthOf, byteOffsetOf, usableLength } from './args.js';
+import { bufferOf, byteLengthOf, byteOffsetOf, copyInto, usableLength } from './args.js';
 import { CODE_NAMES, usageError } from './errors.js';
 import { jsPort } from './codec/port-js.js';
 import { packKind, packKindInto, readArrayHeader, unpackKind } from './wire.js';
@@ -28,6 +28,10 @@ const ALLOC_MARGIN = 1 << 16;
 // Sizes reach 4 GiB: no 32-bit bitwise arithmetic on them ((n + 15) & ~15 wrapped
 // from 2 GiB on, and the boundary then reserved too little; found by test/huge.test.js).
 export const align16 = (n) => n + (-n & 15);
+
+// Wasm addresses below this hold no allocation: Emscripten places static data
+// from 1024 (its GLOBAL_BASE), then the stack, and malloc's heap above both.
+const LOW_MEMORY = 1024;
 
 /** Where an input is, as locate() reports it (a pointer >= 0: in a live alloc() array). */
 const OUTSIDE = -1; // not in wasm memory: copied in
@@ -243,6 +247,16 @@ export class Boundary {
    * view that memory growth detached).
    */
   locate(x, fn, original) {
+    // A view from offset 0 that ends below LOW_MEMORY overlaps nothing the
+    // boundary hands out, whatever its buffer: it is read as memory outside.
+    // Its buffer is not asked for, because asking makes the engine move a
+    // fresh small array off its heap (V8: ~360 ns, a small pack's cost ten times).
+    if (byteOffsetOf(x) === 0 && byteLengthOf(x) <= LOW_MEMORY) return OUTSIDE;
+    return this.locateView(x, fn, original);
+  }
+
+  /** locate() without the shortcut for small views: for what a call writes into. */
+  locateView(x, fn, original) {
     if (bufferOf(x) !== this.buffer) return OUTSIDE; // (a detached view was refused by args.js usableLength)
     const handed = this.outputs.get(original);
     if (handed !== undefined && handed !== this.generation) throw this.staleOutput(fn);
@@ -256,6 +270,18 @@ export class Boundary {
       throw usageError('FREED', `${fn}() was given a view of an array that free() has released`);
     }
     throw this.staleOutput(fn);
+  }
+
+  /**
+   * Where a target of packInto() is: a pointer into a live alloc() array, or
+   * OUTSIDE. An output of fastmp's own (packView(), encodeSharedRef()) is
+   * refused: the call would overwrite it, or it belongs to an Encoder. So is
+   * any other view of wasm memory (STALE), low addresses included.
+   */
+  locateTarget(target, fn) {
+    const at = this.locateView(target, fn, target);
+    if (at === IN_OUTPUT) throw new TypeError(`fastmp: ${fn}() cannot write into an output of fastmp's own (packView(), encodeSharedRef()): the call overwrites it; write into your own Uint8Array or an alloc() one`);
+    return at;
   }
 
   staleOutput(fn) {
@@ -288,6 +314,21 @@ export class Boundary {
   packView(kind, x, n, at) {
     const { out, size } = this.packInScratch(kind, x, n, at);
     return this.outputView(out, size);
+  }
+
+  /**
+   * pack() into target[offset...] (the caller's Uint8Array; `targetAt`
+   * locate()'s answer for it: a pointer, or OUTSIDE), through scratch;
+   * returns the bytes written, or -size when the output's size bytes exceed
+   * `room` (then nothing is written).
+   */
+  packInto(kind, x, n, at, target, targetAt, offset, room) {
+    const { out, size } = this.packInScratch(kind, x, n, at);
+    if (size > room) return -size;
+    // An alloc() target by its address: packing may have grown memory, which detached the caller's view.
+    if (targetAt >= 0) this.u8.copyWithin(targetAt + offset, out, out + size);
+    else copyInto(target, this.u8.subarray(out, out + size), offset);
+    return size;
   }
 
   /** Bytes already packed (a bin) into scratch, as a packView() output. */
@@ -506,6 +547,10 @@ export class Boundary {
  */
 export class NoWasmBoundary {
   locate() {
+    return OUTSIDE;
+  }
+
+  locateTarget() {
     return OUTSIDE;
   }
 
