@@ -155,26 +155,40 @@ export function makeApi(core) {
   }
 
   function packBool(x) {
-    let bytes;
-    let at = -1;
+    const { bytes, n, at } = boolBytes(x, 'packBool');
+    if (useJs('pack', BOOL, n)) return wire.packKind(BOOL, bytes, n);
+    return b.pack(BOOL, bytes, n, at);
+  }
+
+  /** packBool() without the copy out (and for an alloc() array without the copy in): as packView(). */
+  function packBoolView(x) {
+    const { bytes, n, at } = boolBytes(x, 'packBoolView');
+    return b.packView(BOOL, bytes, n, at);
+  }
+
+  /**
+   * packBool()'s input as bytes: an array of booleans (copied, each element
+   * read once), or a Uint8Array (the caller's own, read by index and through
+   * the intrinsics); their count, and where they are (locate()).
+   */
+  function boolBytes(x, fn) {
     if (Array.isArray(x)) {
       const n = x.length;
       if (n > MAX_ELEMENTS) throw tooManyElements(n);
-      bytes = new Uint8Array(n);
+      const bytes = new Uint8Array(n);
       for (let i = 0; i < n; i++) {
         const v = x[i];
-        if (typeof v !== 'boolean') throw new TypeError(`fastmp: packBool() element ${i} is ${describe(v)}, not a boolean`);
+        if (typeof v !== 'boolean') throw new TypeError(`fastmp: ${fn}() element ${i} is ${describe(v)}, not a boolean`);
         bytes[i] = v ? 1 : 0;
       }
-    } else if (kindOfArray(x)?.name === 'Uint8Array') {
-      bytes = ownView(x, Uint8Array, 'packBool', detached);
-      if (bytes.length > MAX_ELEMENTS) throw tooManyElements(bytes.length);
-      at = b.locate(x, 'packBool', x);
-    } else {
-      throw new TypeError(`fastmp: packBool() takes an array of booleans or a Uint8Array, not ${describe(x)}`);
+      return { bytes, n, at: b.locate(bytes, fn, bytes) };
     }
-    if (useJs('pack', BOOL, bytes.length)) return wire.packKind(BOOL, bytes);
-    return b.pack(BOOL, bytes, bytes.length, at);
+    if (kindOfArray(x)?.name !== 'Uint8Array') {
+      throw new TypeError(`fastmp: ${fn}() takes an array of booleans or a Uint8Array, not ${describe(x)}`);
+    }
+    const n = usableLength(x, fn, detached);
+    if (n > MAX_ELEMENTS) throw tooManyElements(n);
+    return { bytes: x, n, at: b.locate(x, fn, x) };
   }
 
   // ---- zero-copy ------------------------------------------------------------------
@@ -263,7 +277,7 @@ export function makeApi(core) {
   // Whole messages (js/codec/): typed-array fields through this instance's kernels.
   const port = b.codecPort(useJs, kernelError);
   const api = {
-    pack, packBool, packInto, packView, unpack, unpackFrom, unpackBool, unpackBoolFrom, alloc, free, refresh,
+    pack, packBool, packBoolView, packInto, packView, unpack, unpackFrom, unpackBool, unpackBoolFrom, alloc, free, refresh,
     backend: () => core.backend,
     memoryStats: () => b.stats(),
     ...stringsApi(core),

@@ -133,6 +133,7 @@ export interface Fastmp {
 
   pack: typeof pack;
   packBool: typeof packBool;
+  packBoolView: typeof packBoolView;
   packInto: typeof packInto;
   packView: typeof packView;
   unpack: typeof unpack;
@@ -206,6 +207,12 @@ export function pack(x: PackableArray | Float16ArrayIfDeclared, options?: PackOp
 
 /** Packs booleans (or bytes: 0 = false, anything else = true) as msgpack false / true. */
 export function packBool(x: readonly boolean[] | Uint8Array): Uint8Array<ArrayBuffer>;
+
+/**
+ * packBool() without the copy out (and for an alloc(Uint8Array, n) array
+ * without the copy in): a view of wasm memory, valid as packView()'s.
+ */
+export function packBoolView(x: readonly boolean[] | Uint8Array): Uint8Array<ArrayBuffer>;
 
 /**
  * pack() into `target` from `offset` (default 0): returns the offset just

@@ -46,6 +46,12 @@ export const pack = (x, options) => current().pack(x, options);
 export const packBool = (x) => current().packBool(x);
 
 /**
+ * packBool() without the copy out (and, for an alloc() array, without the
+ * copy in): a view of the output in wasm memory, valid as packView()'s.
+ */
+export const packBoolView = (x) => current().packBoolView(x);
+
+/**
  * pack() into target[offset...] (a Uint8Array: yours, or an alloc() one);
  * returns the offset past the output. Allocates no output; an output longer
  * than the room left is a RangeError with the target unchanged.

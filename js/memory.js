@@ -260,6 +260,8 @@ export class Boundary {
     if (bufferOf(x) !== this.buffer) return OUTSIDE; // (a detached view was refused by args.js usableLength)
     const handed = this.outputs.get(original);
     if (handed !== undefined && handed !== this.generation) throw this.staleOutput(fn);
+    // (An empty alloc() array overlaps no range: only its record tells that it was freed.)
+    if (this.handles.get(original)?.live === false) throw usageError('FREED', `${fn}() was given an array that free() has released`);
     const start = byteOffsetOf(x);
     const end = start + byteLengthOf(x);
     if (this.allocationHolding(start, end) !== undefined) return start;

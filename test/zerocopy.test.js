@@ -3,7 +3,8 @@
 // and later calls, and clear errors for every misuse.
 import { beforeEach, describe, expect, test } from 'vitest';
 import {
-  FastmpError, alloc, decodeBMP, encodeBMP, free, init, memoryStats, pack, packBool, packView, refresh, unpack, unpackFrom,
+  FastmpError, alloc, decodeBMP, encodeBMP, free, init, memoryStats, pack, packBool, packBoolView, packView, refresh, unpack,
+  unpackBool, unpackFrom,
 } from '../js/index.js';
 import { bytesOf, randomF32, randomF64 } from './helpers.js';
 
@@ -56,6 +57,26 @@ for (const backend of ['simd', 'scalar']) {
       expect(Buffer.from(pack(x)).equals(Buffer.from(pack(Uint8Array.from(x))))).toBe(true);
       expect(Buffer.from(packBool(x)).equals(Buffer.from(packBool(Uint8Array.from(x))))).toBe(true);
       free(x);
+    });
+
+    test('booleans without copies: packBoolView() of an alloc() array, unpackBool() of an alloc() input', () => {
+      for (const n of [0, 1, 17, 4096, 100_003]) {
+        const x = alloc(Uint8Array, n);
+        for (let i = 0; i < n; i++) x[i] = (i * 2654435761) % 7 < 3 ? 0 : (i % 5) + 1; // truthy bytes other than 1 too
+        const expected = Buffer.from(packBool(Uint8Array.from(x)));
+        const before = memoryStats();
+        const view = packBoolView(x);
+        expect(memoryStats()).toEqual(before); // alloc() reserved the scratch
+        expect(Buffer.from(view).equals(expected)).toBe(true);
+        expect(Array.from(packBoolView(Array.from(x, Boolean)))).toEqual(Array.from(expected));
+        const input = alloc(Uint8Array, view.length);
+        input.set(packBoolView(x));
+        expect(Array.from(unpackBool(input))).toEqual(Array.from(x, (v) => (v ? 1 : 0)));
+        usageError(() => unpackBool(view), 'STALE'); // the later calls overwrote it
+        free(input);
+        free(x);
+        usageError(() => packBoolView(x), 'FREED');
+      }
     });
 
     test('packView() of an alloc() array never grows memory (its scratch is reserved by alloc)', () => {
