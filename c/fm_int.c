@@ -84,117 +84,210 @@ FM_INLINE uint8_t *expand_half(v128_t half_and_tag, unsigned mask, uint8_t *out)
     }                                                                                  \
   } while (0)
 
-/* ---- pack: 16-, 32- and 64-bit lanes -----------------------------------------
- * A block of 16 lanes that are all fixints narrows to one vector of 16 bytes.
- * Otherwise each vector on its own: all fixints -> narrow and store; all in
- * the widest form -> tags (0xcd/0xd1, 0xce/0xd2, 0xcf/0xd3: the signed tag is
- * the unsigned one plus 4, taken where the sign bit is set) and two
- * shuffles; else lane by lane. Stores are whole vectors: up to FM_PACK_SLACK
- * bytes past the output are written and later overwritten. */
+/* ---- pack: 16-, 32- and 64-bit lanes: stream-vbyte ---------------------------
+ * Each lane's form is one of five classes, by its payload: 0 fixint (the
+ * value's low byte, no tag), 1 int8/uint8, 2 int16/uint16, 3 int32/uint32,
+ * 4 int64/uint64 (payload 0, 1, 2, 4, 8 bytes after the tag). The classes of
+ * a group of lanes make a key, bit b of lane j's class at bit b*G+j (G lanes
+ * per group); the group's shape, SHAPE..[key], is the byte-shuffle control
+ * that lays out its msgpack (index i < 16: byte i of the value vector, the
+ * payloads big-endian; 16 + i: byte i of the tag vector, which holds each
+ * lane's tag in its lowest byte; 0x80: zero) and LEN..[key] its length.
+ * Groups: 16-bit lanes in halves of 4 (at most 12 bytes), 32-bit lanes 4 (at
+ * most 20), 64-bit lanes 2 (at most 18); over 16 bytes a second store of
+ * control bytes 16-31 goes at SECOND..[key] = min(len, 16): past 16 bytes
+ * when the group has them, else at the group's end, where the next group's
+ * bytes (or FM_PACK_SLACK) overwrite it. */
+static uint8_t SHAPE16[2][256][16], LEN16[256];       /* lanes 0-3, lanes 4-7 */
+static uint8_t SHAPE32[256][32], LEN32[256], SECOND32[256];
+static uint8_t SHAPE64[64][32], LEN64[64], SECOND64[64];
 
-/* Lanes that are fixints: -32..127 signed, 0..127 unsigned (strict compares:
- * one SSE instruction each in V8, where >= and <= take two). */
+/* Fills the shape and length of every key of a group of `lanes` lanes of
+ * `width` bytes, the group starting at lane `first` of the vector; `bits`
+ * bits of class per lane (classes past 4 never occur: any shape will do). */
+static void build_shapes(uint8_t *shape, size_t stride, uint8_t *len, uint8_t *second,
+                         unsigned lanes, unsigned bits, unsigned width, unsigned first) {
+  static const unsigned payload[8] = {0, 1, 2, 4, 8, 8, 8, 8};
+  for (unsigned key = 0; key < 1u << (bits * lanes); key++) {
+    uint8_t *c = shape + key * stride;
+    unsigned p = 0;
+    memset(c, 0x80, stride);
+    for (unsigned j = 0; j < lanes; j++) {
+      unsigned cls = 0, lane = width * (first + j);
+      for (unsigned b = 0; b < bits; b++) cls |= (key >> (b * lanes + j) & 1) << b;
+      unsigned size = FM_MIN(payload[cls], width);
+      if (cls == 0) c[p++] = (uint8_t)lane;
+      else c[p++] = (uint8_t)(16 + lane);
+      while (size > 0) c[p++] = (uint8_t)(lane + --size);
+    }
+    len[key] = (uint8_t)p;
+    if (second) second[key] = (uint8_t)FM_MIN(p, 16);
+  }
+}
+
+__attribute__((constructor)) static void init_shapes(void) {
+  build_shapes(&SHAPE16[0][0][0], 16, LEN16, NULL, 4, 2, 2, 0);
+  build_shapes(&SHAPE16[1][0][0], 16, LEN16, NULL, 4, 2, 2, 4);
+  build_shapes(&SHAPE32[0][0], 32, LEN32, SECOND32, 4, 2, 4, 0);
+  build_shapes(&SHAPE64[0][0], 32, LEN64, SECOND64, 2, 3, 8, 0);
+}
+
+/* The bytes of a group: v's and t's (its tags) as `shape` picks them. One
+ * control serves both swizzles: minus 16, v's indices and 0x80 fall out of
+ * range (a swizzle gives 0 there) and the tag indices come in range. */
+FM_INLINE v128_t lay_out(v128_t v, v128_t t, const uint8_t *shape) {
+  v128_t c = wasm_v128_load(shape);
+  return wasm_v128_or(wasm_i8x16_swizzle(v, c), wasm_i8x16_swizzle(t, wasm_i8x16_sub(c, wasm_i8x16_splat(16))));
+}
+
+/* A group of up to 32 bytes: the second store goes at `second` (see above). */
+FM_INLINE uint8_t *store_group(v128_t v, v128_t t, const uint8_t shape[32], unsigned len, unsigned second,
+                               uint8_t *out) {
+  wasm_v128_store(out, lay_out(v, t, shape));
+  wasm_v128_store(out + second, lay_out(v, t, shape + 16));
+  return out + len;
+}
+
+/* Class masks of the lanes: m[k] is -1 in the lanes whose class is above k,
+ * i.e. above fixint (m[0]), above 8-bit (m[1]), above 16-bit (m[2]) payload:
+ * the scalar fm_write_int / fm_write_uint boundaries. Signed lanes compare
+ * both ways (strict compares: one SSE instruction each in V8, where >= and
+ * <= take two); unsigned ones compare signed after flipping the sign bits
+ * (V8 emulates unsigned compares in several instructions). */
+FM_INLINE void classes16(v128_t v, bool is_signed, v128_t m[2]) {
+  if (is_signed) {
+    m[0] = wasm_v128_or(wasm_i16x8_gt(v, wasm_i16x8_splat(127)), wasm_i16x8_lt(v, wasm_i16x8_splat(-32)));
+    m[1] = wasm_v128_or(wasm_i16x8_gt(v, wasm_i16x8_splat(255)), wasm_i16x8_lt(v, wasm_i16x8_splat(-128)));
+  } else {
+    v128_t x = wasm_v128_xor(v, wasm_i16x8_splat(INT16_MIN));
+    m[0] = wasm_i16x8_gt(x, wasm_i16x8_splat(127 ^ INT16_MIN));
+    m[1] = wasm_i16x8_gt(x, wasm_i16x8_splat(255 ^ INT16_MIN));
+  }
+}
+FM_INLINE void classes32(v128_t v, bool is_signed, v128_t m[3]) {
+  if (is_signed) {
+    m[0] = wasm_v128_or(wasm_i32x4_gt(v, wasm_i32x4_splat(127)), wasm_i32x4_lt(v, wasm_i32x4_splat(-32)));
+    m[1] = wasm_v128_or(wasm_i32x4_gt(v, wasm_i32x4_splat(255)), wasm_i32x4_lt(v, wasm_i32x4_splat(-128)));
+    m[2] = wasm_v128_or(wasm_i32x4_gt(v, wasm_i32x4_splat(65535)), wasm_i32x4_lt(v, wasm_i32x4_splat(-32768)));
+  } else {
+    v128_t x = wasm_v128_xor(v, wasm_i32x4_splat(INT32_MIN));
+    m[0] = wasm_i32x4_gt(x, wasm_i32x4_splat(127 ^ INT32_MIN));
+    m[1] = wasm_i32x4_gt(x, wasm_i32x4_splat(255 ^ INT32_MIN));
+    m[2] = wasm_i32x4_gt(x, wasm_i32x4_splat(65535 ^ INT32_MIN));
+  }
+}
+
+/* The masks are nested, so a lane's class c is the number of masks set in
+ * it; bit 0 of c is their parity, bit 1 the middle mask (c = 2 or 3). The
+ * tag of class c > 0 is 0xcb + c (0xcc-0xcf), plus 4 (0xd0-0xd3, the signed
+ * form) for a negative lane: subtracting the -1 lanes of the masks adds c. */
+FM_INLINE uint8_t *pack_vec16(v128_t v, bool is_signed, uint8_t *out) {
+  v128_t m[2];
+  classes16(v, is_signed, m);
+  /* bits 0-7: bit 0 of lanes 0-7's classes; bits 8-15: bit 1 */
+  unsigned k = (unsigned)wasm_i8x16_bitmask(wasm_i8x16_narrow_i16x8(wasm_v128_xor(m[0], m[1]), m[1]));
+  unsigned lo = (k & 0xf) | (k >> 4 & 0xf0), hi = (k >> 4 & 0xf) | (k >> 8 & 0xf0);
+  v128_t t = wasm_i16x8_sub(wasm_i16x8_sub(wasm_i16x8_splat(0xcb), m[0]), m[1]);
+  if (is_signed) t = wasm_i16x8_add(t, wasm_v128_and(wasm_i16x8_shr(v, 15), wasm_i16x8_splat(4)));
+  wasm_v128_store(out, lay_out(v, t, SHAPE16[0][lo]));
+  out += LEN16[lo];
+  wasm_v128_store(out, lay_out(v, t, SHAPE16[1][hi]));
+  return out + LEN16[hi];
+}
+
+/* The key and tags of 32-bit lanes (bit 0 of the classes in key bits 0-3,
+ * bit 1 in bits 4-7). */
+FM_INLINE unsigned key32(const v128_t m[3]) {
+  v128_t parity = wasm_v128_xor(wasm_v128_xor(m[0], m[1]), m[2]);
+  return (unsigned)wasm_i32x4_bitmask(parity) | (unsigned)wasm_i32x4_bitmask(m[1]) << 4;
+}
+FM_INLINE v128_t tags32(v128_t v, const v128_t m[3], bool is_signed) {
+  v128_t t = wasm_i32x4_sub(wasm_i32x4_sub(wasm_i32x4_sub(wasm_i32x4_splat(0xcb), m[0]), m[1]), m[2]);
+  if (is_signed) t = wasm_i32x4_add(t, wasm_v128_and(wasm_i32x4_shr(v, 31), wasm_i32x4_splat(4)));
+  return t;
+}
+
+FM_INLINE uint8_t *pack_vec32(v128_t v, bool is_signed, uint8_t *out) {
+  v128_t m[3];
+  classes32(v, is_signed, m);
+  unsigned key = key32(m);
+  return store_group(v, tags32(v, m, is_signed), SHAPE32[key], LEN32[key], SECOND32[key], out);
+}
+
+/* 64-bit lanes are classified with 32-bit operations, which V8 compiles to
+ * single SSE instructions (measured: i64x2 compares made the BigInt64Array
+ * kernel 3x slower than BigUint64Array's). A lane fits 32 bits (the int32 /
+ * uint32 range, where its class is its low word's) when its high word is the
+ * sign of its low word (signed), or 0 (unsigned): -1 in the high word of
+ * each such lane. */
+FM_INLINE v128_t fits32(v128_t v, bool is_signed) {
+  if (!is_signed) return wasm_i32x4_eq(v, wasm_i32x4_splat(0));
+  v128_t sign = wasm_i32x4_shr(v, 31);
+  return wasm_i32x4_eq(v, wasm_i32x4_shuffle(sign, sign, 0, 0, 2, 2));
+}
+
+/* Two 64-bit lanes in classes 0-4 (SHAPE64; key bits j, 2+j, 4+j: bits 0-2
+ * of lane j's class). `fit` is fits32(v). A lane takes its low word's class
+ * when it fits; a signed lane in [2^31, 2^32) (high word 0, low word
+ * negative as an int32) is a uint32 (class 3); any other, class 4. With no
+ * lane in 32 bits (random data) both take the widest form: a constant layout. */
+FM_INLINE uint8_t *pack_vec64(v128_t v, v128_t fit, bool is_signed, uint8_t *out) {
+  v128_t in32 = is_signed ? wasm_v128_or(fit, wasm_i32x4_eq(v, wasm_i32x4_splat(0))) : fit;
+  v128_t negative = is_signed ? wasm_i32x4_shr(v, 31) : wasm_i32x4_splat(0);
+  /* 4 in the low byte of the tag of a negative lane (the signed form) */
+  v128_t plus4 = wasm_v128_and(wasm_i32x4_shuffle(negative, negative, 1, 1, 3, 3), wasm_i32x4_splat(4));
+  if (wasm_i64x2_bitmask(in32) == 0) {
+    v128_t t = wasm_i32x4_add(wasm_i32x4_splat(0xcf), plus4);
+    wasm_v128_store(out, FM_SHUFFLE(v, t, 16, 7, 6, 5, 4, 3, 2, 1, 0, 24, 15, 14, 13, 12, 11, 10));
+    wasm_v128_store(out + 16, FM_SHUFFLE(v, t, 9, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    return out + 18;
+  }
+  /* the masks of the high words, in both words of each lane */
+  v128_t wide = wasm_v128_not(wasm_i32x4_shuffle(in32, in32, 1, 1, 3, 3));
+  v128_t uint32 = wasm_v128_andnot(wasm_v128_not(wide), wasm_i32x4_shuffle(fit, fit, 1, 1, 3, 3));
+  v128_t m[3];
+  classes32(v, is_signed, m); /* of the low words */
+  for (int k = 0; k < 3; k++) m[k] = wasm_v128_or(wasm_i32x4_shuffle(m[k], m[k], 0, 0, 2, 2), uint32);
+  v128_t b0 = wasm_v128_andnot(wasm_v128_xor(wasm_v128_xor(m[0], m[1]), m[2]), wide);
+  v128_t b1 = wasm_v128_andnot(m[1], wide);
+  unsigned key = (unsigned)(wasm_i64x2_bitmask(b0) | wasm_i64x2_bitmask(b1) << 2 | wasm_i64x2_bitmask(wide) << 4);
+  v128_t low_tag = wasm_i32x4_sub(wasm_i32x4_sub(wasm_i32x4_sub(wasm_i32x4_splat(0xcb), m[0]), m[1]), m[2]);
+  v128_t t = wasm_i32x4_add(wasm_v128_bitselect(wasm_i32x4_splat(0xcf), low_tag, wide), plus4);
+  return store_group(v, t, SHAPE64[key], LEN64[key], SECOND64[key], out);
+}
+
+/* Four 64-bit lanes (two vectors): when all fit 32 bits, as one vector of
+ * 32-bit lanes (the same classes, by value); else vector by vector. */
+FM_INLINE uint8_t *pack_pair64(v128_t a, v128_t b, bool is_signed, uint8_t *out) {
+  v128_t fa = fits32(a, is_signed), fb = fits32(b, is_signed);
+  if ((wasm_i32x4_bitmask(wasm_v128_and(fa, fb)) & 0xa) == 0xa)
+    return pack_vec32(wasm_i32x4_shuffle(a, b, 0, 2, 4, 6), is_signed, out);
+  out = pack_vec64(a, fa, is_signed, out);
+  return pack_vec64(b, fb, is_signed, out);
+}
+
+/* Lanes that are fixints, for the block test (any lane width: every byte of
+ * a fixint lane is -1). */
 FM_INLINE v128_t fixints16(v128_t v, bool is_signed) {
-  return is_signed ? wasm_v128_and(wasm_i16x8_gt(v, wasm_i16x8_splat(-33)), wasm_i16x8_lt(v, wasm_i16x8_splat(128)))
-                   : wasm_u16x8_lt(v, wasm_i16x8_splat(128));
+  v128_t m[2];
+  classes16(v, is_signed, m);
+  return wasm_v128_not(m[0]);
 }
 FM_INLINE v128_t fixints32(v128_t v, bool is_signed) {
   return is_signed ? wasm_v128_and(wasm_i32x4_gt(v, wasm_i32x4_splat(-33)), wasm_i32x4_lt(v, wasm_i32x4_splat(128)))
                    : wasm_u32x4_lt(v, wasm_i32x4_splat(128));
 }
-/* Signed 64-bit lanes are classified with 32-bit operations, which V8
- * compiles to single SSE instructions (measured: i64x2 compares made the
- * BigInt64Array kernel 3x slower than BigUint64Array's): a lane fits 32 bits
- * exactly when its high word is the sign of its low word. */
-FM_INLINE v128_t high_is_sign_of_low(v128_t v) {
-  v128_t sign = wasm_i32x4_shr(v, 31);
-  return wasm_i32x4_eq(v, wasm_i32x4_shuffle(sign, sign, 0, 0, 2, 2));
-}
 FM_INLINE v128_t fixints64(v128_t v, bool is_signed) {
   if (!is_signed) return wasm_i64x2_eq(wasm_u64x2_shr(v, 7), wasm_i64x2_splat(0));
-  v128_t low_fix = wasm_v128_and(wasm_i32x4_gt(v, wasm_i32x4_splat(-33)), wasm_i32x4_lt(v, wasm_i32x4_splat(128)));
+  v128_t low_fix = fixints32(v, true);
   /* both words of each lane: the low word's test, and the high word's sign test */
-  v128_t both = wasm_v128_and(high_is_sign_of_low(v), wasm_i32x4_shuffle(low_fix, low_fix, 0, 0, 2, 2));
+  v128_t both = wasm_v128_and(fits32(v, true), wasm_i32x4_shuffle(low_fix, low_fix, 0, 0, 2, 2));
   return wasm_i32x4_shuffle(both, both, 1, 1, 3, 3);
-}
-
-/* Lanes that need the widest form of their width (tag + every payload byte). */
-FM_INLINE v128_t widest16(v128_t v, bool is_signed) {
-  return is_signed ? wasm_v128_or(wasm_i16x8_gt(v, wasm_i16x8_splat(255)), wasm_i16x8_lt(v, wasm_i16x8_splat(-128)))
-                   : wasm_u16x8_gt(v, wasm_i16x8_splat(255));
-}
-FM_INLINE v128_t widest32(v128_t v, bool is_signed) {
-  return is_signed ? wasm_v128_or(wasm_i32x4_gt(v, wasm_i32x4_splat(65535)), wasm_i32x4_lt(v, wasm_i32x4_splat(-32768)))
-                   : wasm_u32x4_gt(v, wasm_i32x4_splat(65535));
-}
-FM_INLINE v128_t widest64(v128_t v, bool is_signed) {
-  /* Not widest: an unsigned lane below 2^32 (high word 0); a signed lane in
-   * [-2^31, 2^32): high word 0, or -1 with the low word negative. */
-  v128_t high_zero = wasm_i32x4_eq(v, wasm_i32x4_splat(0));
-  v128_t narrow = high_zero;
-  if (is_signed) narrow = wasm_v128_or(high_zero, high_is_sign_of_low(v));
-  return wasm_v128_not(wasm_i32x4_shuffle(narrow, narrow, 1, 1, 3, 3));
-}
-
-/* Tags of the widest forms, byte by byte: `unsigned_tag`, plus 4 (the signed
- * form) where the byte is negative. The shuffles take each lane's tag from
- * its most significant byte, whose sign is the lane's: byte-wide ops only,
- * as V8 emulates 64-bit arithmetic shifts on x64. */
-FM_INLINE v128_t widest_tags(v128_t v, uint8_t unsigned_tag, bool is_signed) {
-  v128_t tags = wasm_i8x16_splat((int8_t)unsigned_tag);
-  if (!is_signed) return tags;
-  v128_t negative = wasm_i8x16_lt(v, wasm_i8x16_splat(0));
-  return wasm_i8x16_add(tags, wasm_v128_and(negative, wasm_i8x16_splat(4)));
 }
 
 /* Four vectors of i32 fixints as 16 bytes (saturating narrows are exact here). */
 FM_INLINE v128_t narrow_32x4_to_bytes(const v128_t q[4]) {
   return wasm_i8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(q[0], q[1]), wasm_i16x8_narrow_i32x4(q[2], q[3]));
-}
-
-/* One vector, when its 16-lane block is not all fixints: all fixints ->
- * narrow; all widest -> tags and two shuffles; else lane by lane. */
-FM_INLINE uint8_t *pack_vec16(v128_t v, const void *lanes, bool is_signed, uint8_t *out) {
-  if (wasm_i16x8_all_true(fixints16(v, is_signed))) {
-    wasm_v128_store(out, wasm_i8x16_narrow_i16x8(v, v));
-    return out + 8;
-  }
-  if (wasm_i16x8_all_true(widest16(v, is_signed))) {
-    v128_t t = widest_tags(v, 0xcd, is_signed);
-    wasm_v128_store(out, FM_SHUFFLE(v, t, 17, 1, 0, 19, 3, 2, 21, 5, 4, 23, 7, 6, 25, 9, 8, 27));
-    wasm_v128_store(out + 16, FM_SHUFFLE(v, t, 11, 10, 29, 13, 12, 31, 15, 14, 0, 0, 0, 0, 0, 0, 0, 0));
-    return out + 24;
-  }
-  return is_signed ? pack_i16_scalar(lanes, 8, out) : pack_u16_scalar(lanes, 8, out);
-}
-
-FM_INLINE uint8_t *pack_vec32(v128_t v, const void *lanes, bool is_signed, uint8_t *out) {
-  if (wasm_i32x4_all_true(fixints32(v, is_signed))) {
-    v128_t halves = wasm_i16x8_narrow_i32x4(v, v);
-    wasm_v128_store(out, wasm_i8x16_narrow_i16x8(halves, halves));
-    return out + 4;
-  }
-  if (wasm_i32x4_all_true(widest32(v, is_signed))) {
-    v128_t t = widest_tags(v, 0xce, is_signed);
-    wasm_v128_store(out, FM_SHUFFLE(v, t, 19, 3, 2, 1, 0, 23, 7, 6, 5, 4, 27, 11, 10, 9, 8, 31));
-    wasm_v128_store(out + 16, FM_SHUFFLE(v, t, 15, 14, 13, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
-    return out + 20;
-  }
-  return is_signed ? pack_i32_scalar(lanes, 4, out) : pack_u32_scalar(lanes, 4, out);
-}
-
-FM_INLINE uint8_t *pack_vec64(v128_t v, const void *lanes, bool is_signed, uint8_t *out) {
-  if (wasm_i64x2_all_true(fixints64(v, is_signed))) {
-    wasm_v128_store(out, FM_SHUFFLE(v, v, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
-    return out + 2;
-  }
-  if (wasm_i64x2_all_true(widest64(v, is_signed))) {
-    v128_t t = widest_tags(v, 0xcf, is_signed);
-    wasm_v128_store(out, FM_SHUFFLE(v, t, 23, 7, 6, 5, 4, 3, 2, 1, 0, 31, 15, 14, 13, 12, 11, 10));
-    wasm_v128_store(out + 16, FM_SHUFFLE(v, t, 9, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
-    return out + 18;
-  }
-  return is_signed ? pack_i64_scalar(lanes, 2, out) : pack_u64_scalar(lanes, 2, out);
 }
 
 /* The 16 bytes of a block of fixints, from its V vectors (V = 2, 4 or 8). */
@@ -206,8 +299,25 @@ FM_INLINE v128_t block_bytes64(const v128_t *v) {
   return narrow_32x4_to_bytes(q);
 }
 
+/* A block of 16 lanes that is not all fixints, group by group. */
+FM_INLINE uint8_t *pack_block16(const void *in, bool is_signed, uint8_t *out) {
+  const int16_t *p = in;
+  out = pack_vec16(wasm_v128_load(p), is_signed, out);
+  return pack_vec16(wasm_v128_load(p + 8), is_signed, out);
+}
+FM_INLINE uint8_t *pack_block32(const void *in, bool is_signed, uint8_t *out) {
+  const int32_t *p = in;
+  for (int k = 0; k < 4; k++) out = pack_vec32(wasm_v128_load(p + 4 * k), is_signed, out);
+  return out;
+}
+FM_INLINE uint8_t *pack_block64(const void *in, bool is_signed, uint8_t *out) {
+  const int64_t *p = in;
+  for (int k = 0; k < 4; k++) out = pack_pair64(wasm_v128_load(p + 4 * k), wasm_v128_load(p + 4 * k + 2), is_signed, out);
+  return out;
+}
+
 /* Blocks of 16 lanes (V vectors of L lanes): all fixints -> one store; else
- * vector by vector. The block test keeps no lane masks alive: with 8 vectors
+ * group by group. The block test keeps no lane masks alive: with 8 vectors
  * of 64-bit lanes, keeping them for the vector pass spills registers in V8
  * (measured: 2-5x slower). */
 #define PACK_WIDE_SIMD(in, n, out, V, L, W, is_signed)                        \
@@ -222,8 +332,7 @@ FM_INLINE v128_t block_bytes64(const v128_t *v) {
       out += 16;                                                              \
       continue;                                                               \
     }                                                                         \
-    for (int k_ = 0; k_ < (V); k_++)                                          \
-      out = pack_vec##W(wasm_v128_load((in) + done + (L) * k_), (in) + done + (L) * k_, is_signed, out); \
+    out = pack_block##W((in) + done, is_signed, out);                         \
   }
 
 #endif /* FM_SIMD */
