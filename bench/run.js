@@ -51,14 +51,15 @@ if (engines) {
 
 /**
  * Timing budget per case: 5 rounds (the spread is their range), short for
- * smoke runs. `time` is per task over all rounds; a full run of both regimes
- * takes about 25 minutes with these (README "Performance").
+ * smoke runs. `time` is per task over all rounds. A full run of both regimes
+ * takes about 20 minutes with these on a quiet 2-core VM (194 cases each,
+ * ~2.5 s of CPU per case up to 64 K elements; README "Performance").
  */
 function budget(n) {
   if (quick) return { time: 10, warmupTime: 2, rounds: 2, iterations: 4, warmupIterations: 2 };
   if (n >= 1 << 20) return { time: 1500, warmupTime: 0, rounds: 5, iterations: 2, warmupIterations: 1 };
-  if (n >= 4096) return { time: 200, warmupTime: 10, rounds: 5 };
-  return { time: 100, warmupTime: 5, rounds: 5 };
+  if (n >= 4096) return { time: 150, warmupTime: 8, rounds: 5 };
+  return { time: 80, warmupTime: 4, rounds: 5 };
 }
 
 /** One case's native rows, from the harness of each build it names. */

@@ -48,8 +48,8 @@ function contentsOf(kind, n) {
   return ['fixed', ...(PER_DISTRIBUTION.has(kind.c) ? INT_DISTRIBUTIONS : [typical])];
 }
 
-/** Calls per timed sample: short calls in batches (bench/lib.js timeRounds), every method of a case alike. */
-const batchOf = (n) => (n <= 64 ? 32 : 1);
+/** Calls per timed sample, every method of a case alike: calls under ~1 µs in batches (bench/lib.js timeRounds). */
+const batchOf = (n) => (n <= 64 ? 32 : n <= 4096 ? 4 : 1);
 
 /** Text of a string case: mixed scripts for BMPString, printable ASCII for the others. */
 function text(kind, name, n) {
