@@ -143,6 +143,8 @@ export function targets(regimes) {
 
 /** How far apart two rows of one code path may be before they are flagged: the slower ÷ the faster. */
 export const FLAG_RATIO = 1.3;
+/** Below this (ns per call) a figure is too close to the timer's granularity for a 30% comparison (memcpy of 20 KB: ~150 ns). */
+const FLAG_FROM_NS = 1000;
 /** Pack paths that allocate nothing per call (the output stays in wasm memory, or is preallocated). */
 const NO_ALLOCATION = ['zero-copy simd', 'zero-copy scalar', 'memcpy'];
 
@@ -161,12 +163,12 @@ const NO_ALLOCATION = ['zero-copy simd', 'zero-copy scalar', 'memcpy'];
  *   (zero-copy simd / scalar: the output stays in wasm memory; memcpy: a
  *   preallocated output), same case in the two regimes: glibc's memory policy
  *   cannot touch it.
- * Returns [{ regime, rule, what, ratio }].
+ * Only where both take at least FLAG_FROM_NS. Returns [{ regime, rule, what, ratio }].
  */
 export function flags(regimes) {
   const out = [];
   const flag = (regime, rule, a, b, what) => {
-    if (!a || !b) return;
+    if (!a || !b || Math.min(a, b) < FLAG_FROM_NS) return;
     const q = Math.max(a, b) / Math.min(a, b);
     if (q > FLAG_RATIO) out.push({ regime, rule, what: `${what}: ${formatNs(a)} vs ${formatNs(b)} (${q.toFixed(2)}x)`, ratio: q });
   };
@@ -241,7 +243,7 @@ export function markdown(regimes, meta, found) {
   out.push('## Flags: rows of one code path that disagree', '',
     `Two rows of one code path more than ${FLAG_RATIO}x apart (bench/report.js flags(): \`auto\` and \`wasm-simd\` from 4096`,
     'elements on; one method on floats, fixed vs random content, libraries aside; a pack path that allocates nothing, kept vs plain).',
-    'A flagged figure is not to be trusted as it stands: rerun that case (`--only`, `--sizes`).', '');
+    'Figures under 1 µs are not compared. A flagged figure is not to be trusted as it stands: rerun that case (`--only`, `--sizes`).', '');
   out.push(found.length ? table(found.map(({ regime, rule, what }) => ({ regime, rule, what }))) : 'None.', '');
   out.push('![throughput](chart.svg)', '');
   const all = names.flatMap((r) => regimes[r].results.map((x) => ({ ...x, regime: r })));
