@@ -52,8 +52,8 @@ if (engines) {
 /**
  * Timing budget per case: 5 rounds (the spread is their range), short for
  * smoke runs. `time` is per task over all rounds. A full run of both regimes
- * takes about 20 minutes with these on a quiet 2-core VM (194 cases each,
- * ~2.5 s of CPU per case up to 64 K elements; README "Performance").
+ * takes about 22-25 minutes with these on a quiet 2-core VM (194 cases each,
+ * ~3 s of CPU per case up to 64 K elements, 6 of 1 M and 4 M; README "Performance").
  */
 function budget(n) {
   if (quick) return { time: 10, warmupTime: 2, rounds: 2, iterations: 4, warmupIterations: 2 };
