@@ -5,14 +5,14 @@
  * takes every int form whose value fits the target, and floats that are
  * exactly integral only when asked (FM_INTEGRAL_FLOATS).
  *
- * SIMD pack follows MessagePack-CSharp's technique: compare every lane of a
- * vector against the size boundaries at once; if every lane is a fixint,
- * narrow the vector and store it in one write; if every lane needs the
- * widest form of its width (tag + all payload bytes), compute the tags lane
- * by lane (unsigned form, or signed form for negatives) and let one byte
- * shuffle interleave tags and big-endian payloads; otherwise emit that
- * vector's lanes one by one. Bytes (8-bit lanes) have only two sizes, so any
- * mix of them goes through a 256-entry table of shuffle controls instead.
+ * SIMD pack: a block of 16 lanes that are all fixints narrows to one store
+ * (MessagePack-CSharp's test: every lane against the boundaries at once).
+ * Any other vector goes through the stream-vbyte technique: classify each
+ * lane's form with a few compares, make a key of the classes, and one table
+ * lookup gives the byte-shuffle control (tags and big-endian payloads) and
+ * the output length: no lane-by-lane fallback (see "stream-vbyte" below).
+ * Bytes (8-bit lanes) have only two sizes: a 256-entry table of shuffle
+ * controls by the mask of lanes that need a tag.
  *
  * SIMD unpack takes blocks of 16 fixints, and blocks of 16 elements of the
  * target's own width (e.g. int32 / uint32 forms into an Int32Array), where
@@ -88,130 +88,148 @@ FM_INLINE uint8_t *expand_half(v128_t half_and_tag, unsigned mask, uint8_t *out)
  * Each lane's form is one of five classes, by its payload: 0 fixint (the
  * value's low byte, no tag), 1 int8/uint8, 2 int16/uint16, 3 int32/uint32,
  * 4 int64/uint64 (payload 0, 1, 2, 4, 8 bytes after the tag). The classes of
- * a group of lanes make a key, bit b of lane j's class at bit b*G+j (G lanes
- * per group); the group's shape, SHAPE..[key], is the byte-shuffle control
- * that lays out its msgpack (index i < 16: byte i of the value vector, the
- * payloads big-endian; 16 + i: byte i of the tag vector, which holds each
- * lane's tag in its lowest byte; 0x80: zero) and LEN..[key] its length.
- * Groups: 16-bit lanes in halves of 4 (at most 12 bytes), 32-bit lanes 4 (at
- * most 20), 64-bit lanes 2 (at most 18); over 16 bytes a second store of
- * control bytes 16-31 goes at SECOND..[key] = min(len, 16): past 16 bytes
- * when the group has them, else at the group's end, where the next group's
- * bytes (or FM_PACK_SLACK) overwrite it. */
-static uint8_t SHAPE16[2][256][16], LEN16[256];       /* lanes 0-3, lanes 4-7 */
-static uint8_t SHAPE32[256][32], LEN32[256], SECOND32[256];
+ * a vector's lanes make a key (bit b of lane j's class at bit b*L+j, L lanes
+ * per key); a group of its lanes has a shape, SHAPE..[key]: the byte-shuffle
+ * control that lays out the group's msgpack from a source vector (index i:
+ * byte i of the source; 0x80: zero), and LEN..[key] its length.
+ *   16- and 32-bit lanes: the source is the group's lanes (8 bytes) beside
+ *   the vector's tags narrowed to bytes (one i64x2 interleave), so one
+ *   swizzle and one 16-byte store write a group: 16-bit lanes in groups of
+ *   4 (at most 12 bytes), 32-bit lanes in groups of 2 (at most 10).
+ *   64-bit lanes that do not all fit 32 bits: both lanes in one group of at
+ *   most 18 bytes from two sources (the vector, and its tags) and two
+ *   stores; the second goes at SECOND64[key] = min(len, 16): past 16 bytes
+ *   when the group has them, else at its end, where the next group's bytes
+ *   (or FM_PACK_SLACK) overwrite it.
+ * Blocks of 16 lanes go narrower first when their range allows (the class
+ * is the value's, whatever its width): all fixints -> narrowed to 16 bytes
+ * and stored; 32-bit lanes all in the int16 (uint16) range -> two vectors
+ * of 16-bit lanes; 64-bit lanes all in 32 bits -> four vectors of 32-bit
+ * lanes (and so on down). Stores are whole vectors: up to FM_PACK_SLACK
+ * bytes past the output are written and later overwritten. */
+static uint8_t SHAPE16[2][256][16], LEN16[256];          /* lanes 0-3, lanes 4-7 */
+static uint8_t SHAPE32[2][256][16], LEN32[2][256];       /* lanes 0-1, lanes 2-3 */
 static uint8_t SHAPE64[64][32], LEN64[64], SECOND64[64];
 
-/* Fills the shape and length of every key of a group of `lanes` lanes of
- * `width` bytes, the group starting at lane `first` of the vector; `bits`
- * bits of class per lane (classes past 4 never occur: any shape will do). */
-static void build_shapes(uint8_t *shape, size_t stride, uint8_t *len, uint8_t *second,
-                         unsigned lanes, unsigned bits, unsigned width, unsigned first) {
+/* Fills SHAPE..[key] and LEN..[key] for every key of L lanes with `bits`
+ * bits of class each, for the group of G lanes of `width` bytes from lane
+ * `first`, whose bytes are at the start of the source and lane j's tag at
+ * byte tag + tag_step*j (classes past 4 never occur: any shape will do). */
+typedef struct {
+  unsigned L, bits, G, first, width, tag, tag_step;
+} shape_spec;
+static void build_shapes(uint8_t *shape, size_t stride, uint8_t *len, shape_spec s) {
   static const unsigned payload[8] = {0, 1, 2, 4, 8, 8, 8, 8};
-  for (unsigned key = 0; key < 1u << (bits * lanes); key++) {
+  for (unsigned key = 0; key < 1u << (s.bits * s.L); key++) {
     uint8_t *c = shape + key * stride;
     unsigned p = 0;
     memset(c, 0x80, stride);
-    for (unsigned j = 0; j < lanes; j++) {
-      unsigned cls = 0, lane = width * (first + j);
-      for (unsigned b = 0; b < bits; b++) cls |= (key >> (b * lanes + j) & 1) << b;
-      unsigned size = FM_MIN(payload[cls], width);
-      if (cls == 0) c[p++] = (uint8_t)lane;
-      else c[p++] = (uint8_t)(16 + lane);
-      while (size > 0) c[p++] = (uint8_t)(lane + --size);
+    for (unsigned j = 0; j < s.G; j++) {
+      unsigned cls = 0, lane = s.width * j;
+      for (unsigned b = 0; b < s.bits; b++) cls |= (key >> (b * s.L + s.first + j) & 1) << b;
+      unsigned size = FM_MIN(payload[cls], s.width);
+      c[p++] = (uint8_t)(cls == 0 ? lane : s.tag + s.tag_step * j);
+      while (size > 0) c[p++] = (uint8_t)(lane + --size); /* big-endian */
     }
     len[key] = (uint8_t)p;
-    if (second) second[key] = (uint8_t)FM_MIN(p, 16);
   }
 }
 
+/* The splat limits of the classes (see classes16/32), loaded from memory
+ * where they are used: constants LLVM can see, it folds each pair of
+ * compares into an add and an unsigned compare, which V8 emulates in four
+ * instructions; and V8 rebuilds a v128.const at every use (three). */
+typedef struct {
+  v128_t hi[3], lo[3]; /* signed: class > k where v > hi[k] or v < lo[k] */
+  v128_t uhi[3], flip; /* unsigned: where (v ^ flip) > uhi[k], signed */
+  v128_t tag0;         /* 0xcb in every lane: the tag of class c is 0xcb + c */
+} limits;
+static limits LIMITS16, LIMITS32;
+
 __attribute__((constructor)) static void init_shapes(void) {
-  build_shapes(&SHAPE16[0][0][0], 16, LEN16, NULL, 4, 2, 2, 0);
-  build_shapes(&SHAPE16[1][0][0], 16, LEN16, NULL, 4, 2, 2, 4);
-  build_shapes(&SHAPE32[0][0], 32, LEN32, SECOND32, 4, 2, 4, 0);
-  build_shapes(&SHAPE64[0][0], 32, LEN64, SECOND64, 2, 3, 8, 0);
+  for (unsigned h = 0; h < 2; h++) {
+    build_shapes(&SHAPE16[h][0][0], 16, LEN16, (shape_spec){4, 2, 4, 0, 2, 8 + 4 * h, 1});
+    build_shapes(&SHAPE32[h][0][0], 16, LEN32[h], (shape_spec){4, 2, 2, 2 * h, 4, 8 + 2 * h, 1});
+  }
+  build_shapes(&SHAPE64[0][0], 32, LEN64, (shape_spec){2, 3, 2, 0, 8, 16, 8});
+  for (unsigned key = 0; key < 64; key++) SECOND64[key] = (uint8_t)FM_MIN(LEN64[key], 16);
+  static const int32_t hi[3] = {127, 255, 65535}, lo[3] = {-32, -128, -32768};
+  for (int k = 0; k < 3; k++) {
+    LIMITS16.hi[k] = wasm_i16x8_splat((int16_t)FM_MIN(hi[k], INT16_MAX));
+    LIMITS16.lo[k] = wasm_i16x8_splat((int16_t)lo[k]);
+    LIMITS16.uhi[k] = wasm_i16x8_splat((int16_t)(hi[k] ^ INT16_MIN));
+    LIMITS32.hi[k] = wasm_i32x4_splat(hi[k]);
+    LIMITS32.lo[k] = wasm_i32x4_splat(lo[k]);
+    LIMITS32.uhi[k] = wasm_i32x4_splat(hi[k] ^ INT32_MIN);
+  }
+  LIMITS16.flip = wasm_i16x8_splat(INT16_MIN);
+  LIMITS32.flip = wasm_i32x4_splat(INT32_MIN);
+  LIMITS16.tag0 = wasm_i16x8_splat(0xcb);
+  LIMITS32.tag0 = wasm_i32x4_splat(0xcb);
 }
 
-/* The bytes of a group: v's and t's (its tags) as `shape` picks them. One
- * control serves both swizzles: minus 16, v's indices and 0x80 fall out of
- * range (a swizzle gives 0 there) and the tag indices come in range. */
-FM_INLINE v128_t lay_out(v128_t v, v128_t t, const uint8_t *shape) {
-  v128_t c = wasm_v128_load(shape);
-  return wasm_v128_or(wasm_i8x16_swizzle(v, c), wasm_i8x16_swizzle(t, wasm_i8x16_sub(c, wasm_i8x16_splat(16))));
+/* Class masks: m[k] is -1 in the lanes whose class is above k (above
+ * fixint, above 8-bit, above 16-bit payload): the boundaries of the scalar
+ * fm_write_int / fm_write_uint. Strict compares: one SSE instruction each
+ * in V8, where >= and <= take two; unsigned lanes compare signed after
+ * flipping their sign bits (V8 emulates unsigned compares). */
+FM_INLINE void classes16(v128_t v, const limits *c, bool is_signed, v128_t m[2]) {
+  v128_t x = wasm_v128_xor(v, c->flip);
+  for (int k = 0; k < 2; k++)
+    m[k] = is_signed ? wasm_v128_or(wasm_i16x8_gt(v, c->hi[k]), wasm_i16x8_lt(v, c->lo[k]))
+                     : wasm_i16x8_gt(x, c->uhi[k]);
+}
+FM_INLINE void classes32(v128_t v, const limits *c, bool is_signed, v128_t m[3]) {
+  v128_t x = wasm_v128_xor(v, c->flip);
+  for (int k = 0; k < 3; k++)
+    m[k] = is_signed ? wasm_v128_or(wasm_i32x4_gt(v, c->hi[k]), wasm_i32x4_lt(v, c->lo[k]))
+                     : wasm_i32x4_gt(x, c->uhi[k]);
 }
 
-/* A group of up to 32 bytes: the second store goes at `second` (see above). */
-FM_INLINE uint8_t *store_group(v128_t v, v128_t t, const uint8_t shape[32], unsigned len, unsigned second,
-                               uint8_t *out) {
-  wasm_v128_store(out, lay_out(v, t, shape));
-  wasm_v128_store(out + second, lay_out(v, t, shape + 16));
+/* The masks are nested, so a lane's class is the number of its masks set:
+ * bit 0 is their parity, bit 1 the middle mask (class 2 or 3). Tags: 0xcb
+ * + class (0xcc-0xcf; subtracting the -1 lanes of the masks adds it), plus 4
+ * (0xd0-0xd3, the signed form) in a negative lane. */
+
+/* One group of lanes from its source, see above. */
+FM_INLINE uint8_t *store_shape(v128_t source, const uint8_t shape[16], unsigned len, uint8_t *out) {
+  wasm_v128_store(out, wasm_i8x16_swizzle(source, wasm_v128_load(shape)));
   return out + len;
 }
 
-/* Class masks of the lanes: m[k] is -1 in the lanes whose class is above k,
- * i.e. above fixint (m[0]), above 8-bit (m[1]), above 16-bit (m[2]) payload:
- * the scalar fm_write_int / fm_write_uint boundaries. Signed lanes compare
- * both ways (strict compares: one SSE instruction each in V8, where >= and
- * <= take two); unsigned ones compare signed after flipping the sign bits
- * (V8 emulates unsigned compares in several instructions). */
-FM_INLINE void classes16(v128_t v, bool is_signed, v128_t m[2]) {
-  if (is_signed) {
-    m[0] = wasm_v128_or(wasm_i16x8_gt(v, wasm_i16x8_splat(127)), wasm_i16x8_lt(v, wasm_i16x8_splat(-32)));
-    m[1] = wasm_v128_or(wasm_i16x8_gt(v, wasm_i16x8_splat(255)), wasm_i16x8_lt(v, wasm_i16x8_splat(-128)));
-  } else {
-    v128_t x = wasm_v128_xor(v, wasm_i16x8_splat(INT16_MIN));
-    m[0] = wasm_i16x8_gt(x, wasm_i16x8_splat(127 ^ INT16_MIN));
-    m[1] = wasm_i16x8_gt(x, wasm_i16x8_splat(255 ^ INT16_MIN));
-  }
-}
-FM_INLINE void classes32(v128_t v, bool is_signed, v128_t m[3]) {
-  if (is_signed) {
-    m[0] = wasm_v128_or(wasm_i32x4_gt(v, wasm_i32x4_splat(127)), wasm_i32x4_lt(v, wasm_i32x4_splat(-32)));
-    m[1] = wasm_v128_or(wasm_i32x4_gt(v, wasm_i32x4_splat(255)), wasm_i32x4_lt(v, wasm_i32x4_splat(-128)));
-    m[2] = wasm_v128_or(wasm_i32x4_gt(v, wasm_i32x4_splat(65535)), wasm_i32x4_lt(v, wasm_i32x4_splat(-32768)));
-  } else {
-    v128_t x = wasm_v128_xor(v, wasm_i32x4_splat(INT32_MIN));
-    m[0] = wasm_i32x4_gt(x, wasm_i32x4_splat(127 ^ INT32_MIN));
-    m[1] = wasm_i32x4_gt(x, wasm_i32x4_splat(255 ^ INT32_MIN));
-    m[2] = wasm_i32x4_gt(x, wasm_i32x4_splat(65535 ^ INT32_MIN));
-  }
-}
-
-/* The masks are nested, so a lane's class c is the number of masks set in
- * it; bit 0 of c is their parity, bit 1 the middle mask (c = 2 or 3). The
- * tag of class c > 0 is 0xcb + c (0xcc-0xcf), plus 4 (0xd0-0xd3, the signed
- * form) for a negative lane: subtracting the -1 lanes of the masks adds c. */
-FM_INLINE uint8_t *pack_vec16(v128_t v, bool is_signed, uint8_t *out) {
+FM_INLINE uint8_t *pack_vec16(v128_t v, const limits *c, bool is_signed, uint8_t *out) {
   v128_t m[2];
-  classes16(v, is_signed, m);
+  classes16(v, c, is_signed, m);
   /* bits 0-7: bit 0 of lanes 0-7's classes; bits 8-15: bit 1 */
   unsigned k = (unsigned)wasm_i8x16_bitmask(wasm_i8x16_narrow_i16x8(wasm_v128_xor(m[0], m[1]), m[1]));
   unsigned lo = (k & 0xf) | (k >> 4 & 0xf0), hi = (k >> 4 & 0xf) | (k >> 8 & 0xf0);
-  v128_t t = wasm_i16x8_sub(wasm_i16x8_sub(wasm_i16x8_splat(0xcb), m[0]), m[1]);
+  v128_t t = wasm_i16x8_sub(wasm_i16x8_sub(c->tag0, m[0]), m[1]);
   if (is_signed) t = wasm_i16x8_add(t, wasm_v128_and(wasm_i16x8_shr(v, 15), wasm_i16x8_splat(4)));
-  wasm_v128_store(out, lay_out(v, t, SHAPE16[0][lo]));
-  out += LEN16[lo];
-  wasm_v128_store(out, lay_out(v, t, SHAPE16[1][hi]));
-  return out + LEN16[hi];
+  v128_t tags = wasm_u8x16_narrow_i16x8(t, t); /* lanes 0-7, twice */
+  /* i64x2 interleaves: one unpack instruction each in V8 (no swizzle mask) */
+  out = store_shape(wasm_i64x2_shuffle(v, tags, 0, 2), SHAPE16[0][lo], LEN16[lo], out);
+  return store_shape(wasm_i64x2_shuffle(v, tags, 1, 3), SHAPE16[1][hi], LEN16[hi], out);
 }
 
-/* The key and tags of 32-bit lanes (bit 0 of the classes in key bits 0-3,
- * bit 1 in bits 4-7). */
+/* The key of 32-bit lanes: bit 0 of the classes in bits 0-3, bit 1 in 4-7. */
 FM_INLINE unsigned key32(const v128_t m[3]) {
   v128_t parity = wasm_v128_xor(wasm_v128_xor(m[0], m[1]), m[2]);
   return (unsigned)wasm_i32x4_bitmask(parity) | (unsigned)wasm_i32x4_bitmask(m[1]) << 4;
 }
-FM_INLINE v128_t tags32(v128_t v, const v128_t m[3], bool is_signed) {
-  v128_t t = wasm_i32x4_sub(wasm_i32x4_sub(wasm_i32x4_sub(wasm_i32x4_splat(0xcb), m[0]), m[1]), m[2]);
+FM_INLINE v128_t tags32(v128_t v, const v128_t m[3], const limits *c, bool is_signed) {
+  v128_t t = wasm_i32x4_sub(wasm_i32x4_sub(wasm_i32x4_sub(c->tag0, m[0]), m[1]), m[2]);
   if (is_signed) t = wasm_i32x4_add(t, wasm_v128_and(wasm_i32x4_shr(v, 31), wasm_i32x4_splat(4)));
   return t;
 }
 
-FM_INLINE uint8_t *pack_vec32(v128_t v, bool is_signed, uint8_t *out) {
+FM_INLINE uint8_t *pack_vec32(v128_t v, const limits *c, bool is_signed, uint8_t *out) {
   v128_t m[3];
-  classes32(v, is_signed, m);
+  classes32(v, c, is_signed, m);
   unsigned key = key32(m);
-  return store_group(v, tags32(v, m, is_signed), SHAPE32[key], LEN32[key], SECOND32[key], out);
+  v128_t t = wasm_i16x8_narrow_i32x4(tags32(v, m, c, is_signed), wasm_i32x4_splat(0));
+  v128_t tags = wasm_u8x16_narrow_i16x8(t, t); /* lanes 0-3, 0, lanes 0-3, 0 */
+  out = store_shape(wasm_i64x2_shuffle(v, tags, 0, 2), SHAPE32[0][key], LEN32[0][key], out);
+  return store_shape(wasm_i64x2_shuffle(v, tags, 1, 3), SHAPE32[1][key], LEN32[1][key], out);
 }
 
 /* 64-bit lanes are classified with 32-bit operations, which V8 compiles to
@@ -227,10 +245,11 @@ FM_INLINE v128_t fits32(v128_t v, bool is_signed) {
 }
 
 /* Two 64-bit lanes in classes 0-4 (SHAPE64; key bits j, 2+j, 4+j: bits 0-2
- * of lane j's class). `fit` is fits32(v). A lane takes its low word's class
- * when it fits; a signed lane in [2^31, 2^32) (high word 0, low word
- * negative as an int32) is a uint32 (class 3); any other, class 4. With no
- * lane in 32 bits (random data) both take the widest form: a constant layout. */
+ * of lane j's class; sources: v, and the tags in the low byte of each lane).
+ * `fit` is fits32(v). A lane takes its low word's class when it fits; a
+ * signed lane in [2^31, 2^32) (high word 0, low word negative as an int32)
+ * is a uint32 (class 3); any other, class 4. With no lane in 32 bits (random
+ * data) both take the widest form: a constant layout. */
 FM_INLINE uint8_t *pack_vec64(v128_t v, v128_t fit, bool is_signed, uint8_t *out) {
   v128_t in32 = is_signed ? wasm_v128_or(fit, wasm_i32x4_eq(v, wasm_i32x4_splat(0))) : fit;
   v128_t negative = is_signed ? wasm_i32x4_shr(v, 31) : wasm_i32x4_splat(0);
@@ -245,44 +264,23 @@ FM_INLINE uint8_t *pack_vec64(v128_t v, v128_t fit, bool is_signed, uint8_t *out
   /* the masks of the high words, in both words of each lane */
   v128_t wide = wasm_v128_not(wasm_i32x4_shuffle(in32, in32, 1, 1, 3, 3));
   v128_t uint32 = wasm_v128_andnot(wasm_v128_not(wide), wasm_i32x4_shuffle(fit, fit, 1, 1, 3, 3));
+  const limits c = LIMITS32;
   v128_t m[3];
-  classes32(v, is_signed, m); /* of the low words */
+  classes32(v, &c, is_signed, m); /* of the low words */
   for (int k = 0; k < 3; k++) m[k] = wasm_v128_or(wasm_i32x4_shuffle(m[k], m[k], 0, 0, 2, 2), uint32);
   v128_t b0 = wasm_v128_andnot(wasm_v128_xor(wasm_v128_xor(m[0], m[1]), m[2]), wide);
   v128_t b1 = wasm_v128_andnot(m[1], wide);
   unsigned key = (unsigned)(wasm_i64x2_bitmask(b0) | wasm_i64x2_bitmask(b1) << 2 | wasm_i64x2_bitmask(wide) << 4);
-  v128_t low_tag = wasm_i32x4_sub(wasm_i32x4_sub(wasm_i32x4_sub(wasm_i32x4_splat(0xcb), m[0]), m[1]), m[2]);
+  v128_t low_tag = wasm_i32x4_sub(wasm_i32x4_sub(wasm_i32x4_sub(c.tag0, m[0]), m[1]), m[2]);
   v128_t t = wasm_i32x4_add(wasm_v128_bitselect(wasm_i32x4_splat(0xcf), low_tag, wide), plus4);
-  return store_group(v, t, SHAPE64[key], LEN64[key], SECOND64[key], out);
-}
-
-/* Four 64-bit lanes (two vectors): when all fit 32 bits, as one vector of
- * 32-bit lanes (the same classes, by value); else vector by vector. */
-FM_INLINE uint8_t *pack_pair64(v128_t a, v128_t b, bool is_signed, uint8_t *out) {
-  v128_t fa = fits32(a, is_signed), fb = fits32(b, is_signed);
-  if ((wasm_i32x4_bitmask(wasm_v128_and(fa, fb)) & 0xa) == 0xa)
-    return pack_vec32(wasm_i32x4_shuffle(a, b, 0, 2, 4, 6), is_signed, out);
-  out = pack_vec64(a, fa, is_signed, out);
-  return pack_vec64(b, fb, is_signed, out);
-}
-
-/* Lanes that are fixints, for the block test (any lane width: every byte of
- * a fixint lane is -1). */
-FM_INLINE v128_t fixints16(v128_t v, bool is_signed) {
-  v128_t m[2];
-  classes16(v, is_signed, m);
-  return wasm_v128_not(m[0]);
-}
-FM_INLINE v128_t fixints32(v128_t v, bool is_signed) {
-  return is_signed ? wasm_v128_and(wasm_i32x4_gt(v, wasm_i32x4_splat(-33)), wasm_i32x4_lt(v, wasm_i32x4_splat(128)))
-                   : wasm_u32x4_lt(v, wasm_i32x4_splat(128));
-}
-FM_INLINE v128_t fixints64(v128_t v, bool is_signed) {
-  if (!is_signed) return wasm_i64x2_eq(wasm_u64x2_shr(v, 7), wasm_i64x2_splat(0));
-  v128_t low_fix = fixints32(v, true);
-  /* both words of each lane: the low word's test, and the high word's sign test */
-  v128_t both = wasm_v128_and(fits32(v, true), wasm_i32x4_shuffle(low_fix, low_fix, 0, 0, 2, 2));
-  return wasm_i32x4_shuffle(both, both, 1, 1, 3, 3);
+  /* The shape's control serves both sources: minus 16, v's indices and 0x80
+   * fall out of range (a swizzle gives 0 there) and the tag indices in. */
+  for (int h = 0; h < 2; h++) {
+    v128_t s = wasm_v128_load(SHAPE64[key] + 16 * h);
+    wasm_v128_store(out + (h ? SECOND64[key] : 0),
+                    wasm_v128_or(wasm_i8x16_swizzle(v, s), wasm_i8x16_swizzle(t, wasm_i8x16_sub(s, wasm_i8x16_splat(16)))));
+  }
+  return out + LEN64[key];
 }
 
 /* Four vectors of i32 fixints as 16 bytes (saturating narrows are exact here). */
@@ -290,50 +288,82 @@ FM_INLINE v128_t narrow_32x4_to_bytes(const v128_t q[4]) {
   return wasm_i8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(q[0], q[1]), wasm_i16x8_narrow_i32x4(q[2], q[3]));
 }
 
-/* The 16 bytes of a block of fixints, from its V vectors (V = 2, 4 or 8). */
-FM_INLINE v128_t block_bytes16(const v128_t *v) { return wasm_i8x16_narrow_i16x8(v[0], v[1]); }
-FM_INLINE v128_t block_bytes32(const v128_t *v) { return narrow_32x4_to_bytes(v); }
-FM_INLINE v128_t block_bytes64(const v128_t *v) {
-  v128_t q[4]; /* the low 32 bits of each lane: the whole value of a fixint */
-  for (int k = 0; k < 4; k++) q[k] = wasm_i32x4_shuffle(v[2 * k], v[2 * k + 1], 0, 2, 4, 6);
-  return narrow_32x4_to_bytes(q);
-}
-
-/* A block of 16 lanes that is not all fixints, group by group. */
-FM_INLINE uint8_t *pack_block16(const void *in, bool is_signed, uint8_t *out) {
-  const int16_t *p = in;
-  out = pack_vec16(wasm_v128_load(p), is_signed, out);
-  return pack_vec16(wasm_v128_load(p + 8), is_signed, out);
-}
-FM_INLINE uint8_t *pack_block32(const void *in, bool is_signed, uint8_t *out) {
-  const int32_t *p = in;
-  for (int k = 0; k < 4; k++) out = pack_vec32(wasm_v128_load(p + 4 * k), is_signed, out);
-  return out;
-}
-FM_INLINE uint8_t *pack_block64(const void *in, bool is_signed, uint8_t *out) {
-  const int64_t *p = in;
-  for (int k = 0; k < 4; k++) out = pack_pair64(wasm_v128_load(p + 4 * k), wasm_v128_load(p + 4 * k + 2), is_signed, out);
-  return out;
-}
-
-/* Blocks of 16 lanes (V vectors of L lanes): all fixints -> one store; else
- * group by group. The block test keeps no lane masks alive: with 8 vectors
- * of 64-bit lanes, keeping them for the vector pass spills registers in V8
- * (measured: 2-5x slower). */
-#define PACK_WIDE_SIMD(in, n, out, V, L, W, is_signed)                        \
-  for (; done + 16 <= (n); done += 16) {                                      \
-    v128_t v_[V], all_ = wasm_i32x4_splat(-1);                                \
-    for (int k_ = 0; k_ < (V); k_++) {                                        \
-      v_[k_] = wasm_v128_load((in) + done + (L) * k_);                        \
-      all_ = wasm_v128_and(all_, fixints##W(v_[k_], is_signed));              \
-    }                                                                         \
-    if (wasm_i8x16_all_true(all_)) { /* every byte: masks of any lane width */ \
-      wasm_v128_store(out, block_bytes##W(v_));                               \
-      out += 16;                                                              \
-      continue;                                                               \
-    }                                                                         \
-    out = pack_block##W((in) + done, is_signed, out);                         \
+/* Whether the lanes of V vectors all lie within [lo, hi] (signed) or at most
+ * hi (unsigned, hi + 1 a power of 2): from their minimum and maximum, or
+ * from the bits of all of them. */
+FM_INLINE bool within16(const v128_t *v, int V, int16_t lo, int16_t hi, bool is_signed) {
+  v128_t mn = v[0], mx = v[0];
+  for (int k = 1; k < V; k++) {
+    mn = is_signed ? wasm_i16x8_min(mn, v[k]) : wasm_v128_or(mn, v[k]);
+    mx = is_signed ? wasm_i16x8_max(mx, v[k]) : mn;
   }
+  if (!is_signed) return !wasm_v128_any_true(wasm_v128_and(mn, wasm_i16x8_splat((int16_t)~hi)));
+  return !wasm_v128_any_true(wasm_v128_or(wasm_i16x8_gt(mx, wasm_i16x8_splat(hi)), wasm_i16x8_lt(mn, wasm_i16x8_splat(lo))));
+}
+FM_INLINE bool within32(const v128_t *v, int V, int32_t lo, int32_t hi, bool is_signed) {
+  v128_t mn = v[0], mx = v[0];
+  for (int k = 1; k < V; k++) {
+    mn = is_signed ? wasm_i32x4_min(mn, v[k]) : wasm_v128_or(mn, v[k]);
+    mx = is_signed ? wasm_i32x4_max(mx, v[k]) : mn;
+  }
+  if (!is_signed) return !wasm_v128_any_true(wasm_v128_and(mn, wasm_i32x4_splat(~hi)));
+  return !wasm_v128_any_true(wasm_v128_or(wasm_i32x4_gt(mx, wasm_i32x4_splat(hi)), wasm_i32x4_lt(mn, wasm_i32x4_splat(lo))));
+}
+
+/* A block of 16 lanes, in 2 / 4 / 8 vectors: narrower when it can (see the
+ * section's comment), else vector by vector. */
+FM_INLINE uint8_t *pack_block16(const v128_t v[2], bool is_signed, uint8_t *out) {
+  if (within16(v, 2, -32, 127, is_signed)) {
+    wasm_v128_store(out, wasm_i8x16_narrow_i16x8(v[0], v[1]));
+    return out + 16;
+  }
+  const limits c = LIMITS16;
+  out = pack_vec16(v[0], &c, is_signed, out);
+  return pack_vec16(v[1], &c, is_signed, out);
+}
+FM_INLINE uint8_t *pack_block32(const v128_t q[4], bool is_signed, uint8_t *out) {
+  if (within32(q, 4, -32, 127, is_signed)) {
+    wasm_v128_store(out, narrow_32x4_to_bytes(q));
+    return out + 16;
+  }
+  if (within32(q, 4, INT16_MIN, is_signed ? INT16_MAX : UINT16_MAX, is_signed)) {
+    v128_t h[2] = {is_signed ? wasm_i16x8_narrow_i32x4(q[0], q[1]) : wasm_u16x8_narrow_i32x4(q[0], q[1]),
+                   is_signed ? wasm_i16x8_narrow_i32x4(q[2], q[3]) : wasm_u16x8_narrow_i32x4(q[2], q[3])};
+    return pack_block16(h, is_signed, out);
+  }
+  const limits c = LIMITS32;
+  for (int k = 0; k < 4; k++) out = pack_vec32(q[k], &c, is_signed, out);
+  return out;
+}
+FM_INLINE uint8_t *pack_block64(const int64_t *p, bool is_signed, uint8_t *out) {
+  v128_t all = wasm_i32x4_splat(-1);
+  for (int k = 0; k < 8; k++) all = wasm_v128_and(all, fits32(wasm_v128_load(p + 2 * k), is_signed));
+  if ((wasm_i32x4_bitmask(all) & 0xa) == 0xa) { /* the low words of all 16 lanes */
+    v128_t q[4];
+    for (int k = 0; k < 4; k++) q[k] = wasm_i32x4_shuffle(wasm_v128_load(p + 4 * k), wasm_v128_load(p + 4 * k + 2), 0, 2, 4, 6);
+    return pack_block32(q, is_signed, out);
+  }
+  for (int k = 0; k < 8; k++) {
+    v128_t v = wasm_v128_load(p + 2 * k);
+    out = pack_vec64(v, fits32(v, is_signed), is_signed, out);
+  }
+  return out;
+}
+
+/* The block of 16 lanes at p. */
+FM_INLINE uint8_t *pack_at16(const int16_t *p, bool is_signed, uint8_t *out) {
+  v128_t v[2] = {wasm_v128_load(p), wasm_v128_load(p + 8)};
+  return pack_block16(v, is_signed, out);
+}
+FM_INLINE uint8_t *pack_at32(const int32_t *p, bool is_signed, uint8_t *out) {
+  v128_t q[4];
+  for (int k = 0; k < 4; k++) q[k] = wasm_v128_load(p + 4 * k);
+  return pack_block32(q, is_signed, out);
+}
+#define pack_at64 pack_block64
+
+#define PACK_WIDE_SIMD(in, n, out, W, is_signed) \
+  for (; done + 16 <= (n); done += 16) out = pack_at##W((const int##W##_t *)(in) + done, is_signed, out);
 
 #endif /* FM_SIMD */
 
@@ -360,12 +390,12 @@ DEFINE_PACK(fm_pack_i8, int8_t,
             PACK_BYTES_SIMD(in, n, p, wasm_i8x16_lt(v, wasm_i8x16_splat(-32)), 0xd0),
             pack_i8_scalar)
 DEFINE_PACK(fm_pack_u8, uint8_t, PACK_BYTES_SIMD(in, n, p, v, 0xcc), pack_u8_scalar)
-DEFINE_PACK(fm_pack_i16, int16_t, PACK_WIDE_SIMD(in, n, p, 2, 8, 16, true), pack_i16_scalar)
-DEFINE_PACK(fm_pack_u16, uint16_t, PACK_WIDE_SIMD(in, n, p, 2, 8, 16, false), pack_u16_scalar)
-DEFINE_PACK(fm_pack_i32, int32_t, PACK_WIDE_SIMD(in, n, p, 4, 4, 32, true), pack_i32_scalar)
-DEFINE_PACK(fm_pack_u32, uint32_t, PACK_WIDE_SIMD(in, n, p, 4, 4, 32, false), pack_u32_scalar)
-DEFINE_PACK(fm_pack_i64, int64_t, PACK_WIDE_SIMD(in, n, p, 8, 2, 64, true), pack_i64_scalar)
-DEFINE_PACK(fm_pack_u64, uint64_t, PACK_WIDE_SIMD(in, n, p, 8, 2, 64, false), pack_u64_scalar)
+DEFINE_PACK(fm_pack_i16, int16_t, PACK_WIDE_SIMD(in, n, p, 16, true), pack_i16_scalar)
+DEFINE_PACK(fm_pack_u16, uint16_t, PACK_WIDE_SIMD(in, n, p, 16, false), pack_u16_scalar)
+DEFINE_PACK(fm_pack_i32, int32_t, PACK_WIDE_SIMD(in, n, p, 32, true), pack_i32_scalar)
+DEFINE_PACK(fm_pack_u32, uint32_t, PACK_WIDE_SIMD(in, n, p, 32, false), pack_u32_scalar)
+DEFINE_PACK(fm_pack_i64, int64_t, PACK_WIDE_SIMD(in, n, p, 64, true), pack_i64_scalar)
+DEFINE_PACK(fm_pack_u64, uint64_t, PACK_WIDE_SIMD(in, n, p, 64, false), pack_u64_scalar)
 
 /* ---- unpack: scalar ---------------------------------------------------------- */
 
@@ -454,8 +484,7 @@ FM_INLINE bool own_width_block(const v128_t *w, int S, uint8_t utag, uint8_t sta
   v128_t u = wasm_i8x16_splat((int8_t)utag), s = wasm_i8x16_splat((int8_t)stag);
   uint32_t bad = 0, carry = 0;
   for (int k = 0; k < S; k++) {
-    uint32_t tags = 0;
-    for (int b = 0; b < 16; b++) tags |= (16 * k + b) % S == 0 ? 1u << b : 0;
+    uint32_t tags = TAG_BITS(S, k); /* (fm_blocks.h: built bit by bit here, the loop kept GCC from unrolling) */
     uint32_t is_u = EQ_BITS(w[k], u) & tags;
     if (is_signed) {
       uint32_t top = (uint32_t)wasm_i8x16_bitmask(w[k]);

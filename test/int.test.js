@@ -6,6 +6,8 @@ import { encode } from '@msgpack/msgpack';
 import { Unpackr } from 'msgpackr';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { FastmpError, init, pack, packBool, unpack, unpackBool, unpackBoolFrom, unpackFrom } from '../js/index.js';
+import { INT_DISTRIBUTIONS, fill } from '../bench/contents.js';
+import { KIND_OF_TYPE } from '../js/kinds.js';
 import {
   INT_EDGES, INT_TYPES, SIZES, bytesOf, encodeElements, randomInts, rng, smallestForm, typedOf,
 } from './helpers.js';
@@ -65,6 +67,24 @@ for (const [pathName, options] of PATHS) {
           expect(back).toBeInstanceOf(type.Type);
           expect(bytesOf(back).equals(bytesOf(x))).toBe(true);
         }
+      });
+
+      // The SIMD packers lay out each vector by the forms of its lanes (a
+      // table by key): every form at every lane position of a 16-lane block,
+      // among every other form, and the benchmark's distributions.
+      test(`${type.Type.name}: every form at every lane position, and the benchmark distributions`, () => {
+        const edges = INT_EDGES.filter((v) => v >= type.min && v <= type.max);
+        const values = [];
+        for (const base of edges) {
+          for (const other of edges) for (let j = 0; j < 16; j++) values.push(...Array.from({ length: 16 }, (_, i) => (i === j ? other : base)));
+        }
+        for (const content of INT_DISTRIBUTIONS) {
+          const kind = KIND_OF_TYPE.get(type.Type);
+          values.push(...Array.from(fill(new type.Type(4099), kind, content), BigInt));
+        }
+        const x = typedOf(type, values);
+        expect(Buffer.from(packInts(x)).equals(Buffer.from(smallest(values)))).toBe(true);
+        expect(bytesOf(unpack(packInts(x), type.Type)).equals(bytesOf(x))).toBe(true);
       });
 
       test(`${type.Type.name}: the edge values, byte for byte what @msgpack/msgpack writes; msgpackr reads them back`, () => {
