@@ -13,7 +13,7 @@ const run = promisify(execFile);
 const SECONDS = Number(process.env.FASTMP_FUZZ_SECONDS ?? 1);
 const TARGETS = [
   ...TYPE_NAMES.map((t) => `unpack_${t}`), // one per element type of js/kinds.js
-  ...['bmp', 'ia5', 'visible'].flatMap((k) => [`decode_${k}`, `der_${k}`]),
+  ...['bmp', 'ia5', 'visible', 'printable', 'numeric'].flatMap((k) => [`decode_${k}`, `der_${k}`]),
   'roundtrip', 'diff',
 ];
 

@@ -488,6 +488,23 @@ export function randomRangeUnits(n, seed, lo, hi) {
   return Uint16Array.from({ length: n }, () => lo + r.int(hi - lo + 1));
 }
 
+/**
+ * The chars of each one-byte ASN.1 string kind, written out here from X.680
+ * 41.4 (IA5String and VisibleString by their ranges), not taken from fastmp.
+ */
+export const CHAR_SETS = {
+  IA5: Array.from({ length: 0x80 }, (_, c) => c),
+  Visible: Array.from({ length: 0x7f - 0x20 }, (_, c) => 0x20 + c),
+  Printable: [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 '()+,-./:=?"].map((ch) => ch.charCodeAt(0)),
+  Numeric: [...'0123456789 '].map((ch) => ch.charCodeAt(0)),
+};
+
+/** n units drawn from `chars` (for a range, the same units as randomRangeUnits). */
+export function randomSetUnits(n, seed, chars) {
+  const r = rng(seed);
+  return Uint16Array.from({ length: n }, () => chars[r.int(chars.length)]);
+}
+
 /** A JS string of the given units (chunked: fromCharCode takes a bounded argument count). */
 export function stringOfUnits(units) {
   let s = '';

@@ -1,5 +1,6 @@
-// BMPString, IA5String and VisibleString on every path: round trips at every
-// length that crosses a SIMD block, the exact index of the first bad char in
+// BMPString, IA5String, VisibleString, PrintableString and NumericString on
+// every path: round trips at every length that crosses a SIMD block, every
+// char 0x0000-0xFFFF classified, the exact index of the first bad char in
 // both directions, odd lengths, the BOM kept, DER edge cases, and agreement
 // with TextDecoder('utf-16be'), asn1js and Python's pyasn1 on valid input.
 // Expected bytes are built here byte by byte (helpers.js), never by fastmp.
@@ -8,7 +9,8 @@ import * as asn1js from 'asn1js';
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as api from '../js/index.js';
 import {
-  bigEndianBytes, derHeader, randomBMPUnits, randomRangeUnits, rng, stringOfUnits, unitsOfString,
+  CHAR_SETS, bigEndianBytes, derHeader, randomBMPUnits, randomRangeUnits, randomSetUnits, rng, stringOfUnits,
+  unitsOfString,
 } from './helpers.js';
 
 const { FastmpError, init, memoryStats } = api;
@@ -47,9 +49,15 @@ function messageOf(fn) {
 
 const KINDS = {
   BMP: { tag: 0x1e, encode: 'encodeBMP', decode: 'decodeBMP', toUnits: 'decodeBMPToUint16', write: 'writeBMPString', read: 'readBMPString' },
-  IA5: { tag: 0x16, lo: 0x00, hi: 0x7f, encode: 'encodeIA5', decode: 'decodeIA5', toUnits: 'decodeIA5ToUint16', write: 'writeIA5String', read: 'readIA5String' },
-  Visible: { tag: 0x1a, lo: 0x20, hi: 0x7e, encode: 'encodeVisible', decode: 'decodeVisible', toUnits: 'decodeVisibleToUint16', write: 'writeVisibleString', read: 'readVisibleString' },
 };
+// The one-byte kinds, each with its chars (helpers.js CHAR_SETS) and the API's names.
+const NARROW = Object.entries({ IA5: 0x16, Visible: 0x1a, Printable: 0x13, Numeric: 0x12 }).map(([stem, tag]) => ({
+  stem, tag, chars: CHAR_SETS[stem], has: new Set(CHAR_SETS[stem]),
+  encode: `encode${stem}`, decode: `decode${stem}`, toUnits: `decode${stem}ToUint16`, write: `write${stem}String`, read: `read${stem}String`,
+}));
+for (const k of NARROW) KINDS[k.stem] = k;
+/** Units outside some set but inside ASCII: the holes of Printable and Numeric, and the range ends. */
+const HOLES = [0x00, 0x1f, 0x21, 0x22, 0x26, 0x2a, 0x2f, 0x30, 0x39, 0x3a, 0x3b, 0x3c, 0x3e, 0x40, 0x5a, 0x5b, 0x60, 0x7a, 0x7b, 0x7e, 0x7f];
 
 for (const [name, options] of PATHS) {
   describe(name, () => {
@@ -72,10 +80,10 @@ for (const [name, options] of PATHS) {
       }
     });
 
-    test('IA5String and VisibleString round trips at lengths 0-70, 1 K, 64 K and 1 M', () => {
-      for (const [kind, k] of [['IA5', KINDS.IA5], ['Visible', KINDS.Visible]]) {
+    test('IA5String, VisibleString, PrintableString and NumericString round trips at lengths 0-70, 1 K, 64 K and 1 M', () => {
+      for (const k of NARROW) {
         for (const n of LENGTHS) {
-          const units = randomRangeUnits(n, 3 + n, k.lo, k.hi);
+          const units = randomSetUnits(n, 3 + n, k.chars);
           const s = stringOfUnits(units);
           const content = Uint8Array.from(units);
           same(api[k.encode](s), content);
@@ -85,7 +93,6 @@ for (const [name, options] of PATHS) {
           const der = u8(derHeader(k.tag, n), [...content]);
           same(api[k.write](s), der);
           expect(api[k.read](der)).toEqual({ value: s, end: der.length });
-          expect(kind).toBeTruthy();
         }
       }
     });
@@ -149,16 +156,39 @@ for (const [name, options] of PATHS) {
       expect(api.decodeBMP(u8(0xfe, 0xff))).toHaveLength(1);
     });
 
-    test('IA5String and VisibleString bounds (0x1F, 0x20, 0x7E, 0x7F, 0x80 and beyond) at every kind of position', () => {
-      const units = [0x00, 0x1f, 0x20, 0x41, 0x7e, 0x7f, 0x80, 0xff, 0x100, 0xd800, 0xdfff, 0xfeff, 0xffff];
-      for (const k of [KINDS.IA5, KINDS.Visible]) {
+    test('every char 0x0000-0xFFFF is classified as the set says, in both directions and at every place in a vector', () => {
+      for (const k of NARROW) {
+        const base = randomSetUnits(70, 5, k.chars);
+        for (let unit = 0; unit < 0x10000; unit++) {
+          const at = unit % 67; // a different place, inside and across SIMD blocks
+          const chars = base.slice(0, at + 3);
+          chars[at] = unit;
+          const ok = k.has.has(unit);
+          if (unit % 16 === 0 || unit < 0x100) { // the string route too (UTF-8 in Node's wasm path)
+            const s = stringOfUnits(chars);
+            if (ok) expect(api[k.encode](s)[at]).toBe(unit);
+            else expect(failure(() => api[k.encode](s))).toEqual(['RANGE', at, at]);
+          }
+          if (ok) expect(api[k.encode](chars)[at]).toBe(unit);
+          else expect(failure(() => api[k.encode](chars))).toEqual(['RANGE', at, at]);
+          if (unit > 0xff) continue;
+          const bytes = Uint8Array.from(chars);
+          if (ok) expect(api[k.toUnits](bytes)[at]).toBe(unit);
+          else expect(failure(() => api[k.decode](bytes))).toEqual(['RANGE', at, at]);
+        }
+      }
+    });
+
+    test('one-byte kinds: bounds and holes (0x1F, 0x20, 0x2A, 0x7E, 0x7F, 0x80 and beyond) at every kind of position', () => {
+      const units = [...HOLES, 0x20, 0x41, 0x61, 0x80, 0xff, 0x100, 0xd800, 0xdfff, 0xfeff, 0xffff];
+      for (const k of NARROW) {
         for (const n of [1, 16, 40, 70, 200]) {
-          const base = randomRangeUnits(n, n, k.lo, k.hi);
+          const base = randomSetUnits(n, n, k.chars);
           for (const at of [0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 69, 199].filter((p) => p < n)) {
             for (const unit of units) {
               const chars = Uint16Array.from(base);
               chars[at] = unit;
-              const ok = unit >= k.lo && unit <= k.hi;
+              const ok = k.has.has(unit);
               const s = stringOfUnits(chars);
               for (const input of [s, chars]) {
                 if (ok) same(api[k.encode](input), Uint8Array.from(chars));
@@ -181,6 +211,8 @@ for (const [name, options] of PATHS) {
       expect(messageOf(() => api.encodeIA5('caf\u00e9'))).toMatch(/IA5String: char 3 \(U\+00E9\) is outside IA5String's range U\+0000-U\+007F/);
       expect(messageOf(() => api.decodeVisible(u8(0x41, 0x7f)))).toMatch(/VisibleString: char 1 at byte 1 is 0x7F, outside VisibleString's range 0x20-0x7E/);
       expect(messageOf(() => api.writeVisibleString('a\tb'))).toMatch(/char 1 \(U\+0009\)/);
+      expect(messageOf(() => api.encodePrintable('a@b'))).toMatch(/PrintableString: char 1 \(U\+0040\) is outside PrintableString's set A-Z a-z 0-9 space ' \( \) \+ , - \. \/ : = \?/);
+      expect(messageOf(() => api.readNumericString(u8(0x12, 2, 0x31, 0x2d)))).toMatch(/NumericString: char 1 at byte 3 is 0x2D, outside NumericString's set 0-9 and space/);
     });
 
     test('DER lengths at the form boundaries (127, 128, 255, 256, 65535, 65536 content bytes)', () => {
@@ -213,6 +245,12 @@ for (const [name, options] of PATHS) {
       ['indefinite length', u8(0x1e, 0x80, 0x00, 0x41, 0x00, 0x00), 'DER_INDEFINITE', 1],
       ['constructed BMPString', u8(0x3e, 0x04, 0x1e, 0x02, 0x00, 0x41), 'DER_CONSTRUCTED', 0],
       ['constructed, indefinite', u8(0x3e, 0x80, 0x1e, 0x02, 0x00, 0x41, 0, 0), 'DER_CONSTRUCTED', 0],
+      ['constructed PrintableString', u8(0x33, 0x03, 0x13, 0x01, 0x41), 'DER_CONSTRUCTED', 0],
+      ['constructed NumericString', u8(0x32, 0x03, 0x12, 0x01, 0x31), 'DER_CONSTRUCTED', 0],
+      ['non-minimal PrintableString', u8(0x13, 0x81, 0x02, 0x41, 0x42), 'DER_NONMINIMAL', 1],
+      ['indefinite NumericString', u8(0x12, 0x80, 0x31, 0x00, 0x00), 'DER_INDEFINITE', 1],
+      ['NumericString past the end', u8(0x12, 0x03, 0x31), 'TRUNCATED', 1],
+      ['PrintableString, 0xFF length', u8(0x13, 0xff, 0x41), 'DER_LENGTH', 1],
       ['a UTF8String', u8(0x0c, 0x01, 0x41), 'DER_TAG', 0],
       ['an OCTET STRING', u8(0x04, 0x02, 0x00, 0x41), 'DER_TAG', 0],
       ['[0] IMPLICIT', u8(0x80, 0x02, 0x00, 0x41), 'DER_TAG', 0],
@@ -224,13 +262,25 @@ for (const [name, options] of PATHS) {
       ['the reserved length octet 0xFF', u8(0x1e, 0xff, 0, 0), 'DER_LENGTH', 1],
       ['five length octets', u8(0x1e, 0x85, 1, 0, 0, 0, 0), 'DER_LENGTH', 1],
     ])('DER reader: %s', (_, bytes, code, offset) => {
-      const readers = { 0x1e: 'readBMPString', 0x3e: 'readBMPString', 0x16: 'readIA5String', 0x1a: 'readVisibleString' };
+      const readers = {
+        0x1e: 'readBMPString', 0x3e: 'readBMPString', 0x16: 'readIA5String', 0x1a: 'readVisibleString',
+        0x13: 'readPrintableString', 0x33: 'readPrintableString', 0x12: 'readNumericString', 0x32: 'readNumericString',
+      };
       const fn = readers[bytes[0]] ?? 'readBMPString';
       expect(failure(() => api[fn](bytes))).toEqual([code, -1, offset]);
       // The same bytes later in a buffer: offsets are in the whole input.
       const later = u8(0x05, 0x00, [...bytes]);
       expect(failure(() => api[fn](later, 2))).toEqual([code, -1, 2 + offset]);
       expect(messageOf(() => api[fn](later, 2))).toContain(`byte ${2 + offset}`);
+    });
+
+    test('DER reader: each one-byte kind refuses the others\' tags (and a PrintableString is no IA5String)', () => {
+      for (const k of NARROW) {
+        for (const other of NARROW.filter((o) => o !== k)) {
+          const der = api[other.write]('12');
+          expect(failure(() => api[k.read](der))).toEqual(['DER_TAG', -1, 0]);
+        }
+      }
     });
 
     test('DER reader: strings one after another, with `end` for the next', () => {
@@ -255,8 +305,10 @@ for (const [name, options] of PATHS) {
         const theirs = asn1js.fromBER(ours.slice().buffer);
         expect(theirs.offset).toBe(ours.length);
         expect(theirs.result.valueBlock.value === s).toBe(true);
-        for (const [Type, k] of [[asn1js.IA5String, KINDS.IA5], [asn1js.VisibleString, KINDS.Visible]]) {
-          const text = stringOfUnits(randomRangeUnits(n + r.int(3), n, k.lo, k.hi));
+        const types = { IA5: asn1js.IA5String, Visible: asn1js.VisibleString, Printable: asn1js.PrintableString, Numeric: asn1js.NumericString };
+        for (const k of NARROW) {
+          const Type = types[k.stem];
+          const text = stringOfUnits(randomSetUnits(n + r.int(3), n, k.chars));
           const der = api[k.write](text);
           same(new Type({ value: text }).toBER(), der);
           expect(asn1js.fromBER(der.slice().buffer).result.valueBlock.value).toBe(text);
@@ -266,13 +318,13 @@ for (const [name, options] of PATHS) {
     });
 
     test('wrong arguments are TypeErrors; offsets outside the input are RangeErrors', () => {
-      for (const fn of ['encodeBMP', 'encodeIA5', 'encodeVisible', 'writeBMPString', 'writeIA5String', 'writeVisibleString']) {
+      for (const fn of ['encodeBMP', 'encodeIA5', 'encodeVisible', 'encodePrintable', 'encodeNumeric', 'writeBMPString', 'writeIA5String', 'writeVisibleString', 'writePrintableString', 'writeNumericString']) {
         for (const bad of [undefined, null, 42, [0x41], new Uint8Array(2), new Int16Array(2), { length: 1 }]) {
           expect(() => api[fn](bad)).toThrow(TypeError);
         }
       }
       expect(() => api.encodeBMP([65])).toThrow(/encodeBMP\(\) takes a string or a Uint16Array .*, not an Array/);
-      for (const fn of ['decodeBMP', 'decodeBMPToUint16', 'decodeIA5', 'decodeVisibleToUint16', 'readBMPString', 'readIA5String']) {
+      for (const fn of ['decodeBMP', 'decodeBMPToUint16', 'decodeIA5', 'decodeVisibleToUint16', 'decodePrintable', 'decodeNumericToUint16', 'readBMPString', 'readIA5String', 'readPrintableString', 'readNumericString']) {
         for (const bad of [undefined, null, 'abc', [0, 65], new Uint16Array(2), 7]) {
           expect(() => api[fn](bad)).toThrow(TypeError);
         }
@@ -312,13 +364,14 @@ test('wasm memory growth between string calls never leaves a stale view', async 
 test("pyasn1 (Python) writes what fastmp writes and reads what fastmp writes", async () => {
   await init({ pureJs: 'never' });
   const samples = [0, 1, 2, 20, 64, 127, 128, 300, 40000].map((n) => stringOfUnits(randomBMPUnits(n, 900 + n)));
-  const ascii = [0, 5, 128, 300].map((n) => stringOfUnits(randomRangeUnits(n, n, 0x20, 0x7e)));
+  const narrow = (stem) => [0, 5, 128, 300].map((n) => stringOfUnits(randomSetUnits(n, n, CHAR_SETS[stem])));
   const script = `
 import json, sys
 from pyasn1.codec.der import decoder, encoder
 from pyasn1.type import char
 req = json.load(sys.stdin)
-types = {'bmp': char.BMPString, 'ia5': char.IA5String, 'visible': char.VisibleString}
+types = {'bmp': char.BMPString, 'ia5': char.IA5String, 'visible': char.VisibleString,
+         'printable': char.PrintableString, 'numeric': char.NumericString}
 out = {'encoded': [], 'decoded': []}
 for kind, text in req['encode']:
     out['encoded'].append(encoder.encode(types[kind](text)).hex())
@@ -327,14 +380,14 @@ for kind, der in req['decode']:
     out['decoded'].append([str(value), len(rest)])
 json.dump(out, sys.stdout)
 `;
-  const cases = [...samples.map((s) => ['bmp', s]), ...ascii.map((s) => ['ia5', s]), ...ascii.map((s) => ['visible', s])];
-  const write = { bmp: api.writeBMPString, ia5: api.writeIA5String, visible: api.writeVisibleString };
+  const cases = [...samples.map((s) => ['bmp', s]), ...['IA5', 'Visible', 'Printable', 'Numeric'].flatMap((stem) => narrow(stem).map((s) => [stem.toLowerCase(), s]))];
+  const write = { bmp: api.writeBMPString, ia5: api.writeIA5String, visible: api.writeVisibleString, printable: api.writePrintableString, numeric: api.writeNumericString };
   const request = {
     encode: cases,
     decode: cases.map(([kind, s]) => [kind, Buffer.from(write[kind](s)).toString('hex')]),
   };
   const reply = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script], { input: JSON.stringify(request), maxBuffer: 1 << 26 }).toString());
-  const read = { bmp: api.readBMPString, ia5: api.readIA5String, visible: api.readVisibleString };
+  const read = { bmp: api.readBMPString, ia5: api.readIA5String, visible: api.readVisibleString, printable: api.readPrintableString, numeric: api.readNumericString };
   cases.forEach(([kind, s], i) => {
     expect(reply.encoded[i]).toBe(request.decode[i][1]);
     expect(reply.decoded[i]).toEqual([s, 0]);
