@@ -19,17 +19,19 @@ import * as wire from './wire.js';
  * Below these element counts the pure-JS path is faster than a wasm call: the
  * call and the copy in cost more than the loop saves. Each is the first size
  * from which wasm stayed ahead in `node --expose-gc bench/crossover.js`
- * (Node 20, x86-64, random content; README "Performance"). Near a crossover
- * both paths are within noise of each other; 1 means wasm wins from one element.
+ * (Node 20, x86-64, random content, freed memory kept; remeasured 2026-12-01
+ * after the pure-JS unpackers stopped making views and DataViews). Near a
+ * crossover both paths are within noise of each other; 1 means wasm wins
+ * from one element.
  */
 const JS_BELOW = {
   simd: {
-    pack: { f32: 48, f64: 64, i8: 64, u8: 16, i16: 16, u16: 24, i32: 8, u32: 8, i64: 1, u64: 1, bool: 128 },
-    unpack: { f32: 48, f64: 8, i8: 4, u8: 1, i16: 1, u16: 4, i32: 1, u32: 1, i64: 1, u64: 1, bool: 128 },
+    pack: { f32: 48, f64: 96, i8: 32, u8: 96, i16: 16, u16: 32, i32: 8, u32: 8, i64: 1, u64: 1, bool: 256 },
+    unpack: { f32: 64, f64: 32, i8: 64, u8: 64, i16: 32, u16: 32, i32: 4, u32: 4, i64: 1, u64: 1, bool: 128 },
   },
   scalar: {
-    pack: { f32: 64, f64: 96, i8: 96, u8: 16, i16: 16, u16: 48, i32: 4, u32: 4, i64: 1, u64: 1, bool: 512 },
-    unpack: { f32: 256, f64: 8, i8: 4, u8: 1, i16: 1, u16: 1, i32: 1, u32: 1, i64: 1, u64: 1, bool: 512 },
+    pack: { f32: 64, f64: 64, i8: 32, u8: 48, i16: 48, u16: 16, i32: 8, u32: 8, i64: 1, u64: 1, bool: 256 },
+    unpack: { f32: 96, f64: 32, i8: 48, u8: 48, i16: 32, u16: 64, i32: 4, u32: 4, i64: 1, u64: 1, bool: 256 },
   },
 };
 
