@@ -394,6 +394,25 @@ export function loopEncodeASCII(s, lo, hi) {
 }
 
 /** IA5 / Visible: TextDecoder after a range check loop. */
+/**
+ * The same two loops for a set of chars that is no range (PrintableString,
+ * NumericString): `allowed` is a 128-entry table, 1 for the set's chars.
+ */
+export const allowedTable = (chars) => Uint8Array.from({ length: 128 }, (_, c) => (chars.includes(String.fromCharCode(c)) ? 1 : 0));
+export function loopEncodeSet(s, allowed) {
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 127 || allowed[c] === 0) throw new Error(`not in the set at ${i}`);
+    out[i] = c;
+  }
+  return out;
+}
+export function checkedDecodeSet(bytes, allowed) {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] > 127 || allowed[bytes[i]] === 0) throw new Error(`not in the set at ${i}`);
+  return latin1.decode(bytes);
+}
+
 export function checkedDecodeASCII(bytes, lo, hi) {
   for (let i = 0; i < bytes.length; i++) if (bytes[i] < lo || bytes[i] > hi) throw new Error(`out of range at ${i}`);
   return latin1.decode(bytes);
@@ -403,13 +422,20 @@ export function checkedDecodeASCII(bytes, lo, hi) {
 export const bufferEncodeBMP = (s) => Buffer.from(s, 'utf16le').swap16();
 export const bufferDecodeBMP = (bytes) => Buffer.from(bytes).swap16().toString('utf16le');
 
-const ASN1JS = { BMPString: asn1js.BmpString, IA5String: asn1js.IA5String, VisibleString: asn1js.VisibleString };
+const ASN1JS = {
+  BMPString: asn1js.BmpString, IA5String: asn1js.IA5String, VisibleString: asn1js.VisibleString,
+  PrintableString: asn1js.PrintableString, NumericString: asn1js.NumericString,
+};
 /** asn1js writes and reads DER (tag + length + content). */
 export const asn1jsWrite = (kind, s) => new Uint8Array(new ASN1JS[kind]({ value: s }).toBER());
 export const asn1jsRead = (der) => asn1js.fromBER(der).result.valueBlock.value;
 
 // node-forge works on binary strings: its natural input and output.
 const { asn1 } = forge;
-const FORGE = { BMPString: asn1.Type.BMPSTRING, IA5String: asn1.Type.IA5STRING, VisibleString: 26 };
+// (node-forge names no VisibleString or NumericString type: their universal tags.)
+const FORGE = {
+  BMPString: asn1.Type.BMPSTRING, IA5String: asn1.Type.IA5STRING, VisibleString: 26,
+  PrintableString: asn1.Type.PRINTABLESTRING, NumericString: 18,
+};
 export const forgeWrite = (kind, s) => asn1.toDer(asn1.create(asn1.Class.UNIVERSAL, FORGE[kind], false, s)).getBytes();
 export const forgeRead = (binary) => asn1.fromDer(forge.util.createBuffer(binary)).value;

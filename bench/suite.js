@@ -3,8 +3,9 @@
 // native requests for the C harness, and the baseline its ratios refer to.
 import { INT_DISTRIBUTIONS, typicalContent, values } from './contents.js';
 import {
-  JS_LOOP, asn1jsRead, asn1jsWrite, bufferDecodeBMP, bufferEncodeBMP, checkedDecodeASCII, dataViewPack, dataViewUnpack,
-  forgeRead, forgeWrite, jsLoop, libraryPeers, loopDecodeBMP, loopEncodeASCII, loopEncodeBMP, memcpy, settled, utf16be,
+  JS_LOOP, allowedTable, asn1jsRead, asn1jsWrite, bufferDecodeBMP, bufferEncodeBMP, checkedDecodeASCII, checkedDecodeSet,
+  dataViewPack, dataViewUnpack, forgeRead, forgeWrite, jsLoop, libraryPeers, loopDecodeBMP, loopEncodeASCII, loopEncodeBMP,
+  loopEncodeSet, memcpy, settled, utf16be,
 } from './peers.js';
 import { BOOL } from '../js/kinds.js';
 import { C_KINDS, harnessOp } from '../test/helpers.js';
@@ -21,6 +22,9 @@ export const STRINGS = [
   { id: 'BMPString', stem: 'BMP' },
   { id: 'IA5String', stem: 'IA5', lo: 0x00, hi: 0x7f },
   { id: 'VisibleString', stem: 'Visible', lo: 0x20, hi: 0x7e },
+  // Sets that are no range (X.680 41.4): `chars` lists them.
+  { id: 'PrintableString', stem: 'Printable', chars: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 '()+,-./:=?" },
+  { id: 'NumericString', stem: 'Numeric', chars: '0123456789 ' },
 ];
 
 /**
@@ -53,8 +57,9 @@ const batchOf = (n) => (n <= 64 ? 32 : n <= 4096 ? 4 : 1);
 
 /** Text of a string case: mixed scripts for BMPString, printable ASCII for the others. */
 function text(kind, name, n) {
-  if (name === 'country code') return 'DE';
-  if (name === 'common name') return 'www.example-host.com';
+  const named = { 'country code': kind.id === 'NumericString' ? '49' : 'DE', 'common name': kind.id === 'NumericString' ? '0049 30 1234567890' : 'www.example-host.com' }[name];
+  if (named !== undefined) return named;
+  if (kind.chars) return Array.from({ length: n }, (_, i) => kind.chars[(i * 7) % kind.chars.length]).join('');
   if (kind.id !== 'BMPString') return Array.from({ length: n }, (_, i) => String.fromCharCode(0x20 + ((i * 7) % 95))).join('');
   const pieces = ['Grüße ', 'Москва ', 'Ελλάδα ', '東京都 ', 'São Paulo '];
   let s = '';
@@ -153,6 +158,7 @@ function stringCase(paths, kind, name, n, op) {
   const s = text(kind, name, n);
   const bmp = kind.id === 'BMPString';
   const { stem } = kind;
+  const allowed = kind.chars && allowedTable(kind.chars);
   // encodeBMP / decodeIA5 / writeVisibleString ...: the API's names for this kind
   const fn = (api, what) => api[`${what}${stem}${what === 'write' || what === 'read' ? 'String' : ''}`].bind(api);
   const content = fn(paths['pure-js'], 'encode')(s);
@@ -168,7 +174,7 @@ function stringCase(paths, kind, name, n, op) {
   const derRead = fn(paths.auto, 'read');
   const peers = op === 'encode'
     ? [
-      { name: 'charCodeAt loop', fn: bmp ? () => loopEncodeBMP(s) : () => loopEncodeASCII(s, kind.lo, kind.hi) },
+      { name: 'charCodeAt loop', fn: bmp ? () => loopEncodeBMP(s) : allowed ? () => loopEncodeSet(s, allowed) : () => loopEncodeASCII(s, kind.lo, kind.hi) },
       ...(bmp ? [{ name: 'Buffer utf16le + swap16', fn: () => bufferEncodeBMP(s) }] : []),
       { name: 'asn1js (DER)', fn: () => asn1jsWrite(kind.id, s) },
       { name: 'node-forge (DER)', fn: () => forgeWrite(kind.id, s) },
@@ -179,7 +185,7 @@ function stringCase(paths, kind, name, n, op) {
         ? [{ name: "TextDecoder('utf-16be')", fn: () => utf16be.decode(content) },
           { name: 'Buffer swap16 + utf16le', fn: () => bufferDecodeBMP(content) },
           { name: 'fromCharCode loop', fn: () => loopDecodeBMP(content) }]
-        : [{ name: 'check loop + TextDecoder', fn: () => checkedDecodeASCII(content, kind.lo, kind.hi) }]),
+        : [{ name: 'check loop + TextDecoder', fn: allowed ? () => checkedDecodeSet(content, allowed) : () => checkedDecodeASCII(content, kind.lo, kind.hi) }]),
       { name: 'asn1js (DER)', fn: () => asn1jsRead(derBuffer) },
       { name: 'node-forge (DER)', fn: () => forgeRead(derBinary) },
       { name: 'fastmp DER', fn: () => derRead(der) },
