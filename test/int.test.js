@@ -87,6 +87,20 @@ for (const [pathName, options] of PATHS) {
         expect(bytesOf(unpack(packInts(x), type.Type)).equals(bytesOf(x))).toBe(true);
       });
 
+      // Every form mixed inside each vector: the edges (each form's bounds)
+      // in a cycle, rotated one lane at a time so that each edge meets every
+      // lane position beside every form; then shuffled (seeded).
+      test(`${type.Type.name}: all forms mixed inside every vector, at every lane position`, () => {
+        const edges = INT_EDGES.filter((v) => v >= type.min && v <= type.max);
+        const values = [];
+        for (let r = 0; r < Math.max(edges.length, 16); r++) for (let i = 0; i < 32; i++) values.push(edges[(i + r) % edges.length]);
+        const r = rng(13);
+        for (let i = 0; i < 4096; i++) values.push(edges[r.int(edges.length)]);
+        const x = typedOf(type, values);
+        expect(Buffer.from(packInts(x)).equals(Buffer.from(smallest(values)))).toBe(true);
+        expect(bytesOf(unpack(packInts(x), type.Type)).equals(bytesOf(x))).toBe(true);
+      });
+
       test(`${type.Type.name}: the edge values, byte for byte what @msgpack/msgpack writes; msgpackr reads them back`, () => {
         const values = [...INT_EDGES.filter((v) => v >= type.min && v <= type.max), ...randomInts(type, 200, 5, 'random')];
         const x = typedOf(type, values);
