@@ -4,6 +4,7 @@
 // plain-text table with ratios.
 import { Bench } from 'tinybench';
 import { createFastmp } from '../js/index.js';
+import { instantiate } from '../js/loader.js';
 
 /**
  * One instance of the API per path: wasm-simd, wasm-scalar (wasm forced at
@@ -21,6 +22,45 @@ export async function loadPaths() {
     paths[name] = await createFastmp(options);
   }
   return paths;
+}
+
+/**
+ * The two wasm builds' exports, bare: for timing the kernels alone (input and
+ * output already in the module's memory, no JS boundary). Views of their
+ * memory are made afresh at each use, so memory growth needs no handling.
+ */
+export async function loadKernels() {
+  const onMemoryGrowth = () => {};
+  return {
+    simd: (await instantiate({ backend: 'simd', onMemoryGrowth })).exports,
+    scalar: (await instantiate({ backend: 'scalar', onMemoryGrowth })).exports,
+  };
+}
+
+/**
+ * One kind's kernels of one build (`k`, from loadKernels) on fixed inputs in
+ * its memory: `values` (the typed elements, little-endian bytes) and `packed`
+ * (their msgpack). Returns { pack(), unpack(), packed(), unpacked(), free() }:
+ * the calls to time, their outputs as copies (to check), and free().
+ */
+export function kernelCalls(k, kind, values, packed) {
+  const n = values.byteLength / kind.bytes;
+  const input = k.malloc(Math.max(1, values.byteLength)) >>> 0;
+  const wire = k.malloc(n * kind.wire + 64) >>> 0;
+  const msgpack = k.malloc(Math.max(1, packed.length)) >>> 0;
+  const decoded = k.malloc(Math.max(1, values.byteLength)) >>> 0;
+  const result = k.malloc(64) >>> 0;
+  const bytes = (at, size) => new Uint8Array(k.memory.buffer, at, size);
+  bytes(input, values.byteLength).set(values);
+  bytes(msgpack, packed.length).set(packed);
+  let size = 0;
+  return {
+    pack: () => (size = k[kind.pack](input, n, wire) >>> 0),
+    unpack: () => k[kind.unpack](msgpack, packed.length, decoded, n, 0, result),
+    packed: () => bytes(wire, size).slice(),
+    unpacked: () => bytes(decoded, values.byteLength).slice(),
+    free: () => [input, wire, msgpack, decoded, result].forEach((at) => k.free(at)),
+  };
 }
 
 /**
@@ -105,6 +145,7 @@ export function pageFaultProbe() {
 }
 
 export function formatNs(ns) {
+  if (ns === undefined || !Number.isFinite(ns)) return '–';
   if (ns >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
   if (ns >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;
   return `${ns.toFixed(0)} ns`;

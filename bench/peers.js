@@ -296,9 +296,11 @@ export function dataViewUnpack(bytes, Type) {
 /**
  * 'memcpy': the input's bytes set into a preallocated output of the packed
  * size (TypedArray#set), no allocation: what a zero-copy pack cannot beat in JS.
+ * (Where the msgpack is shorter than the input, e.g. small ints, the output
+ * is the input's size: memcpy then copies more than pack writes.)
  */
 export function memcpy(x, outputBytes) {
-  const out = new Uint8Array(outputBytes);
+  const out = new Uint8Array(Math.max(outputBytes, x.byteLength));
   const src = new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
   return () => {
     out.set(src);

@@ -27,7 +27,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadPaths, pageFaultProbe, timeRounds } from './lib.js';
+import { loadKernels, loadPaths, pageFaultProbe, timeRounds } from './lib.js';
 import { REGIMES, runMessages } from './messages.js';
 import { runNativeBench } from './native.js';
 import { flags, formatNs, markdown, probeLine, svg, targets } from './report.js';
@@ -78,13 +78,19 @@ function timeNative(native, ns) {
 async function runChild() {
   const probe = pageFaultProbe();
   const paths = await loadPaths();
+  const kernels = await loadKernels();
   const results = [];
-  const all = [...cases(paths, { quick })].filter((c) => (!only || only.test(c.group)) && (!sizes || sizes.includes(c.n)));
+  const all = [...cases(paths, { quick, kernels })].filter((c) => (!only || only.test(c.group)) && (!sizes || sizes.includes(c.n)));
   const regime = process.env.FASTMP_BENCH_REGIME ?? 'this process';
   for (const [k, { make }] of all.entries()) {
     const c = make();
-    c.check();
-    const timed = await timeRounds(c.methods, { ...budget(c.n), batch: quick ? 1 : c.batch });
+    let timed;
+    try {
+      c.check();
+      timed = await timeRounds(c.methods, { ...budget(c.n), batch: quick ? 1 : c.batch });
+    } finally {
+      c.dispose?.();
+    }
     const ns = {};
     const spread = {};
     const rounds = {};

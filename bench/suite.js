@@ -7,6 +7,7 @@ import {
   dataViewPack, dataViewUnpack, forgeRead, forgeWrite, jsLoop, libraryPeers, loopDecodeBMP, loopEncodeASCII, loopEncodeBMP,
   loopEncodeSet, memcpy, settled, utf16be,
 } from './peers.js';
+import { kernelCalls } from './lib.js';
 import { BOOL } from '../js/kinds.js';
 import { C_KINDS, harnessOp } from '../test/helpers.js';
 
@@ -55,12 +56,22 @@ function contentsOf(kind, n) {
 /** Calls per timed sample, every method of a case alike: calls under ~1 µs in batches (bench/lib.js timeRounds). */
 const batchOf = (n) => (n <= 64 ? 32 : n <= 4096 ? 4 : 1);
 
-/** Text of a string case: mixed scripts for BMPString, printable ASCII for the others. */
-function text(kind, name, n) {
+/**
+ * BMPString sizes that also run with ASCII-only text (content 'ascii'): V8
+ * builds a string of chars below 0x100 (one byte each) much faster than a
+ * two-byte one, and BMPString content is often plain ASCII (names, hosts).
+ */
+const ASCII_BMP_SIZES = new Set(['16', '1024', '64 K']);
+
+/** The contents of a string case: 'text' (mixed scripts for BMPString), and 'ascii' for BMPString at ASCII_BMP_SIZES. */
+const stringContents = (kind, name) => (kind.id === 'BMPString' && ASCII_BMP_SIZES.has(name) ? ['text', 'ascii'] : ['text']);
+
+/** Text of a string case: mixed scripts for BMPString ('text'), printable ASCII for the others and for 'ascii'. */
+function text(kind, name, n, content) {
   const named = { 'country code': kind.id === 'NumericString' ? '49' : 'DE', 'common name': kind.id === 'NumericString' ? '0049 30 1234567890' : 'www.example-host.com' }[name];
   if (named !== undefined) return named;
   if (kind.chars) return Array.from({ length: n }, (_, i) => kind.chars[(i * 7) % kind.chars.length]).join('');
-  if (kind.id !== 'BMPString') return Array.from({ length: n }, (_, i) => String.fromCharCode(0x20 + ((i * 7) % 95))).join('');
+  if (kind.id !== 'BMPString' || content === 'ascii') return Array.from({ length: n }, (_, i) => String.fromCharCode(0x20 + ((i * 7) % 95))).join('');
   const pieces = ['Grüße ', 'Москва ', 'Ελλάδα ', '東京都 ', 'São Paulo '];
   let s = '';
   for (let i = 0; s.length < n; i++) s += pieces[i % pieces.length];
@@ -74,14 +85,14 @@ const leBytes = (x) => new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
  * elements exist only while their case runs). `paths` are the API instances
  * of bench/lib.js loadPaths(). quick: a few types and sizes, for a smoke run.
  */
-export function* cases(paths, { quick = false } = {}) {
+export function* cases(paths, { quick = false, kernels } = {}) {
   for (const type of C_KINDS) { // one per C type of js/kinds.js (Uint8Array for u8), then booleans
     if (quick && !['f32', 'i32', 'bool'].includes(type.c)) continue;
     const sizes = quick ? [16, 4096] : [...SIZES, ...(LARGE[type.c] ?? [])].sort((a, b) => a - b);
     for (const n of sizes) {
       for (const content of quick ? [typicalContent(type)] : contentsOf(type, n)) {
         for (const op of ['pack', 'unpack']) {
-          yield { group: `${op} ${type.name}`, n, make: () => numericCase(paths, type, n, content, op) };
+          yield { group: `${op} ${type.name}`, n, make: () => numericCase(paths, kernels, type, n, content, op) };
         }
       }
     }
@@ -89,14 +100,16 @@ export function* cases(paths, { quick = false } = {}) {
   for (const kind of STRINGS) {
     if (quick && kind.id !== 'BMPString') continue;
     for (const [name, n] of quick ? [['16', 16], ['1024', 1024]] : STRING_SIZES) {
-      for (const op of ['encode', 'decode']) {
-        yield { group: `${op} ${kind.id}`, n, make: () => stringCase(paths, kind, name, n, op) };
+      for (const content of quick ? ['text'] : stringContents(kind, name)) {
+        for (const op of ['encode', 'decode']) {
+          yield { group: `${op} ${kind.id}`, n, make: () => stringCase(paths, kind, name, n, op, content) };
+        }
       }
     }
   }
 }
 
-function numericCase(paths, type, n, content, op) {
+function numericCase(paths, kernels, type, n, content, op) {
   const { Type, name: label, float } = type; // label: 'Float32Array', ..., 'boolean'
   const x = values(type, n, content);
   const bool = type === BOOL;
@@ -104,23 +117,27 @@ function numericCase(paths, type, n, content, op) {
   const bytes = packWith(paths['pure-js']);
   const unpackWith = (api, input) => (bool ? api.unpackBool(input) : api.unpack(input, Type));
 
-  // Zero-copy: the input already in wasm memory, made once; packView leaves the output there.
-  // Other methods on the same instance may grow wasm memory, which detaches the view
-  // (byteLength 0): it is then refreshed, as the README tells users to.
+  // Zero-copy: the input already in wasm memory, made once; packView (packBoolView)
+  // leaves the output there. Other methods on the same instance may grow wasm memory,
+  // which detaches the view (byteLength 0): it is then refreshed, as the README tells users to.
   const zeroCopy = (api) => {
     let held = api.alloc(op === 'pack' ? Type : Uint8Array, op === 'pack' ? n : bytes.length);
     held.set(op === 'pack' ? x : bytes);
     const live = () => (held.byteLength === 0 ? (held = api.refresh(held)) : held);
-    return op === 'pack' ? () => api.packView(live(), { bin: false }) : () => unpackWith(api, live());
+    if (op === 'unpack') return () => unpackWith(api, live());
+    return bool ? () => api.packBoolView(live()) : () => api.packView(live(), { bin: false });
   };
   const fastmp = ['wasm-simd', 'wasm-scalar', 'pure-js', 'auto'].map((path) => ({
     name: path,
     fn: op === 'pack' ? () => packWith(paths[path]) : () => unpackWith(paths[path], bytes),
   }));
-  if (!bool) { // packView packs arrays of ints; booleans have no view of their own
-    fastmp.push({ name: 'zero-copy simd', fn: zeroCopy(paths['wasm-simd']) });
-    fastmp.push({ name: 'zero-copy scalar', fn: zeroCopy(paths['wasm-scalar']) });
-  }
+  fastmp.push({ name: 'zero-copy simd', fn: zeroCopy(paths['wasm-simd']) });
+  fastmp.push({ name: 'zero-copy scalar', fn: zeroCopy(paths['wasm-scalar']) });
+  // The kernels alone, on each build's bare module: input and output already
+  // in its memory, no JS boundary (what the SIMD ÷ scalar and wasm ÷ native
+  // targets compare). Checked below like the paths.
+  const bare = Object.entries(kernels ?? {}).map(([build, k]) => ({ build, calls: kernelCalls(k, type, leBytes(x), bytes) }));
+  const kernelRows = bare.map(({ build, calls }) => ({ name: `kernel ${build}`, fn: op === 'pack' ? calls.pack : calls.unpack }));
 
   // The peers: the fastest JS loop (the baseline), the 12-line DataView loop
   // for floats, the libraries, and for pack from 4096 on a JS memcpy of the output size.
@@ -142,33 +159,39 @@ function numericCase(paths, type, n, content, op) {
   return {
     group: `${op} ${label}`, op, type: label, n, size: String(n), content, wireBytes: bytes.length,
     baseline: JS_LOOP, batch: batchOf(n),
-    methods: [...fastmp, ...peers], native,
-    // Every fastmp path, and the JS loop, must give the same result before any is timed.
+    methods: [...fastmp, ...kernelRows, ...peers], native,
+    // Every fastmp path, each kernel, and the JS loop must give the same result before any is timed.
     check: () => {
       const ref = Buffer.from(leBytes(op === 'pack' ? bytes : unpackWith(paths['pure-js'], bytes)));
+      const disagrees = (name) => new Error(`${name} disagrees on ${op} ${label} ${n} ${content}`);
       for (const { name, fn } of [...fastmp, peers[0]]) {
-        const got = fn();
-        if (!Buffer.from(leBytes(got)).equals(ref)) throw new Error(`${name} disagrees on ${op} ${label} ${n} ${content}`);
+        if (!Buffer.from(leBytes(fn())).equals(ref)) throw disagrees(name);
+      }
+      for (const { build, calls } of bare) {
+        const failed = op === 'unpack' && calls.unpack() !== 0;
+        if (op === 'pack') calls.pack();
+        if (failed || !Buffer.from(op === 'pack' ? calls.packed() : calls.unpacked()).equals(ref)) throw disagrees(`kernel ${build}`);
       }
     },
+    dispose: () => bare.forEach(({ calls }) => calls.free()),
   };
 }
 
-function stringCase(paths, kind, name, n, op) {
-  const s = text(kind, name, n);
+function stringCase(paths, kind, name, n, op, content) {
+  const s = text(kind, name, n, content);
   const bmp = kind.id === 'BMPString';
   const { stem } = kind;
   const allowed = kind.chars && allowedTable(kind.chars);
   // encodeBMP / decodeIA5 / writeVisibleString ...: the API's names for this kind
   const fn = (api, what) => api[`${what}${stem}${what === 'write' || what === 'read' ? 'String' : ''}`].bind(api);
-  const content = fn(paths['pure-js'], 'encode')(s);
+  const encoded = fn(paths['pure-js'], 'encode')(s);
   const der = fn(paths['pure-js'], 'write')(s);
   const derBuffer = der.slice().buffer;
   const derBinary = Buffer.from(der).toString('latin1');
   // Each function looked up once, not inside the timed closure.
   const fastmp = ['wasm-simd', 'wasm-scalar', 'pure-js', 'auto'].map((path) => {
     const call = fn(paths[path], op);
-    return { name: path, fn: op === 'encode' ? () => call(s) : () => call(content) };
+    return { name: path, fn: op === 'encode' ? () => call(s) : () => call(encoded) };
   });
   const derWrite = fn(paths.auto, 'write');
   const derRead = fn(paths.auto, 'read');
@@ -182,19 +205,19 @@ function stringCase(paths, kind, name, n, op) {
     ]
     : [
       ...(bmp
-        ? [{ name: "TextDecoder('utf-16be')", fn: () => utf16be.decode(content) },
-          { name: 'Buffer swap16 + utf16le', fn: () => bufferDecodeBMP(content) },
-          { name: 'fromCharCode loop', fn: () => loopDecodeBMP(content) }]
-        : [{ name: 'check loop + TextDecoder', fn: allowed ? () => checkedDecodeSet(content, allowed) : () => checkedDecodeASCII(content, kind.lo, kind.hi) }]),
+        ? [{ name: "TextDecoder('utf-16be')", fn: () => utf16be.decode(encoded) },
+          { name: 'Buffer swap16 + utf16le', fn: () => bufferDecodeBMP(encoded) },
+          { name: 'fromCharCode loop', fn: () => loopDecodeBMP(encoded) }]
+        : [{ name: 'check loop + TextDecoder', fn: allowed ? () => checkedDecodeSet(encoded, allowed) : () => checkedDecodeASCII(encoded, kind.lo, kind.hi) }]),
       { name: 'asn1js (DER)', fn: () => asn1jsRead(derBuffer) },
       { name: 'node-forge (DER)', fn: () => forgeRead(derBinary) },
       { name: 'fastmp DER', fn: () => derRead(der) },
     ];
   const units = leBytes(Uint16Array.from(s, (c) => c.charCodeAt(0)));
   const harness = harnessOp({ op: `${stem.toLowerCase()}${op === 'encode' ? 'Encode' : 'Decode'}` }); // bmpEncode, ...
-  const input = op === 'encode' ? units : content;
+  const input = op === 'encode' ? units : encoded;
   return {
-    group: `${op} ${kind.id}`, op, type: kind.id, n, size: name, content: 'text', wireBytes: content.length,
+    group: `${op} ${kind.id}`, op, type: kind.id, n, size: name, content, wireBytes: encoded.length,
     baseline: op === 'encode' ? 'charCodeAt loop' : bmp ? "TextDecoder('utf-16be')" : 'check loop + TextDecoder',
     // Every method's output that is a string is flattened in the timed region (peers.js settled()).
     methods: [...fastmp, ...peers].map((m) => ({ name: m.name, fn: () => settled(m.fn()) })), batch: batchOf(n),
@@ -205,7 +228,7 @@ function stringCase(paths, kind, name, n, op) {
     check: () => {
       for (const { name: method, fn: call } of fastmp) {
         const got = call();
-        const same = op === 'encode' ? Buffer.from(got).equals(Buffer.from(content)) : got === s;
+        const same = op === 'encode' ? Buffer.from(got).equals(Buffer.from(encoded)) : got === s;
         if (!same) throw new Error(`${method} disagrees on ${op} ${kind.id} ${name}`);
       }
       const peerOut = op === 'encode' ? asn1jsWrite(kind.id, s) : asn1jsRead(derBuffer);

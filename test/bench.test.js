@@ -25,7 +25,8 @@ test('bench --quick writes RESULTS.md, results.json and chart.svg, both memory r
       'encode BMPString', 'decode BMPString',
     ]));
     const f32 = results.find((r) => r.group === 'pack Float32Array' && r.n === 4096);
-    for (const method of ['wasm-simd', 'wasm-scalar', 'pure-js', 'auto', 'zero-copy simd', 'zero-copy scalar', 'JS loop', 'DataView loop',
+    for (const method of ['wasm-simd', 'wasm-scalar', 'pure-js', 'auto', 'zero-copy simd', 'zero-copy scalar', 'kernel simd', 'kernel scalar',
+      'JS loop', 'DataView loop',
       '@msgpack/msgpack incl. Array.from', '@msgpack/msgpack, values pre-converted', 'msgpackr incl. Array.from',
       'msgpackr, values pre-converted', 'memcpy', 'native simd', 'native scalar', 'msgpack-c', 'native memcpy']) {
       expect(f32.ns[method], method).toBeGreaterThan(0);
@@ -38,6 +39,11 @@ test('bench --quick writes RESULTS.md, results.json and chart.svg, both memory r
     expect(max).toBeGreaterThanOrEqual(f32.ns.auto);
     expect(f32.rounds.auto).toHaveLength(2);
     expect(f32.spread['native simd']).toBeUndefined();
+    // Booleans have a zero-copy path both ways (packBoolView, an alloc() input to unpackBool).
+    for (const op of ['pack', 'unpack']) {
+      const bools = results.find((r) => r.group === `${op} boolean` && r.n === 4096);
+      for (const method of ['zero-copy simd', 'zero-copy scalar', 'kernel simd', 'kernel scalar']) expect(bools.ns[method], `${op} boolean ${method}`).toBeGreaterThan(0);
+    }
   }
   expect(targets.find((t) => t.target.startsWith('pack Float32Array at 4096, copying API'))).toMatchObject({
     'kept memory': expect.stringMatching(/^\d+\.\d\dx$/), 'plain process': expect.stringMatching(/^\d+\.\d\dx$/),
