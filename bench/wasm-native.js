@@ -1,30 +1,22 @@
 // wasm-native.js - the same kernels as wasm (SIMD, scalar) and native x86-64
-// (SIMD through SIMDe, scalar), timed in one run on the same inputs, kernels
-// only: input and output already in memory (wasm: in the module's memory, as
-// bench/kernels.js does; native: bench/native.js's fm-bench). Prints times and
+// (SIMD through SIMDe, scalar), timed in one run on the same inputs (the
+// suite's typical content, bench/contents.js), kernels only: input and output
+// already in memory (wasm: in the bare module's memory, bench/lib.js
+// kernelCalls, as the suite's kernel rows; native: bench/native.js's fm-bench). Prints times and
 // native ÷ wasm ratios (1 = wasm as fast as native; 0.67 = wasm 1.5x slower).
 //   node bench/wasm-native.js [--n=4096,4194304] [--types=f32,i32] [--rounds=3]
 // Both sides are the best of 7 rounds of at least 2 ms (fm_bench.c's rule);
 // the whole set runs --rounds times, native and wasm alternating, and each
 // figure is its best round: other work on the 2 shared cores only slows.
-import { instantiate } from '../js/loader.js';
 import { harnessOp, kindOfC } from '../test/helpers.js';
-import { formatNs, printTable } from './lib.js';
+import { typicalContent, values } from './contents.js';
+import { formatNs, kernelCalls, loadKernels, printTable } from './lib.js';
 import { runNativeBench } from './native.js';
 
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const SIZES = (arg('n') ?? `4096,${4 << 20}`).split(',').map(Number);
 const TYPES = (arg('types') ?? 'f32,i32').split(',');
 const ROUNDS = Number(arg('rounds') ?? 3);
-
-/** Random values: floats in ±1e6, ints over the type's whole range (random bytes). */
-function randomValues(kind, n) {
-  const x = new kind.Type(n);
-  if (kind.float) return x.map(() => (Math.random() - 0.5) * 2e6);
-  const bytes = new Uint8Array(x.buffer);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Math.random() * 256;
-  return x;
-}
 
 /** ns per call of fn: fm_bench.c's best_ns (best of 7 rounds of at least 2 ms). */
 function bestNs(fn) {
@@ -41,38 +33,33 @@ function bestNs(fn) {
   return best;
 }
 
-// Views are made afresh from memory.buffer at each use, so growth needs no handling.
-const onMemoryGrowth = () => {};
-const wasm = {
-  simd: (await instantiate({ backend: 'simd', onMemoryGrowth })).exports,
-  scalar: (await instantiate({ backend: 'scalar', onMemoryGrowth })).exports,
-};
+const wasm = await loadKernels();
 
-/** One case per type, size and op: the wasm calls and the native requests on the same bytes. */
+/** One case per type, size and op: the wasm calls and the native requests on the same bytes (the suite's typical content). */
 const cases = [];
 for (const n of SIZES) {
   for (const type of TYPES) {
     const kind = kindOfC(type);
-    const size = kind.Type.BYTES_PER_ELEMENT;
-    const x = randomValues(kind, n);
+    const x = values(kind, n, typicalContent(kind));
+    const bytes = new Uint8Array(x.buffer);
     const calls = { pack: {}, unpack: {} };
     let packed;
     for (const [build, k] of Object.entries(wasm)) {
-      const input = k.malloc(n * size) >>> 0, out = k.malloc(n * kind.wire + 32) >>> 0;
-      const decoded = k.malloc(n * size) >>> 0, result = k.malloc(32) >>> 0;
-      new Uint8Array(k.memory.buffer, input, n * size).set(new Uint8Array(x.buffer));
-      const bytes = k[kind.pack](input, n, out) >>> 0;
-      const wire = new Uint8Array(k.memory.buffer, out, bytes).slice();
+      const probe = kernelCalls(k, kind, bytes, new Uint8Array(0));
+      probe.pack();
+      const wire = probe.packed();
+      probe.free();
       if (packed && Buffer.compare(packed, wire) !== 0) throw new Error(`${type} ${n}: the wasm builds pack differently`);
       packed = wire;
-      calls.pack[build] = () => k[kind.pack](input, n, out);
-      calls.unpack[build] = () => k[kind.unpack](out, bytes, decoded, n, 0, result);
-      if (calls.unpack[build]() !== 0) throw new Error(`${type} ${n}: wasm ${build} unpack failed`);
+      const call = kernelCalls(k, kind, bytes, packed);
+      if (call.unpack() !== 0) throw new Error(`${type} ${n}: wasm ${build} unpack failed`);
+      calls.pack[build] = call.pack;
+      calls.unpack[build] = call.unpack;
     }
     for (const op of ['pack', 'unpack']) {
       cases.push({
         type, n, op, wasm: calls[op], best: {},
-        request: { op: harnessOp({ op, type }), data: op === 'pack' ? new Uint8Array(x.buffer) : packed },
+        request: { op: harnessOp({ op, type }), data: op === 'pack' ? bytes : packed },
       });
     }
   }
