@@ -60,7 +60,7 @@ function targetRows(results) {
     }
   }
   add('zero-copy pack Float32Array at 1 M ≥ 6x the JS loop', f32('pack', M), 'zero-copy simd', JS_LOOP, 6);
-  add('zero-copy pack Float32Array at 1 M ≥ 0.9x memcpy (TypedArray#set into a preallocated output of the same size)',
+  add('zero-copy pack Float32Array at 1 M ≥ 0.9x memcpy of the same output (TypedArray#set into a preallocated array)',
     f32('pack', M), 'zero-copy simd', 'memcpy', 0.9);
   add('pack kernel at 1 M ≥ 0.5x native memcpy of the output size', f32('pack', M), 'kernel simd', 'native memcpy', 0.5);
   for (const [type, goal] of [['Float32Array', 4], ['Float64Array', 4], ['Int16Array', 2], ['Int32Array', 2], ['BigInt64Array', 2], ['boolean', 10]]) {
@@ -231,8 +231,8 @@ baseline is the \`JS loop\`: a reused scratch written through a DataView made on
 fresh output and a DataView per call. \`auto\` is what users get (SIMD build, pure JS below the
 crossover); \`zero-copy\` is \`packView()\` of an \`alloc()\` array (unpack: an \`alloc()\` input); \`kernel\`
 is the kernel alone, called on the bare module with its input and output already in wasm memory; \`memcpy\`
-sets the input's bytes into a preallocated output of the packed size (\`TypedArray#set\`), \`native
-memcpy\` the same in C. Library rows use one reused \`Encoder\`/\`Decoder\` (@msgpack/msgpack) or
+copies the packed output's bytes into a preallocated array of the same size (\`TypedArray#set\`),
+\`native memcpy\` the same in C. Library rows use one reused \`Encoder\`/\`Decoder\` (@msgpack/msgpack) or
 \`Packr\`/\`Unpackr\` (msgpackr), with the user's conversion timed (\`incl. Array.from\` / \`incl.
 Type.from\`) or not. Every string result is flattened in the timed region, fastmp's too. The targets
 are read from the kept-memory run: in a plain process on this VM a call that allocates a large

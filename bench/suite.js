@@ -140,12 +140,12 @@ function numericCase(paths, kernels, type, n, content, op) {
   const kernelRows = bare.map(({ build, calls }) => ({ name: `kernel ${build}`, fn: op === 'pack' ? calls.pack : calls.unpack }));
 
   // The peers: the fastest JS loop (the baseline), the 12-line DataView loop
-  // for floats, the libraries, and for pack from 4096 on a JS memcpy of the output size.
+  // for floats, the libraries, and for pack from 4096 on a JS memcpy of the output.
   const loop = jsLoop(Type, bool);
   const peers = [{ name: JS_LOOP, fn: op === 'pack' ? () => loop.pack(x) : () => loop.unpack(bytes) }];
   if (float) peers.push({ name: 'DataView loop', fn: op === 'pack' ? () => dataViewPack(x) : () => dataViewUnpack(bytes, Type) });
   if (n <= LIBRARIES_UP_TO) peers.push(...libraryPeers(op, Type, bool, x, bytes));
-  if (op === 'pack' && n >= 4096) peers.push({ name: 'memcpy', fn: memcpy(x, bytes.length) });
+  if (op === 'pack' && n >= 4096) peers.push({ name: 'memcpy', fn: memcpy(bytes) });
 
   const harness = harnessOp({ op, type: type.c });
   const input = op === 'pack' ? leBytes(x) : bytes;
