@@ -1,22 +1,45 @@
 /* fm_bool.c - booleans <-> msgpack arrays of 0xc2 (false) / 0xc3 (true).
  *
  * Pack reads bytes (0 = false, anything else = true): 16 lanes become 16 tags
- * with one compare and one subtract (0xc2 - (-1) = 0xc3). Unpack subtracts
+ * with an unsigned minimum and an add (0xc2 + min(byte, 1)). Unpack subtracts
  * 0xc2 from 16 bytes and accepts the block when every lane is 0 or 1 (one
  * unsigned compare and one any_true), 64 bytes per test while it can;
  * otherwise the scalar path finds the element that is not a boolean.
  */
 #include "fm_blocks.h"
 
+#if FM_SIMD
+/* splat(1), computed so that LLVM cannot see its value when it compiles the
+ * loop: knowing it, LLVM turns min(b, 1) + 0xc2 into a compare and a select,
+ * which V8 compiles to four instructions instead of two (measured: pack 4096
+ * booleans 177 -> 125 ns; the rounding average of 0 and 1 is 1). */
+FM_INLINE v128_t opaque_one(void) { return wasm_u8x16_avgr(wasm_i8x16_splat(0), wasm_i8x16_splat(1)); }
+
+/* The 16 tags of the 16 booleans at in: 0xc2 + min(byte, 1). */
+FM_INLINE v128_t bool_tags(const uint8_t *in, v128_t one) {
+  return wasm_i8x16_add(wasm_u8x16_min(wasm_v128_load(in), one), wasm_i8x16_splat((int8_t)0xc2));
+}
+#endif
+
 FM_EXPORT size_t fm_pack_bool(const uint8_t *in, size_t n, uint8_t *out) {
   if (n > FM_MAX_ELEMENTS) return 0;
   uint8_t *p = out + fm_write_array_header(out, (uint32_t)n);
   size_t i = 0;
 #if FM_SIMD
-  v128_t zero = wasm_i8x16_splat(0), false_tag = wasm_i8x16_splat((int8_t)0xc2);
-  for (; i + 16 <= n; i += 16, p += 16) {
-    v128_t truth = wasm_i8x16_ne(wasm_v128_load(in + i), zero); /* -1 where true */
-    wasm_v128_store(p, wasm_i8x16_sub(false_tag, truth));
+  if (n >= 16) {
+    /* Stores aligned to 16 bytes: the header leaves p unaligned, and a store
+     * across two cache lines costs more than a load does (measured: 4096
+     * booleans 172 -> 146 ns). The first vector and the last are written
+     * unaligned, overlapping the aligned ones with the same bytes. */
+    v128_t one = opaque_one();
+    uint8_t *end = p + n;
+    wasm_v128_store(p, bool_tags(in, one));
+    i = 16 - ((uintptr_t)p & 15);
+    for (; i + 128 <= n; i += 128) /* 8 vectors an iteration: less loop per byte (146 -> 130 ns) */
+      for (int k = 0; k < 8; k++) wasm_v128_store(p + i + 16 * k, bool_tags(in + i + 16 * k, one));
+    for (; i + 16 <= n; i += 16) wasm_v128_store(p + i, bool_tags(in + i, one));
+    wasm_v128_store(end - 16, bool_tags(in + n - 16, one));
+    return (size_t)(end - out);
   }
 #endif
   for (; i < n; i++) *p++ = in[i] ? 0xc3 : 0xc2;

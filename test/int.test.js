@@ -226,6 +226,21 @@ for (const [pathName, options] of PATHS) {
       expect(Buffer.from(packed).equals(Buffer.from(encode(asArray)))).toBe(true);
     });
 
+    // The SIMD pack writes a first vector unaligned, then vectors aligned to
+    // 16 bytes in runs of 8, then single vectors, then a last one unaligned
+    // (overlapping): every length crosses each of those boundaries, with every
+    // byte value that means true, and with a header of 1 and of 3 bytes.
+    test('booleans of every length 0..300 and 4096..4112: tags, round trip', () => {
+      const r = rng(21);
+      for (const n of [...Array.from({ length: 301 }, (_, i) => i), ...Array.from({ length: 17 }, (_, i) => 4096 + i)]) {
+        const flags = Uint8Array.from({ length: n }, (_, i) => (r.int(2) ? 0 : i % 256 || 0x80));
+        const packed = packBool(flags);
+        const expected = [...(n <= 15 ? [0x90 | n] : [0xdc, n >> 8, n & 0xff]), ...Array.from(flags, (f) => (f ? 0xc3 : 0xc2))];
+        expect(Buffer.from(packed).equals(Buffer.from(expected))).toBe(true);
+        expect(Buffer.from(unpackBool(packed)).equals(Buffer.from(flags.map((f) => (f ? 1 : 0))))).toBe(true);
+      }
+    });
+
     test('booleans: bad elements and bad arguments', () => {
       for (const at of [0, 5, 15, 16, 30]) {
         const bytes = Uint8Array.from(packBool(new Uint8Array(40).fill(1)));
