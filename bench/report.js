@@ -338,3 +338,75 @@ export function svg(results) {
 }
 
 const escape = (s) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll("'", '&apos;');
+
+// ---- the README's figures ------------------------------------------------------------
+// README.md quotes two tables of the committed run, between markers; a full
+// `npm run bench` writing into bench/ rewrites them (run.js), and
+// test/readme.test.js checks that they are what this code makes of
+// bench/results.json: no figure in the README is typed by hand.
+
+/** The README's Float32Array columns: [header, method of op]. The libraries' rows are those that include the user's conversion. */
+const README_TYPED_COLUMNS = [
+  ['auto', () => 'auto'], ['wasm-simd', () => 'wasm-simd'], ['wasm-scalar', () => 'wasm-scalar'], ['pure-js', () => 'pure-js'],
+  ['zero-copy simd', () => 'zero-copy simd'], ['kernel simd', () => 'kernel simd'], [JS_LOOP, () => JS_LOOP],
+  ['DataView loop', () => 'DataView loop'], ['@msgpack/msgpack', (op) => lib('@msgpack/msgpack', op, 'converted')],
+  ['msgpackr', (op) => lib('msgpackr', op, 'converted')], ['native simd', () => 'native simd'],
+];
+const README_SIZES = [[1, '1'], [16, '16'], [4096, '4096'], [1 << 20, '1 M']];
+
+/** The BMPString columns: [header, op, peer, fastmp method set against it]. */
+const README_STRING_COLUMNS = [
+  ['encode vs charCodeAt loop', 'encode', 'charCodeAt loop', 'auto'],
+  ['vs Buffer `utf16le` + `swap16`', 'encode', 'Buffer utf16le + swap16', 'auto'],
+  ['vs asn1js', 'encode', 'asn1js (DER)', 'fastmp DER'],
+  ["decode vs `TextDecoder('utf-16be')`", 'decode', "TextDecoder('utf-16be')", 'auto'],
+  ['vs `fromCharCode` loop', 'decode', 'fromCharCode loop', 'auto'],
+  ['vs Buffer `swap16` + `utf16le`', 'decode', 'Buffer swap16 + utf16le', 'auto'],
+  ['vs asn1js', 'decode', 'asn1js (DER)', 'fastmp DER'],
+];
+
+const mdTable = (header, rows) => [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+
+/**
+ * The README's tables from a results.json ({ meta, regimes }): `typed`, the
+ * Float32Array table (time, and the JS loop's time ÷ it), and `strings`, the
+ * BMPString one (peer time ÷ fastmp time), both from the kept-memory run.
+ */
+export function readmeTables({ meta, regimes }) {
+  const { results } = regimes.kept ?? regimes.plain;
+  const run = `\`npm run bench\`, ${Math.round(meta.seconds)} s, Node ${meta.node.slice(1).split('.').slice(0, 2).join('.')}, ${regimes.kept ? 'freed memory kept' : 'a plain process'}`;
+  const typedRows = README_SIZES.flatMap(([n, label]) => ['pack', 'unpack'].map((op) => {
+    const r = results.find((x) => x.group === `${op} Float32Array` && x.n === n && x.content === 'random');
+    return [label, op, ...README_TYPED_COLUMNS.map(([, method]) => {
+      const m = method(op);
+      return !r?.ns[m] ? '–' : m === r.baseline ? formatNs(r.ns[m]) : `${formatNs(r.ns[m])} (${ratio(r.ns[r.baseline], r.ns[m])})`;
+    })];
+  }));
+  const strings = results.filter((x) => x.group === 'encode BMPString');
+  const stringRows = strings.map((e) => [`${e.size}${e.content === 'ascii' ? ' (ASCII)' : ''}`, ...README_STRING_COLUMNS.map(([, op, peer, mine]) => {
+    const r = results.find((x) => x.group === `${op} BMPString` && x.size === e.size && x.content === e.content);
+    return ratio(r?.ns[peer], r?.ns[mine]);
+  })]);
+  return {
+    typed: `From the committed run (${run}). Time per call, and in brackets the \`JS loop\`'s time ÷ this time:\nabove 1 is faster than the loop.\n\n${
+      mdTable(['N', 'operation', ...README_TYPED_COLUMNS.map(([h]) => h)], typedRows)}`,
+    strings: `From the committed run (${run}). Peer time ÷ fastmp time, above 1 when fastmp is faster:\n\n${
+      mdTable(['chars', ...README_STRING_COLUMNS.map(([h]) => h)], stringRows)}`,
+  };
+}
+
+/** The markers around each README table, by name: `<!-- bench:typed:start -->` ... `<!-- bench:typed:end -->`. */
+export const readmeMarkers = (name) => [`<!-- bench:${name}:start -->`, `<!-- bench:${name}:end -->`];
+
+/** README text with each table of readmeTables() between its markers. */
+export function withReadmeTables(readme, tables) {
+  let text = readme;
+  for (const [name, table] of Object.entries(tables)) {
+    const [start, end] = readmeMarkers(name);
+    const from = text.indexOf(start);
+    const to = text.indexOf(end);
+    if (from < 0 || to < from) throw new Error(`README.md has no ${start} ... ${end}`);
+    text = `${text.slice(0, from + start.length)}\n${table}\n${text.slice(to)}`;
+  }
+  return text;
+}

@@ -30,12 +30,13 @@ import { fileURLToPath } from 'node:url';
 import { loadKernels, loadPaths, pageFaultProbe, timeRounds } from './lib.js';
 import { REGIMES, runMessages } from './messages.js';
 import { runNativeBench } from './native.js';
-import { flags, formatNs, markdown, probeLine, svg, targets } from './report.js';
+import { flags, formatNs, markdown, probeLine, readmeTables, svg, targets, withReadmeTables } from './report.js';
 import { cases } from './suite.js';
 
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const quick = process.argv.includes('--quick');
-const outDir = arg('--out') ?? fileURLToPath(new URL('.', import.meta.url));
+const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
+const outDir = arg('--out') ?? BENCH_DIR;
 const only = arg('--only') === undefined ? null : new RegExp(arg('--only'));
 const sizes = arg('--sizes')?.split(',').map(Number);
 const started = Date.now();
@@ -178,5 +179,11 @@ if (cased) {
   writeFileSync(join(outDir, 'RESULTS.md'), `${markdown(regimes, meta, found)}\n`);
   writeFileSync(join(outDir, 'chart.svg'), `${svg((regimes.kept ?? regimes.plain).results)}\n`);
   process.stderr.write(`wrote ${join(outDir, 'RESULTS.md')}, results.json and chart.svg in ${meta.seconds.toFixed(0)} s\n`);
+  // A full run committed to bench/ is what the README quotes: its tables follow (bench/report.js readmeTables).
+  if (meta.mode === 'full' && outDir === BENCH_DIR) {
+    const readme = fileURLToPath(new URL('../README.md', import.meta.url));
+    writeFileSync(readme, withReadmeTables(readFileSync(readme, 'utf8'), readmeTables({ meta, regimes })));
+    process.stderr.write('wrote the README\'s benchmark tables\n');
+  }
 }
 if (withMessages) await runMessages({ quick, outDir, command: meta.command });
