@@ -34,6 +34,13 @@ const NAMES = CONTENDERS.map(([name]) => name);
 export const SIZES = [16, 256, 4096, 65536];
 export const CROSSOVER_SIZES = [1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 256, 512];
 const TYPES = ['Float32Array', 'Int32Array'];
+/** The crossover probe's types: a float and an int kernel of each width family (js/crossovers.js holds JS_BELOW for all). */
+export const CROSSOVER_TYPES = ['Float32Array', 'Float64Array', 'Int32Array', 'BigInt64Array'];
+/**
+ * Near a crossover both paths are within noise of each other: wasm counts as
+ * not behind where its median is within this factor of pure JS's.
+ */
+export const CROSSOVER_TOLERANCE = 1.1;
 const SEED = 0x5eed;
 const MARKER = 'FASTMP_ENGINE_RESULT ';
 
@@ -42,24 +49,29 @@ const MARKER = 'FASTMP_ENGINE_RESULT ';
  * rounds; warmMs: each contender runs this long first (JIT tiers, inline caches).
  */
 const BUDGETS = {
-  full: { rounds: 9, caseMs: 1800, crossoverCaseMs: 600, warmMs: 60, minSample: 0.2 },
-  quick: { rounds: 3, caseMs: 45, crossoverCaseMs: 24, warmMs: 3, minSample: 0.05 },
+  full: { rounds: 9, caseMs: 1800, crossoverCaseMs: 500, warmMs: 60, minSample: 0.2 },
+  quick: { rounds: 3, caseMs: 45, crossoverCaseMs: 16, warmMs: 3, minSample: 0.05 },
 };
 
 // ---- the portable bench ------------------------------------------------------------
 
 
-/** Random reals (Float32Array), or ints of every magnitude, so that every msgpack int form occurs (Int32Array). */
+/**
+ * Random reals (Float32Array, Float64Array), or ints of every magnitude, so
+ * that every msgpack int form up to 32 bits occurs (Int32Array; BigInt64Array
+ * the same values as BigInts).
+ */
 function content(type, n, next) {
-  if (type === 'Float32Array') {
-    const x = new Float32Array(n);
+  if (type === 'Float32Array' || type === 'Float64Array') {
+    const x = new globalThis[type](n);
     for (let i = 0; i < n; i++) x[i] = (next() / 2 ** 32 - 0.5) * 2e6;
     return x;
   }
-  const x = new Int32Array(n);
+  const x = new globalThis[type](n);
   for (let i = 0; i < n; i++) {
     const bits = 1 + (next() % 32);
-    x[i] = (next() >>> (32 - bits)) - 2 ** (bits - 1);
+    const v = (next() >>> (32 - bits)) - 2 ** (bits - 1);
+    x[i] = type === 'BigInt64Array' ? BigInt(v) : v;
   }
   return x;
 }
@@ -147,11 +159,15 @@ function tasksOf(paths, type, op, x) {
   return { bytes: bytes.length, tasks: NAMES.map((name) => ({ name, fn: call(paths[name]) })) };
 }
 
-/** The smallest size of `sizes` from which `build` stays at least as fast as pure JS; null when it never does. */
+/**
+ * The smallest size of `points` from which `build` is never behind pure JS
+ * (its median at most CROSSOVER_TOLERANCE times pure JS's, at that size and
+ * every larger one); null when it never is.
+ */
 export function crossoverOf(points, build) {
   let from = null;
   for (const { n, ns } of points) {
-    if (ns[build].median <= ns['pure-js'].median) from ??= n;
+    if (ns[build].median <= CROSSOVER_TOLERANCE * ns['pure-js'].median) from ??= n;
     else from = null;
   }
   return from;
@@ -195,16 +211,18 @@ export async function run(fastmp, { quick = false, log = () => {} } = {}) {
     }
   }
   const crossover = [];
-  for (const op of ['pack', 'unpack']) {
-    const points = [];
-    for (const n of CROSSOVER_SIZES) {
-      const { tasks } = tasksOf(paths, 'Float32Array', op, content('Float32Array', n, rng(SEED + n)));
-      points.push({ n, ns: await measure(tasks, { ...budget, caseMs: budget.crossoverCaseMs, sample }) });
+  for (const type of CROSSOVER_TYPES) {
+    for (const op of ['pack', 'unpack']) {
+      const points = [];
+      for (const n of CROSSOVER_SIZES) {
+        const { tasks } = tasksOf(paths, type, op, content(type, n, rng(SEED + n)));
+        points.push({ n, ns: await measure(tasks, { ...budget, caseMs: budget.crossoverCaseMs, sample }) });
+      }
+      const simdFrom = crossoverOf(points, 'wasm-simd');
+      const scalarFrom = crossoverOf(points, 'wasm-scalar');
+      crossover.push({ type, op, simdFrom, scalarFrom, points });
+      log(`crossover ${op} ${type}: wasm-simd from ${simdFrom ?? `> ${CROSSOVER_SIZES.at(-1)}`}, wasm-scalar from ${scalarFrom ?? `> ${CROSSOVER_SIZES.at(-1)}`}`);
     }
-    const simdFrom = crossoverOf(points, 'wasm-simd');
-    const scalarFrom = crossoverOf(points, 'wasm-scalar');
-    crossover.push({ type: 'Float32Array', op, simdFrom, scalarFrom, points });
-    log(`crossover ${op} Float32Array: wasm-simd from ${simdFrom ?? `> ${CROSSOVER_SIZES.at(-1)}`}, wasm-scalar from ${scalarFrom ?? `> ${CROSSOVER_SIZES.at(-1)}`}`);
   }
   // sink: what the timed calls returned, reported so that no engine may drop them.
   return { env, mode: quick ? 'quick' : 'full', budget: { ...budget, sampleMs: sample }, cases, crossover, seconds: (now() - started) / 1000, sink };
@@ -373,7 +391,9 @@ export async function runEngines({ quick = false, ids, outDir, command }) {
   }
 
   const git = (...a) => spawnSync('git', a, { cwd: ROOT, encoding: 'utf8' }).stdout?.trimEnd() ?? '';
-  const jsBelow = jsBelowOf(readFileSync(join(ROOT, 'js', 'api.js'), 'utf8'));
+  const table = jsBelowOf(readFileSync(join(ROOT, 'js', 'api.js'), 'utf8'));
+  const jsBelow = () => Object.fromEntries(['simd', 'scalar'].map((backend) => [backend, Object.fromEntries(
+    CROSSOVER_TYPES.flatMap((type) => ['pack', 'unpack'].map((op) => [`${op} ${type}`, table[backend][op][SHORT[type]]])))]));
   const meta = {
     date: new Date().toISOString(),
     command,
@@ -387,7 +407,8 @@ export async function runEngines({ quick = false, ids, outDir, command }) {
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     // The 1-minute load average before and after: other work on the machine slows every contender.
     loadAverage: { before: loadBefore, after: os.loadavg()[0] },
-    jsBelowFloat32: { simd: { pack: jsBelow.simd.pack.f32, unpack: jsBelow.simd.unpack.f32 }, scalar: { pack: jsBelow.scalar.pack.f32, unpack: jsBelow.scalar.unpack.f32 } },
+    // JS_BELOW as each engine's instances use it, for the crossover types: { id: { simd: { 'pack f32': n, ... }, scalar } }.
+    jsBelow: Object.fromEntries(rows.map(({ id }) => [id, jsBelow(id)])),
   };
   // seconds: the engine's whole run (start-up included); benchSeconds: run()'s own.
   const engines = rows.map(({ result: { sink, seconds, ...result } = {}, ...row }) => ({ ...row, ...result, ...(seconds ? { benchSeconds: seconds } : {}) }));
@@ -440,16 +461,21 @@ function against(measured, table) {
   return { text, factor: Number.isFinite(factor) ? `${factor.toFixed(1)}x ${m >= table ? 'higher' : 'lower'}` : 'beyond the grid', material };
 }
 
+/** The kernels' type names of the crossover types (js/kinds.js c), as JS_BELOW is keyed. */
+const SHORT = { Float32Array: 'f32', Float64Array: 'f64', Int32Array: 'i32', BigInt64Array: 'i64' };
+
 function crossoverRows(engines, meta) {
   const rows = [];
   for (const e of engines.filter((r) => r.crossover)) {
+    const table = meta.jsBelow?.[e.id];
     for (const c of e.crossover) {
-      const simd = against(c.simdFrom, meta.jsBelowFloat32.simd[c.op]);
-      const scalar = against(c.scalarFrom, meta.jsBelowFloat32.scalar[c.op]);
+      const key = `${c.op} ${c.type ?? 'Float32Array'}`;
+      const simd = against(c.simdFrom, table?.simd[key]);
+      const scalar = against(c.scalarFrom, table?.scalar[key]);
       rows.push({
-        engine: e.engine, op: `${c.op} Float32Array`,
-        'wasm-simd wins from': simd.text, 'JS_BELOW.simd': meta.jsBelowFloat32.simd[c.op], 'simd: differs': `${simd.factor}${simd.material ? ' **(> 2x)**' : ''}`,
-        'wasm-scalar wins from': scalar.text, 'JS_BELOW.scalar': meta.jsBelowFloat32.scalar[c.op], 'scalar: differs': `${scalar.factor}${scalar.material ? ' **(> 2x)**' : ''}`,
+        engine: e.engine, op: key,
+        'wasm-simd wins from': simd.text, 'JS_BELOW.simd': table?.simd[key] ?? '–', 'simd: differs': `${simd.factor}${simd.material ? ' **(> 2x)**' : ''}`,
+        'wasm-scalar wins from': scalar.text, 'JS_BELOW.scalar': table?.scalar[key] ?? '–', 'scalar: differs': `${scalar.factor}${scalar.material ? ' **(> 2x)**' : ''}`,
       });
     }
   }
@@ -465,7 +491,7 @@ function headline(engines) {
   const out = ['At N = 4096 (speed of wasm-simd over wasm-scalar, over pure JS):', keys.map((k, i) => k.padEnd(widths[i])).join('  ')];
   for (const r of rows) out.push(keys.map((k, i) => r[k].padEnd(widths[i])).join('  '));
   for (const e of engines.filter((r) => r.crossover)) {
-    out.push(`${e.engine}: Float32Array crossover (wasm-simd stays ahead of pure JS from N =) ${e.crossover.map((c) => `${c.op} ${c.simdFrom ?? beyond}`).join(', ')}`);
+    out.push(`${e.engine}: crossovers (wasm-simd not behind pure JS from N =) ${e.crossover.map((c) => `${c.op} ${SHORT[c.type ?? 'Float32Array']} ${c.simdFrom ?? beyond}`).join(', ')}`);
   }
   return out.join('\n');
 }
@@ -509,20 +535,21 @@ function markdown(meta, engines) {
   }
   const cross = crossoverRows(engines, meta);
   if (cross.length) {
-    out.push('## Pure-JS crossovers, Float32Array', '');
-    out.push(`The smallest N of {${CROSSOVER_SIZES.join(', ')}} from which wasm stays at least as fast as pure JS (median against`,
-      'median, at that N and every larger one), against `JS_BELOW` in js/api.js (measured on Node 20 by bench/crossover.js;',
-      '`auto` runs pure JS below it). Near a crossover both paths are within noise of each other: a factor under 2x is not',
-      'a difference worth a per-engine table.', '');
+    out.push('## Pure-JS crossovers', '');
+    out.push(`The smallest N of {${CROSSOVER_SIZES.join(', ')}} from which wasm is never behind pure JS (its median within`,
+      `${CROSSOVER_TOLERANCE}x of pure JS's, at that N and every larger one), against the \`JS_BELOW\` that engine's instances use`,
+      '(`auto` runs pure JS below it). Near a crossover both paths are within noise of each other: a factor under 2x is not',
+      'a difference worth a threshold of its own.', '');
     out.push(table(cross), '');
     out.push('Speed of wasm-simd over pure JS (pure-js time / wasm-simd time) at each N:', '');
     const withX = engines.filter((e) => e.crossover);
-    for (const op of ['pack', 'unpack']) {
-      out.push(`**${op} Float32Array**`, '');
+    const probed = [...new Set(withX.flatMap((e) => e.crossover.map((c) => `${c.op} ${c.type ?? 'Float32Array'}`)))];
+    for (const key of probed) {
+      out.push(`**${key}**`, '');
       out.push(table(CROSSOVER_SIZES.map((n) => {
         const row = { N: n };
         for (const e of withX) {
-          const p = e.crossover.find((c) => c.op === op)?.points.find((q) => q.n === n);
+          const p = e.crossover.find((c) => `${c.op} ${c.type ?? 'Float32Array'}` === key)?.points.find((q) => q.n === n);
           row[e.engine] = p ? `${x(p.ns['pure-js'].median / p.ns['wasm-simd'].median)} (${formatNs(p.ns['wasm-simd'].median)} vs ${formatNs(p.ns['pure-js'].median)})` : '–';
         }
         return row;

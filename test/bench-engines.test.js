@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { CROSSOVER_SIZES, SIZES } from '../bench/engines-bench.js';
+import { CROSSOVER_SIZES, CROSSOVER_TYPES, SIZES } from '../bench/engines-bench.js';
 import { ROOT } from './helpers.js';
 
 const out = mkdtempSync(join(tmpdir(), 'fastmp-bench-engines-'));
@@ -18,7 +18,7 @@ test('bench --engines=node20 --quick writes RESULTS-engines.md and results-engin
     { stdio: 'pipe', timeout: 60_000 });
   const { meta, engines } = JSON.parse(readFileSync(join(out, 'results-engines.json'), 'utf8'));
   expect(meta.mode).toBe('quick');
-  expect(meta.jsBelowFloat32.simd.pack).toBeGreaterThan(0);
+  expect(meta.jsBelow.node20.simd['pack Float32Array']).toBeGreaterThan(0);
   expect(engines.map((e) => e.id)).toEqual(['node20']);
   const [node] = engines;
   expect(node.version).toMatch(/^20\./);
@@ -31,10 +31,11 @@ test('bench --engines=node20 --quick writes RESULTS-engines.md and results-engin
     }
   }
   expect(node.cases.find((c) => c.type === 'Float32Array' && c.op === 'pack' && c.n === 4096).bytes).toBe(3 + 5 * 4096);
-  expect(node.crossover.map((c) => c.op)).toEqual(['pack', 'unpack']);
+  expect(node.crossover.map((c) => `${c.op} ${c.type}`)).toEqual(CROSSOVER_TYPES.flatMap((type) => [`pack ${type}`, `unpack ${type}`]));
   for (const c of node.crossover) expect(c.points.map((p) => p.n)).toEqual(CROSSOVER_SIZES);
   const md = readFileSync(join(out, 'RESULTS-engines.md'), 'utf8');
   expect(md).toMatch(/not measurements/);
   expect(md).toMatch(/\| Node 20 20\.\d+\.\d+ \| \d+\.\d\dx \| \d+\.\d\dx \|/);
-  expect(md).toMatch(/## Pure-JS crossovers, Float32Array/);
+  expect(md).toMatch(/## Pure-JS crossovers\n/);
+  expect(md).toMatch(/\| Node 20 \| unpack BigInt64Array \| /);
 });
