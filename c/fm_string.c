@@ -140,6 +140,34 @@ FM_INLINE size_t bmp_swap_simd(const uint8_t *in, size_t n, uint8_t *out, bool w
   return i;
 }
 
+/* Narrows whole blocks of BMP content (big-endian units) to their low bytes
+ * while every unit of a block is at most the caller's max; returns the units
+ * done. `wide`: the bits of a unit, as a little-endian lane holds it, that
+ * are 0 in every unit <= max (see bmp_narrow). One OR over the block's
+ * vectors, one test; the low byte of a wire unit is the high byte of the
+ * lane, taken by a shift and an exact narrow (no v128 constant). */
+FM_INLINE size_t bmp_narrow_simd(const uint8_t *in, size_t n, uint8_t *out, uint16_t wide) {
+  const v128_t mask = wasm_i16x8_splat((int16_t)wide);
+  size_t i = 0;
+  for (; n - i >= 64; i += 64) {
+    v128_t v[8];
+    for (int k = 0; k < 8; k++) v[k] = wasm_v128_load(in + 2 * i + 16 * k);
+    v128_t any = v[0];
+    for (int k = 1; k < 8; k++) any = wasm_v128_or(any, v[k]);
+    if (wasm_v128_any_true(wasm_v128_and(any, mask))) return i;
+    for (int k = 0; k < 4; k++) {
+      v128_t low = wasm_u8x16_narrow_i16x8(wasm_u16x8_shr(v[2 * k], 8), wasm_u16x8_shr(v[2 * k + 1], 8));
+      wasm_v128_store(out + i + 16 * k, low);
+    }
+  }
+  for (; n - i >= 16; i += 16) {
+    v128_t a = wasm_v128_load(in + 2 * i), b = wasm_v128_load(in + 2 * i + 16);
+    if (wasm_v128_any_true(wasm_v128_and(wasm_v128_or(a, b), mask))) return i;
+    wasm_v128_store(out + i, wasm_u8x16_narrow_i16x8(wasm_u16x8_shr(a, 8), wasm_u16x8_shr(b, 8)));
+  }
+  return i;
+}
+
 /* True when every unsigned 16-bit unit of a block is in [lo, hi] (hi <=
  * 0x7F): tested on the lane-wise minimum and maximum of the block. For lo == 0
  * and hi == 0x7F one shift does it, with no constant. */
@@ -272,6 +300,25 @@ static size_t bmp_swap_scalar(const uint8_t *in, size_t i, size_t n, uint8_t *ou
   return n;
 }
 
+/* 4 units a word while none has a `wide` bit (as bmp_narrow_simd), then unit
+ * by unit to the exact first unit above max. */
+static size_t bmp_narrow_scalar(const uint8_t *in, size_t i, size_t n, uint8_t *out, uint16_t wide) {
+  for (; n - i >= 4; i += 4) {
+    uint64_t w;
+    memcpy(&w, in + 2 * i, 8);
+    if (w & BROADCAST16(wide)) break;
+    /* The low byte of unit k is byte 2k + 1 of the word. */
+    uint32_t low = (uint32_t)((w >> 8) & 0xffu) | (uint32_t)((w >> 16) & 0xff00u) |
+                   (uint32_t)((w >> 24) & 0xff0000u) | (uint32_t)((w >> 32) & 0xff000000u);
+    memcpy(out + i, &low, 4);
+  }
+  for (; i < n; i++) {
+    if ((load_u16(in + 2 * i) & wide) != 0) return i;
+    out[i] = in[2 * i + 1];
+  }
+  return n;
+}
+
 static size_t narrow_scalar(const uint16_t *in, size_t i, size_t n, uint8_t *out, charset set) {
   for (; i < n; i++) {
     uint16_t u = in[i];
@@ -358,6 +405,25 @@ FM_EXPORT fm_code fm_bmp_decode(const uint8_t *in, size_t len, uint16_t *out, fm
     return fm_fail(r, FM_ERR_SURROGATE, 0, bad, 2 * bad, 0, unit);
   }
   return fm_ok(r, n, len);
+}
+
+/* BMPString content in[0, 2n) as one byte per char, out[0, n), while every
+ * char is at most `max`: 0x7F (ASCII) or 0xFF (Latin-1; any 2^k - 1 up to
+ * 0xFF). Returns the number of chars done: n when all are, else the index of
+ * the first char above max (nothing is stored for it or after it). A char
+ * at most 0xFF is never a surrogate, so no char it narrows is invalid; a
+ * short return says nothing about validity (fm_bmp_decode tells). Engines
+ * build a string of such chars from bytes (one per char) much faster than
+ * from 16-bit units. out must not overlap in. */
+FM_EXPORT size_t fm_bmp_narrow(const uint8_t *in, size_t n, uint8_t *out, uint32_t max) {
+  /* As a little-endian lane holds a wire unit: its high byte in the lane's
+   * low byte (all 8 bits must be 0), its low byte above max's bits. */
+  uint16_t wide = (uint16_t)(0x00ffu | (~max & 0xffu) << 8);
+  size_t done = 0;
+#if FM_SIMD
+  done = bmp_narrow_simd(in, n, out, wide);
+#endif
+  return bmp_narrow_scalar(in, done, n, out, wide);
 }
 
 /* ---- the one-byte kinds: IA5String, VisibleString, PrintableString,

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as asn1js from 'asn1js';
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as api from '../js/index.js';
+import { instantiate } from '../js/loader.js';
 import {
   CHAR_SETS, bigEndianBytes, derHeader, randomBMPUnits, randomRangeUnits, randomSetUnits, rng, stringOfUnits,
   unitsOfString,
@@ -359,6 +360,73 @@ test('wasm memory growth between string calls never leaves a stale view', async 
   same(api.encodeBMP(small), smallBytes);
   expect(api.decodeBMP(smallBytes)).toBe(small);
   expect(api.decodeIA5(api.encodeIA5('after growth'.repeat(10)))).toBe('after growth'.repeat(10));
+});
+
+// fm_bmp_narrow (c/fm_string.c), called directly in both wasm builds: BMP
+// content to one byte per char while every char is at most max (0x7F or
+// 0xFF), the count done returned. Here the expected bytes and counts are
+// computed from the units, and `out` past the count must stay untouched.
+describe.each(['simd', 'scalar'])('fm_bmp_narrow (wasm %s)', (backend) => {
+  let k;
+  beforeAll(async () => {
+    k = (await instantiate({ backend, onMemoryGrowth: () => {} })).exports;
+  });
+
+  /** [returned count, out bytes] for the units, `in` and `out` at the given misalignments. */
+  function narrow(units, max, inShift, outShift) {
+    const n = units.length;
+    const inAt = (k.malloc(2 * n + 32) >>> 0) + inShift;
+    const outAt = (k.malloc(n + 32) >>> 0) + outShift;
+    new Uint8Array(k.memory.buffer, inAt, 2 * n).set(bigEndianBytes(units));
+    new Uint8Array(k.memory.buffer, outAt, n + 16).fill(0xaa);
+    const done = k.fm_bmp_narrow(inAt, n, outAt, max) >>> 0;
+    const out = new Uint8Array(k.memory.buffer, outAt, n + 16).slice();
+    k.free(inAt - inShift);
+    k.free(outAt - outShift);
+    return [done, out];
+  }
+
+  /** What fm_bmp_narrow must give: the count of leading units <= max, their low bytes, 0xAA after. */
+  function expected(units, max) {
+    let done = 0;
+    while (done < units.length && units[done] <= max) done++;
+    const out = new Uint8Array(units.length + 16).fill(0xaa);
+    for (let i = 0; i < done; i++) out[i] = units[i];
+    return [done, out];
+  }
+
+  test('all chars one byte wide: every length 0-300 and around larger blocks, every misalignment', () => {
+    for (const max of [0x7f, 0xff]) {
+      for (const n of [...Array(301).keys(), 1023, 1024, 1025, 4096 + 63, 65536]) {
+        const units = randomRangeUnits(n, 60 + n + max, 0, max);
+        for (const [inShift, outShift] of n <= 300 ? [[0, 0], [1, 0], [0, 3], [5, 7]] : [[0, 0], [1, 3]]) {
+          const [done, out] = narrow(units, max, inShift, outShift);
+          expect(done).toBe(n);
+          same(out, expected(units, max)[1]);
+        }
+      }
+    }
+  });
+
+  test('the first char above max, at every position of lengths around the blocks (16, 64 chars): its index, nothing stored from it on', () => {
+    for (const max of [0x7f, 0xff]) {
+      // Just above max in either byte; a surrogate; far above.
+      const above = [max + 1, 0x100, 0x1ff, 0xd800, 0xdfff, 0xffff, 0x4e2d, max === 0x7f ? 0xff : 0x180];
+      for (const n of [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 79, 80, 81, 127, 128, 129, 200]) {
+        const good = randomRangeUnits(n, 700 + n + max, 0, max);
+        for (let at = 0; at < n; at++) {
+          const units = Uint16Array.from(good);
+          units[at] = above[at % above.length];
+          if (at + 5 < n) units[at + 5] = 0xffff; // a later one must not hide the first
+          const [done, out] = narrow(units, max, at % 3, at % 5);
+          const [wantDone, want] = expected(units, max);
+          expect(wantDone).toBe(at);
+          expect(done).toBe(at);
+          same(out, want);
+        }
+      }
+    }
+  });
 });
 
 test("pyasn1 (Python) writes what fastmp writes and reads what fastmp writes", async () => {
