@@ -87,15 +87,16 @@ FM_INLINE uint8_t *expand_half(v128_t half_and_tag, unsigned mask, uint8_t *out)
 /* ---- pack: 16-, 32- and 64-bit lanes: stream-vbyte ---------------------------
  * Each lane's form is one of five classes, by its payload: 0 fixint (the
  * value's low byte, no tag), 1 int8/uint8, 2 int16/uint16, 3 int32/uint32,
- * 4 int64/uint64 (payload 0, 1, 2, 4, 8 bytes after the tag). The classes of
- * a vector's lanes make a key (bit b of lane j's class at bit b*L+j, L lanes
- * per key); a group of its lanes has a shape, SHAPE..[key]: the byte-shuffle
- * control that lays out the group's msgpack from a source vector (index i:
- * byte i of the source; 0x80: zero), and LEN..[key] its length.
+ * 4 int64/uint64 (payload 0, 1, 2, 4, 8 bytes after the tag); a negative
+ * lane takes the signed form. The classes of a group of lanes make a key,
+ * and the key a shape, SHAPE..[key]: the byte-shuffle control that lays out
+ * the group's msgpack from a source vector (index i: byte i of the source;
+ * 0x80: zero), its length in byte 15 (see store_shape).
  *   16- and 32-bit lanes: the source is the group's lanes (8 bytes) beside
- *   the vector's tags narrowed to bytes (one i64x2 interleave), so one
- *   swizzle and one 16-byte store write a group: 16-bit lanes in groups of
- *   4 (at most 12 bytes), 32-bit lanes in groups of 2 (at most 10).
+ *   each lane's tags, one per class (one i64x2 interleave), so one swizzle
+ *   and one 16-byte store write a group: 16-bit lanes in groups of 4 (at
+ *   most 12 bytes), 32-bit lanes in groups of 2 (at most 10). Both halves of
+ *   a vector have the same layout and share a table.
  *   64-bit lanes that do not all fit 32 bits: both lanes in one group of at
  *   most 18 bytes from two sources (the vector, and its tags) and two
  *   stores; the second goes at SECOND64[key] = min(len, 16): past 16 bytes
@@ -107,129 +108,154 @@ FM_INLINE uint8_t *expand_half(v128_t half_and_tag, unsigned mask, uint8_t *out)
  * of 16-bit lanes; 64-bit lanes all in 32 bits -> four vectors of 32-bit
  * lanes (and so on down). Stores are whole vectors: up to FM_PACK_SLACK
  * bytes past the output are written and later overwritten. */
-static uint8_t SHAPE16[2][256][16], LEN16[256];          /* lanes 0-3, lanes 4-7 */
-static uint8_t SHAPE32[2][256][16], LEN32[2][256];       /* lanes 0-1, lanes 2-3 */
+static uint8_t SHAPE16[256][16]; /* 4 lanes: bits 2j, 2j+1 = lane j's class */
+static uint8_t SHAPE32[0x34][16]; /* 2 lanes: bits j, 4+j = lane j's class bits 0, 1 */
 static uint8_t SHAPE64[64][32], LEN64[64], SECOND64[64];
 
-/* Fills SHAPE..[key] and LEN..[key] for every key of L lanes with `bits`
- * bits of class each, for the group of G lanes of `width` bytes from lane
- * `first`, whose bytes are at the start of the source and lane j's tag at
- * byte tag + tag_step*j (classes past 4 never occur: any shape will do). */
+/* Fills SHAPE..[key] and LEN..[key] for every key below `keys`, for a group
+ * of G lanes of `width` bytes at the start of the source: bit b of lane j's
+ * class is key bit bit[b] + step*j (NO_BIT: 0). Its tag is the source byte
+ * tag + tag_step*j, plus class - 1 where the source holds a tag per class
+ * (`by_class`). Classes past 4 never occur: any shape will do. */
+#define NO_BIT 31
 typedef struct {
-  unsigned L, bits, G, first, width, tag, tag_step;
+  unsigned keys, G, width, bit[3], step, tag, tag_step;
+  bool by_class;
 } shape_spec;
 static void build_shapes(uint8_t *shape, size_t stride, uint8_t *len, shape_spec s) {
   static const unsigned payload[8] = {0, 1, 2, 4, 8, 8, 8, 8};
-  for (unsigned key = 0; key < 1u << (s.bits * s.L); key++) {
+  for (unsigned key = 0; key < s.keys; key++) {
     uint8_t *c = shape + key * stride;
     unsigned p = 0;
     memset(c, 0x80, stride);
     for (unsigned j = 0; j < s.G; j++) {
       unsigned cls = 0, lane = s.width * j;
-      for (unsigned b = 0; b < s.bits; b++) cls |= (key >> (b * s.L + s.first + j) & 1) << b;
+      for (unsigned b = 0; b < 3; b++) cls |= (s.bit[b] != NO_BIT && (key >> (s.bit[b] + s.step * j) & 1)) << b;
       unsigned size = FM_MIN(payload[cls], s.width);
-      c[p++] = (uint8_t)(cls == 0 ? lane : s.tag + s.tag_step * j);
+      c[p++] = (uint8_t)(cls == 0 ? lane : s.tag + s.tag_step * j + (s.by_class ? cls - 1 : 0));
       while (size > 0) c[p++] = (uint8_t)(lane + --size); /* big-endian */
     }
-    len[key] = (uint8_t)p;
+    len[key * (len == shape + 15 ? stride : 1)] = (uint8_t)p;
   }
 }
 
-/* The splat limits of the classes (see classes16/32), loaded from memory
- * where they are used: constants LLVM can see, it folds each pair of
- * compares into an add and an unsigned compare, which V8 emulates in four
- * instructions; and V8 rebuilds a v128.const at every use (three). */
+/* The constants of the kernels, loaded from memory where they are used:
+ * constants LLVM can see, it rewrites (each biased compare back into two
+ * compares and an or, each unsigned one into an add and an unsigned
+ * compare, which V8 emulates in four instructions; an `and` with a mask into
+ * a select, three instructions), and V8 rebuilds a v128.const at every use
+ * (three instructions). The tables' address is loaded too: LLVM then keeps
+ * one address per shape, and V8 reads the length at offset 15 of it (one
+ * instruction fewer per group). */
 typedef struct {
-  v128_t hi[3], lo[3]; /* signed: class > k where v > hi[k] or v < lo[k] */
-  v128_t uhi[3], flip; /* unsigned: where (v ^ flip) > uhi[k], signed */
-  v128_t tag0;         /* 0xcb in every lane: the tag of class c is 0xcb + c */
+  v128_t bias[3], bound[3]; /* signed: class > k where v + bias[k] > bound[k] */
+  v128_t uhi[3], flip;      /* unsigned: where (v ^ flip) > uhi[k], signed */
+  v128_t tags;              /* each lane's tags of classes 1, 2(, 3): 0xcc, 0xcd(, 0xce), in its bytes 0, 1(, 2) */
+  v128_t four;              /* 4 in each of those bytes: a negative lane's tags are 0xd0, 0xd1(, 0xd2) */
+  v128_t low_byte;          /* 16-bit lanes: 0x00ff (pack_vec16's key) */
+  v128_t min16, max16, not16; /* 32-bit lanes: INT16_MIN, INT16_MAX, ~UINT16_MAX (within16bits) */
+  v128_t tag0;              /* 32-bit lanes: 0xcb, the tag of class c is 0xcb + c (pack_vec64) */
+  const uint8_t (*shapes)[16]; /* SHAPE16, SHAPE32 */
 } limits;
 static limits LIMITS16, LIMITS32;
 
 __attribute__((constructor)) static void init_shapes(void) {
-  for (unsigned h = 0; h < 2; h++) {
-    build_shapes(&SHAPE16[h][0][0], 16, LEN16, (shape_spec){4, 2, 4, 0, 2, 8 + 4 * h, 1});
-    build_shapes(&SHAPE32[h][0][0], 16, LEN32[h], (shape_spec){4, 2, 2, 2 * h, 4, 8 + 2 * h, 1});
-  }
-  build_shapes(&SHAPE64[0][0], 32, LEN64, (shape_spec){2, 3, 2, 0, 8, 16, 8});
+  build_shapes(&SHAPE16[0][0], 16, &SHAPE16[0][15], (shape_spec){256, 4, 2, {0, 1, NO_BIT}, 2, 8, 2, true});
+  build_shapes(&SHAPE32[0][0], 16, &SHAPE32[0][15], (shape_spec){0x34, 2, 4, {0, 4, NO_BIT}, 1, 8, 4, true});
+  build_shapes(&SHAPE64[0][0], 32, LEN64, (shape_spec){64, 2, 8, {0, 2, 4}, 1, 16, 8, false});
   for (unsigned key = 0; key < 64; key++) SECOND64[key] = (uint8_t)FM_MIN(LEN64[key], 16);
+  /* A lane is above class k when it lies outside [lo, hi]: when v - lo, as
+   * an unsigned number, exceeds hi - lo; flipping the sign bits of both
+   * sides (adding INT_MIN) makes that one signed compare. */
   static const int32_t hi[3] = {127, 255, 65535}, lo[3] = {-32, -128, -32768};
   for (int k = 0; k < 3; k++) {
-    LIMITS16.hi[k] = wasm_i16x8_splat((int16_t)FM_MIN(hi[k], INT16_MAX));
-    LIMITS16.lo[k] = wasm_i16x8_splat((int16_t)lo[k]);
+    int32_t hi16 = FM_MIN(hi[k], INT16_MAX);
+    LIMITS16.bias[k] = wasm_i16x8_splat((int16_t)(INT16_MIN - lo[k]));
+    LIMITS16.bound[k] = wasm_i16x8_splat((int16_t)((hi16 - lo[k]) ^ INT16_MIN));
     LIMITS16.uhi[k] = wasm_i16x8_splat((int16_t)(hi[k] ^ INT16_MIN));
-    LIMITS32.hi[k] = wasm_i32x4_splat(hi[k]);
-    LIMITS32.lo[k] = wasm_i32x4_splat(lo[k]);
+    LIMITS32.bias[k] = wasm_i32x4_splat((int32_t)((uint32_t)INT32_MIN - (uint32_t)lo[k]));
+    LIMITS32.bound[k] = wasm_i32x4_splat((hi[k] - lo[k]) ^ INT32_MIN);
     LIMITS32.uhi[k] = wasm_i32x4_splat(hi[k] ^ INT32_MIN);
   }
   LIMITS16.flip = wasm_i16x8_splat(INT16_MIN);
   LIMITS32.flip = wasm_i32x4_splat(INT32_MIN);
-  LIMITS16.tag0 = wasm_i16x8_splat(0xcb);
+  LIMITS16.tags = wasm_i16x8_splat((int16_t)0xcdcc);
+  LIMITS32.tags = wasm_i32x4_splat((int32_t)0xcfcecdcc);
+  LIMITS16.four = wasm_i16x8_splat(0x0404);
+  LIMITS32.four = wasm_i32x4_splat(0x04040404);
+  LIMITS16.low_byte = wasm_i16x8_splat(0x00ff);
   LIMITS32.tag0 = wasm_i32x4_splat(0xcb);
+  LIMITS16.shapes = SHAPE16;
+  LIMITS32.shapes = SHAPE32;
+  LIMITS32.min16 = wasm_i32x4_splat(INT16_MIN);
+  LIMITS32.max16 = wasm_i32x4_splat(INT16_MAX);
+  LIMITS32.not16 = wasm_i32x4_splat(~UINT16_MAX);
 }
 
 /* Class masks: m[k] is -1 in the lanes whose class is above k (above
  * fixint, above 8-bit, above 16-bit payload): the boundaries of the scalar
- * fm_write_int / fm_write_uint. Strict compares: one SSE instruction each
- * in V8, where >= and <= take two; unsigned lanes compare signed after
- * flipping their sign bits (V8 emulates unsigned compares). */
+ * fm_write_int / fm_write_uint. Signed: an add and a compare each (see
+ * init_shapes); unsigned lanes compare signed after flipping their sign bits
+ * (V8 emulates unsigned compares). Strict compares: one SSE instruction
+ * each in V8, where >= and <= take two. The masks are nested, so a lane's
+ * class is the number of its masks set. */
 FM_INLINE void classes16(v128_t v, const limits *c, bool is_signed, v128_t m[2]) {
   v128_t x = wasm_v128_xor(v, c->flip);
   for (int k = 0; k < 2; k++)
-    m[k] = is_signed ? wasm_v128_or(wasm_i16x8_gt(v, c->hi[k]), wasm_i16x8_lt(v, c->lo[k]))
-                     : wasm_i16x8_gt(x, c->uhi[k]);
+    m[k] = is_signed ? wasm_i16x8_gt(wasm_i16x8_add(v, c->bias[k]), c->bound[k]) : wasm_i16x8_gt(x, c->uhi[k]);
 }
 FM_INLINE void classes32(v128_t v, const limits *c, bool is_signed, v128_t m[3]) {
   v128_t x = wasm_v128_xor(v, c->flip);
   for (int k = 0; k < 3; k++)
-    m[k] = is_signed ? wasm_v128_or(wasm_i32x4_gt(v, c->hi[k]), wasm_i32x4_lt(v, c->lo[k]))
-                     : wasm_i32x4_gt(x, c->uhi[k]);
+    m[k] = is_signed ? wasm_i32x4_gt(wasm_i32x4_add(v, c->bias[k]), c->bound[k]) : wasm_i32x4_gt(x, c->uhi[k]);
 }
 
-/* The masks are nested, so a lane's class is the number of its masks set:
- * bit 0 is their parity, bit 1 the middle mask (class 2 or 3). Tags: 0xcb
- * + class (0xcc-0xcf; subtracting the -1 lanes of the masks adds it), plus 4
- * (0xd0-0xd3, the signed form) in a negative lane. */
+/* Each lane's tags, one byte per class above 0 (see limits): a constant, and
+ * 4 more in a negative lane (its sign, spread over the lane, and 4). Tags
+ * picked from eight constant ones by a key with the signs in it would save
+ * these three instructions, but measured slower: 16-bit lanes need keys of
+ * 12 bits, a table of 64 KB whose entries 4 KB apart compete for the same
+ * cache sets (+50 %); for 32-bit lanes, LLVM made selects of the masks
+ * that key needs (+8 %). */
+FM_INLINE v128_t lane_tags16(v128_t v, const limits *c, bool is_signed) {
+  return is_signed ? wasm_i16x8_add(c->tags, wasm_v128_and(wasm_i16x8_shr(v, 15), c->four)) : c->tags;
+}
+FM_INLINE v128_t lane_tags32(v128_t v, const limits *c, bool is_signed) {
+  return is_signed ? wasm_i32x4_add(c->tags, wasm_v128_and(wasm_i32x4_shr(v, 31), c->four)) : c->tags;
+}
 
-/* One group of lanes from its source, see above. */
-FM_INLINE uint8_t *store_shape(v128_t source, const uint8_t shape[16], unsigned len, uint8_t *out) {
+/* One group of lanes from its source, see above; its length is byte 15 of
+ * its shape (a group of 16- or 32-bit lanes is at most 12 bytes: the 16th
+ * byte stored is overwritten). */
+FM_INLINE uint8_t *store_shape(v128_t source, const uint8_t shape[16], uint8_t *out) {
   wasm_v128_store(out, wasm_i8x16_swizzle(source, wasm_v128_load(shape)));
-  return out + len;
+  return out + shape[15];
 }
 
-FM_INLINE uint8_t *pack_vec16(v128_t v, const limits *c, bool is_signed, uint8_t *out) {
-  v128_t m[2];
-  classes16(v, c, is_signed, m);
-  /* bits 0-7: bit 0 of lanes 0-7's classes; bits 8-15: bit 1 */
-  unsigned k = (unsigned)wasm_i8x16_bitmask(wasm_i8x16_narrow_i16x8(wasm_v128_xor(m[0], m[1]), m[1]));
-  unsigned lo = (k & 0xf) | (k >> 4 & 0xf0), hi = (k >> 4 & 0xf) | (k >> 8 & 0xf0);
-  v128_t t = wasm_i16x8_sub(wasm_i16x8_sub(c->tag0, m[0]), m[1]);
-  if (is_signed) t = wasm_i16x8_add(t, wasm_v128_and(wasm_i16x8_shr(v, 15), wasm_i16x8_splat(4)));
-  v128_t tags = wasm_u8x16_narrow_i16x8(t, t); /* lanes 0-7, twice */
-  /* i64x2 interleaves: one unpack instruction each in V8 (no swizzle mask) */
-  out = store_shape(wasm_i64x2_shuffle(v, tags, 0, 2), SHAPE16[0][lo], LEN16[lo], out);
-  return store_shape(wasm_i64x2_shuffle(v, tags, 1, 3), SHAPE16[1][hi], LEN16[hi], out);
+/* The two halves of v, each beside its lanes' tags t: i64x2 interleaves,
+ * one unpack instruction each in V8 (no swizzle mask). */
+FM_INLINE uint8_t *store_halves(v128_t v, v128_t t, const uint8_t *shape0, const uint8_t *shape1, uint8_t *out) {
+  out = store_shape(wasm_i64x2_shuffle(v, t, 0, 2), shape0, out);
+  return store_shape(wasm_i64x2_shuffle(v, t, 1, 3), shape1, out);
 }
 
-/* The key of 32-bit lanes: bit 0 of the classes in bits 0-3, bit 1 in 4-7. */
-FM_INLINE unsigned key32(const v128_t m[3]) {
-  v128_t parity = wasm_v128_xor(wasm_v128_xor(m[0], m[1]), m[2]);
-  return (unsigned)wasm_i32x4_bitmask(parity) | (unsigned)wasm_i32x4_bitmask(m[1]) << 4;
-}
-FM_INLINE v128_t tags32(v128_t v, const v128_t m[3], const limits *c, bool is_signed) {
-  v128_t t = wasm_i32x4_sub(wasm_i32x4_sub(wasm_i32x4_sub(c->tag0, m[0]), m[1]), m[2]);
-  if (is_signed) t = wasm_i32x4_add(t, wasm_v128_and(wasm_i32x4_shr(v, 31), wasm_i32x4_splat(4)));
-  return t;
+/* The key of 16-bit lanes is the byte mask of a vector whose low byte is
+ * -1 in class 1, its high byte in class 2: bits 2j, 2j+1 hold lane j's
+ * class, and each half's key is 8 of the 16 bits (one instruction each). */
+FM_INLINE uint8_t *pack_vec16(v128_t v, const v128_t m[2], const limits *c, bool is_signed, uint8_t *out) {
+  unsigned k = (unsigned)wasm_i8x16_bitmask(wasm_v128_xor(wasm_v128_and(m[0], c->low_byte), m[1]));
+  return store_halves(v, lane_tags16(v, c, is_signed), c->shapes[k & 0xff], c->shapes[k >> 8], out);
 }
 
+/* The key of 32-bit lanes: bit 0 of the classes (the masks' parity) in bits
+ * 0-3, bit 1 (the middle mask) in bits 4-7; each half's key is its lanes'
+ * two bits of each nibble. */
 FM_INLINE uint8_t *pack_vec32(v128_t v, const limits *c, bool is_signed, uint8_t *out) {
   v128_t m[3];
   classes32(v, c, is_signed, m);
-  unsigned key = key32(m);
-  v128_t t = wasm_i16x8_narrow_i32x4(tags32(v, m, c, is_signed), wasm_i32x4_splat(0));
-  v128_t tags = wasm_u8x16_narrow_i16x8(t, t); /* lanes 0-3, 0, lanes 0-3, 0 */
-  out = store_shape(wasm_i64x2_shuffle(v, tags, 0, 2), SHAPE32[0][key], LEN32[0][key], out);
-  return store_shape(wasm_i64x2_shuffle(v, tags, 1, 3), SHAPE32[1][key], LEN32[1][key], out);
+  unsigned k = (unsigned)wasm_i32x4_bitmask(wasm_v128_xor(wasm_v128_xor(m[0], m[1]), m[2])) |
+               (unsigned)wasm_i32x4_bitmask(m[1]) << 4;
+  return store_halves(v, lane_tags32(v, c, is_signed), c->shapes[k & 0x33], c->shapes[k >> 2 & 0x33], out);
 }
 
 /* 64-bit lanes are classified with 32-bit operations, which V8 compiles to
@@ -283,66 +309,59 @@ FM_INLINE uint8_t *pack_vec64(v128_t v, v128_t fit, bool is_signed, uint8_t *out
   return out + LEN64[key];
 }
 
-/* Four vectors of i32 fixints as 16 bytes (saturating narrows are exact here). */
-FM_INLINE v128_t narrow_32x4_to_bytes(const v128_t q[4]) {
-  return wasm_i8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(q[0], q[1]), wasm_i16x8_narrow_i32x4(q[2], q[3]));
-}
-
-/* Whether the lanes of V vectors all lie within [lo, hi] (signed) or at most
- * hi (unsigned, hi + 1 a power of 2): from their minimum and maximum, or
- * from the bits of all of them. */
-FM_INLINE bool within16(const v128_t *v, int V, int16_t lo, int16_t hi, bool is_signed) {
-  v128_t mn = v[0], mx = v[0];
-  for (int k = 1; k < V; k++) {
-    mn = is_signed ? wasm_i16x8_min(mn, v[k]) : wasm_v128_or(mn, v[k]);
-    mx = is_signed ? wasm_i16x8_max(mx, v[k]) : mn;
+/* Whether the lanes of four vectors all lie within the int16 range (signed)
+ * or the uint16 range (unsigned): from their minimum and maximum, or the
+ * bits of all of them. */
+FM_INLINE bool within16bits(const v128_t q[4], const limits *c, bool is_signed) {
+  v128_t mn = q[0], mx = q[0];
+  for (int k = 1; k < 4; k++) {
+    mn = is_signed ? wasm_i32x4_min(mn, q[k]) : wasm_v128_or(mn, q[k]);
+    mx = is_signed ? wasm_i32x4_max(mx, q[k]) : mn;
   }
-  if (!is_signed) return !wasm_v128_any_true(wasm_v128_and(mn, wasm_i16x8_splat((int16_t)~hi)));
-  return !wasm_v128_any_true(wasm_v128_or(wasm_i16x8_gt(mx, wasm_i16x8_splat(hi)), wasm_i16x8_lt(mn, wasm_i16x8_splat(lo))));
-}
-FM_INLINE bool within32(const v128_t *v, int V, int32_t lo, int32_t hi, bool is_signed) {
-  v128_t mn = v[0], mx = v[0];
-  for (int k = 1; k < V; k++) {
-    mn = is_signed ? wasm_i32x4_min(mn, v[k]) : wasm_v128_or(mn, v[k]);
-    mx = is_signed ? wasm_i32x4_max(mx, v[k]) : mn;
-  }
-  if (!is_signed) return !wasm_v128_any_true(wasm_v128_and(mn, wasm_i32x4_splat(~hi)));
-  return !wasm_v128_any_true(wasm_v128_or(wasm_i32x4_gt(mx, wasm_i32x4_splat(hi)), wasm_i32x4_lt(mn, wasm_i32x4_splat(lo))));
+  v128_t out = is_signed ? wasm_v128_or(wasm_i32x4_gt(mx, c->max16), wasm_i32x4_gt(c->min16, mn))
+                         : wasm_v128_and(mn, c->not16);
+  return !wasm_v128_any_true(out);
 }
 
 /* A block of 16 lanes, in 2 / 4 / 8 vectors: narrower when it can (see the
- * section's comment), else vector by vector. */
+ * section's comment), else vector by vector. 16-bit lanes are all fixints
+ * when no lane is above class 0: the test reuses the class masks. */
 FM_INLINE uint8_t *pack_block16(const v128_t v[2], bool is_signed, uint8_t *out) {
-  if (within16(v, 2, -32, 127, is_signed)) {
+  const limits c = LIMITS16;
+  v128_t m[2][2];
+  for (int k = 0; k < 2; k++) classes16(v[k], &c, is_signed, m[k]);
+  if (!wasm_v128_any_true(wasm_v128_or(m[0][0], m[1][0]))) {
     wasm_v128_store(out, wasm_i8x16_narrow_i16x8(v[0], v[1]));
     return out + 16;
   }
-  const limits c = LIMITS16;
-  out = pack_vec16(v[0], &c, is_signed, out);
-  return pack_vec16(v[1], &c, is_signed, out);
+  out = pack_vec16(v[0], m[0], &c, is_signed, out);
+  return pack_vec16(v[1], m[1], &c, is_signed, out);
 }
+/* 32-bit lanes go as 16-bit ones when they can (fixints too: the saturating
+ * narrows are exact for them), else vector by vector. */
 FM_INLINE uint8_t *pack_block32(const v128_t q[4], bool is_signed, uint8_t *out) {
-  if (within32(q, 4, -32, 127, is_signed)) {
-    wasm_v128_store(out, narrow_32x4_to_bytes(q));
-    return out + 16;
-  }
-  if (within32(q, 4, INT16_MIN, is_signed ? INT16_MAX : UINT16_MAX, is_signed)) {
-    v128_t h[2] = {is_signed ? wasm_i16x8_narrow_i32x4(q[0], q[1]) : wasm_u16x8_narrow_i32x4(q[0], q[1]),
-                   is_signed ? wasm_i16x8_narrow_i32x4(q[2], q[3]) : wasm_u16x8_narrow_i32x4(q[2], q[3])};
-    return pack_block16(h, is_signed, out);
-  }
   const limits c = LIMITS32;
-  for (int k = 0; k < 4; k++) out = pack_vec32(q[k], &c, is_signed, out);
-  return out;
-}
-FM_INLINE uint8_t *pack_block64(const int64_t *p, bool is_signed, uint8_t *out) {
-  v128_t all = wasm_i32x4_splat(-1);
-  for (int k = 0; k < 8; k++) all = wasm_v128_and(all, fits32(wasm_v128_load(p + 2 * k), is_signed));
-  if ((wasm_i32x4_bitmask(all) & 0xa) == 0xa) { /* the low words of all 16 lanes */
-    v128_t q[4];
-    for (int k = 0; k < 4; k++) q[k] = wasm_i32x4_shuffle(wasm_v128_load(p + 4 * k), wasm_v128_load(p + 4 * k + 2), 0, 2, 4, 6);
-    return pack_block32(q, is_signed, out);
+  if (!within16bits(q, &c, is_signed)) {
+    for (int k = 0; k < 4; k++) out = pack_vec32(q[k], &c, is_signed, out);
+    return out;
   }
+  v128_t h[2] = {is_signed ? wasm_i16x8_narrow_i32x4(q[0], q[1]) : wasm_u16x8_narrow_i32x4(q[0], q[1]),
+                 is_signed ? wasm_i16x8_narrow_i32x4(q[2], q[3]) : wasm_u16x8_narrow_i32x4(q[2], q[3])};
+  return pack_block16(h, is_signed, out);
+}
+/* 64-bit lanes: the low words of the 16 lanes gathered into four vectors,
+ * their high words into four more (one shuffle instruction each in V8); all
+ * 16 fit 32 bits when every high word is 0 (unsigned) or the sign of its
+ * low word (signed), and then go as 32-bit lanes. */
+FM_INLINE uint8_t *pack_block64(const int64_t *p, bool is_signed, uint8_t *out) {
+  v128_t lo[4], bad = wasm_i32x4_splat(0);
+  for (int k = 0; k < 4; k++) {
+    v128_t a = wasm_v128_load(p + 4 * k), b = wasm_v128_load(p + 4 * k + 2);
+    lo[k] = wasm_i32x4_shuffle(a, b, 0, 2, 4, 6);
+    v128_t hi = wasm_i32x4_shuffle(a, b, 1, 3, 5, 7);
+    bad = wasm_v128_or(bad, is_signed ? wasm_v128_xor(hi, wasm_i32x4_shr(lo[k], 31)) : hi);
+  }
+  if (!wasm_v128_any_true(bad)) return pack_block32(lo, is_signed, out);
   for (int k = 0; k < 8; k++) {
     v128_t v = wasm_v128_load(p + 2 * k);
     out = pack_vec64(v, fits32(v, is_signed), is_signed, out);

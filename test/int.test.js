@@ -101,6 +101,28 @@ for (const [pathName, options] of PATHS) {
         expect(bytesOf(unpack(packInts(x), type.Type)).equals(bytesOf(x))).toBe(true);
       });
 
+      // The SIMD packer takes a block of 16 lanes down to narrower lanes when
+      // all of them fit (64 -> 32 bits, 32 -> 16 bits, all fixints -> bytes),
+      // and lays out each vector from a key of its lanes' classes and signs.
+      // Blocks of one base value (one per narrower path) with one lane at each
+      // position set to a value at or just past a boundary of those tests
+      // (int16 / uint16 / int32 / uint32 limits included), also shifted by 7
+      // elements so that each such group straddles two blocks.
+      test(`${type.Type.name}: one boundary value at every lane of blocks of each narrower path`, () => {
+        const inRange = (v) => v >= type.min && v <= type.max;
+        const bounds = [...new Set([...INT_EDGES, 32767n, 32768n, -32767n, 2n ** 31n - 1n, 2n ** 31n, 2n ** 32n + 1n])].filter(inRange);
+        const bases = [0n, 100n, -5n, 200n, -100n, 1000n, -1000n, 40000n, 100000n, -100000n, 2n ** 31n + 5n, -(2n ** 40n)].filter(inRange);
+        for (const shift of [0, 7]) {
+          const values = Array.from({ length: shift }, () => 1n);
+          for (const base of bases) {
+            for (const bound of bounds) for (let j = 0; j < 16; j++) values.push(...Array.from({ length: 16 }, (_, i) => (i === j ? bound : base)));
+          }
+          const x = typedOf(type, values);
+          expect(Buffer.from(packInts(x)).equals(Buffer.from(smallest(values)))).toBe(true);
+          expect(bytesOf(unpack(packInts(x), type.Type)).equals(bytesOf(x))).toBe(true);
+        }
+      });
+
       test(`${type.Type.name}: the edge values, byte for byte what @msgpack/msgpack writes; msgpackr reads them back`, () => {
         const values = [...INT_EDGES.filter((v) => v >= type.min && v <= type.max), ...randomInts(type, 200, 5, 'random')];
         const x = typedOf(type, values);
