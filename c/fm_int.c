@@ -153,7 +153,8 @@ typedef struct {
   v128_t tags;              /* each lane's tags of classes 1, 2(, 3): 0xcc, 0xcd(, 0xce), in its bytes 0, 1(, 2) */
   v128_t four;              /* 4 in each of those bytes: a negative lane's tags are 0xd0, 0xd1(, 0xd2) */
   v128_t low_byte;          /* 16-bit lanes: 0x00ff (pack_vec16's key) */
-  v128_t min16, max16, not16; /* 32-bit lanes: INT16_MIN, INT16_MAX, ~UINT16_MAX (within16bits) */
+  v128_t min0, max0, not0;  /* 32-bit lanes: -32, 127, ~127: the fixints (within32) */
+  v128_t min16, max16, not16; /* 32-bit lanes: INT16_MIN, INT16_MAX, ~UINT16_MAX */
   v128_t tag0;              /* 32-bit lanes: 0xcb, the tag of class c is 0xcb + c (pack_vec64) */
   const uint8_t (*shapes)[16]; /* SHAPE16, SHAPE32 */
 } limits;
@@ -187,6 +188,9 @@ __attribute__((constructor)) static void init_shapes(void) {
   LIMITS32.tag0 = wasm_i32x4_splat(0xcb);
   LIMITS16.shapes = SHAPE16;
   LIMITS32.shapes = SHAPE32;
+  LIMITS32.min0 = wasm_i32x4_splat(-32);
+  LIMITS32.max0 = wasm_i32x4_splat(127);
+  LIMITS32.not0 = wasm_i32x4_splat(~127);
   LIMITS32.min16 = wasm_i32x4_splat(INT16_MIN);
   LIMITS32.max16 = wasm_i32x4_splat(INT16_MAX);
   LIMITS32.not16 = wasm_i32x4_splat(~UINT16_MAX);
@@ -309,45 +313,51 @@ FM_INLINE uint8_t *pack_vec64(v128_t v, v128_t fit, bool is_signed, uint8_t *out
   return out + LEN64[key];
 }
 
-/* Whether the lanes of four vectors all lie within the int16 range (signed)
- * or the uint16 range (unsigned): from their minimum and maximum, or the
- * bits of all of them. */
-FM_INLINE bool within16bits(const v128_t q[4], const limits *c, bool is_signed) {
-  v128_t mn = q[0], mx = q[0];
+/* Whether the lanes of four vectors all lie within [lo, hi] (signed) or at
+ * most hi (unsigned, `above` = ~hi, hi + 1 a power of 2), from their minimum
+ * mn and maximum mx, or the bits of all of them (mn, unsigned). */
+FM_INLINE void range32(const v128_t q[4], bool is_signed, v128_t *mn, v128_t *mx) {
+  *mn = *mx = q[0];
   for (int k = 1; k < 4; k++) {
-    mn = is_signed ? wasm_i32x4_min(mn, q[k]) : wasm_v128_or(mn, q[k]);
-    mx = is_signed ? wasm_i32x4_max(mx, q[k]) : mn;
+    *mn = is_signed ? wasm_i32x4_min(*mn, q[k]) : wasm_v128_or(*mn, q[k]);
+    *mx = is_signed ? wasm_i32x4_max(*mx, q[k]) : *mn;
   }
-  v128_t out = is_signed ? wasm_v128_or(wasm_i32x4_gt(mx, c->max16), wasm_i32x4_gt(c->min16, mn))
-                         : wasm_v128_and(mn, c->not16);
+}
+FM_INLINE bool within32(v128_t mn, v128_t mx, v128_t lo, v128_t hi, v128_t above, bool is_signed) {
+  v128_t out = is_signed ? wasm_v128_or(wasm_i32x4_gt(mx, hi), wasm_i32x4_gt(lo, mn)) : wasm_v128_and(mn, above);
   return !wasm_v128_any_true(out);
 }
 
 /* A block of 16 lanes, in 2 / 4 / 8 vectors: narrower when it can (see the
  * section's comment), else vector by vector. 16-bit lanes are all fixints
- * when no lane is above class 0: the test reuses the class masks. */
-FM_INLINE uint8_t *pack_block16(const v128_t v[2], bool is_signed, uint8_t *out) {
+ * when no lane is above class 0: the test is the first class mask; a block
+ * made of 32-bit lanes has been tested (`may_be_fixints` false). */
+FM_INLINE uint8_t *pack_block16(const v128_t v[2], bool is_signed, bool may_be_fixints, uint8_t *out) {
   const limits c = LIMITS16;
   v128_t m[2][2];
   for (int k = 0; k < 2; k++) classes16(v[k], &c, is_signed, m[k]);
-  if (!wasm_v128_any_true(wasm_v128_or(m[0][0], m[1][0]))) {
+  if (may_be_fixints && !wasm_v128_any_true(wasm_v128_or(m[0][0], m[1][0]))) {
     wasm_v128_store(out, wasm_i8x16_narrow_i16x8(v[0], v[1]));
     return out + 16;
   }
   out = pack_vec16(v[0], m[0], &c, is_signed, out);
   return pack_vec16(v[1], m[1], &c, is_signed, out);
 }
-/* 32-bit lanes go as 16-bit ones when they can (fixints too: the saturating
- * narrows are exact for them), else vector by vector. */
 FM_INLINE uint8_t *pack_block32(const v128_t q[4], bool is_signed, uint8_t *out) {
   const limits c = LIMITS32;
-  if (!within16bits(q, &c, is_signed)) {
+  v128_t mn, mx;
+  range32(q, is_signed, &mn, &mx);
+  if (within32(mn, mx, c.min0, c.max0, c.not0, is_signed)) { /* fixints: the saturating narrows are exact */
+    wasm_v128_store(out, wasm_i8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(q[0], q[1]), wasm_i16x8_narrow_i32x4(q[2], q[3])));
+    return out + 16;
+  }
+  if (!within32(mn, mx, c.min16, c.max16, c.not16, is_signed)) {
     for (int k = 0; k < 4; k++) out = pack_vec32(q[k], &c, is_signed, out);
     return out;
   }
   v128_t h[2] = {is_signed ? wasm_i16x8_narrow_i32x4(q[0], q[1]) : wasm_u16x8_narrow_i32x4(q[0], q[1]),
                  is_signed ? wasm_i16x8_narrow_i32x4(q[2], q[3]) : wasm_u16x8_narrow_i32x4(q[2], q[3])};
-  return pack_block16(h, is_signed, out);
+  return pack_block16(h, is_signed, false, out);
 }
 /* 64-bit lanes: the low words of the 16 lanes gathered into four vectors,
  * their high words into four more (one shuffle instruction each in V8); all
@@ -372,7 +382,7 @@ FM_INLINE uint8_t *pack_block64(const int64_t *p, bool is_signed, uint8_t *out) 
 /* The block of 16 lanes at p. */
 FM_INLINE uint8_t *pack_at16(const int16_t *p, bool is_signed, uint8_t *out) {
   v128_t v[2] = {wasm_v128_load(p), wasm_v128_load(p + 8)};
-  return pack_block16(v, is_signed, out);
+  return pack_block16(v, is_signed, true, out);
 }
 FM_INLINE uint8_t *pack_at32(const int32_t *p, bool is_signed, uint8_t *out) {
   v128_t q[4];
