@@ -1,9 +1,12 @@
 // strings-crossover.js - where does a wasm call start to beat the pure-JS
 // loop for the string codecs? Each operation at small lengths (in chars),
 // pure JS vs wasm (SIMD and scalar), in one run; JS_BELOW in js/strings.js
-// comes from this.
-//   node --expose-gc bench/strings-crossover.js
-import { formatNs, loadPaths, medians, printTable } from './lib.js';
+// comes from this. Ratios are taken within each round (wasm ÷ pure JS, the
+// contenders interleaved, bench/lib.js timeRounds), then their median and
+// range over the rounds: on a shared machine a round's absolute times move
+// by 2x, the ratio within it much less.
+//   node --expose-gc bench/strings-crossover.js [op]
+import { formatNs, loadPaths, printTable, timeRounds } from './lib.js';
 
 const paths = await loadPaths();
 const SIZES = [2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256];
@@ -15,12 +18,20 @@ function text(n, ascii) {
   return s;
 }
 
+// decodeBMPascii: BMPString content of ASCII chars only, which takes the one-byte routes.
 const OPS = {
   encodeBMP: { input: (n) => text(n, false), call: (api, x) => api.encodeBMP(x) },
   decodeBMP: { input: (n) => paths['pure-js'].encodeBMP(text(n, false)), call: (api, x) => api.decodeBMP(x) },
+  decodeBMPascii: { input: (n) => paths['pure-js'].encodeBMP(text(n, true)), call: (api, x) => api.decodeBMP(x) },
   encodeASCII: { input: (n) => text(n, true), call: (api, x) => api.encodeVisible(x) },
   decodeASCII: { input: (n) => paths['pure-js'].encodeVisible(text(n, true)), call: (api, x) => api.decodeVisible(x) },
 };
+
+/** Median and range of the per-round ratios a / b. */
+function ratio(a, b) {
+  const r = a.rounds.map((v, i) => v / b.rounds[i]).sort((x, y) => x - y);
+  return `${r[r.length >> 1].toFixed(2)} (${r[0].toFixed(2)}-${r.at(-1).toFixed(2)})`;
+}
 
 const only = process.argv[2];
 const rows = [];
@@ -29,14 +40,15 @@ for (const [op, { input, call }] of Object.entries(OPS)) {
   for (const n of SIZES) {
     const x = input(n);
     const tasks = ['pure-js', 'wasm-simd', 'wasm-scalar'].map((name) => ({ name, fn: () => call(paths[name], x) }));
-    const m = await medians(tasks, { time: 150, warmupTime: 50 });
+    const m = await timeRounds(tasks, { time: 350, warmupTime: 50, rounds: 7, batch: 16 });
+    const [js, simd, scalar] = ['pure-js', 'wasm-simd', 'wasm-scalar'].map((name) => m.get(name));
     rows.push({
       op, n,
-      'pure-js': formatNs(m.get('pure-js')),
-      'wasm-simd': formatNs(m.get('wasm-simd')),
-      'wasm-scalar': formatNs(m.get('wasm-scalar')),
-      'simd/js': (m.get('wasm-simd') / m.get('pure-js')).toFixed(2),
-      'scalar/js': (m.get('wasm-scalar') / m.get('pure-js')).toFixed(2),
+      'pure-js': formatNs(js.median),
+      'wasm-simd': formatNs(simd.median),
+      'wasm-scalar': formatNs(scalar.median),
+      'simd/js': ratio(simd, js),
+      'scalar/js': ratio(scalar, js),
     });
   }
 }

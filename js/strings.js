@@ -9,15 +9,19 @@
 // functions are bound to that instance's boundary and options. The wasm side
 // of every call (copies, kernel calls) is the boundary's (js/memory.js).
 
-import { asBytes, asOffset, describe, onceReadable, ownView, typedArrayName } from './args.js';
+import { asInput, asOffset, describe, lengthOf, onceReadable, ownView, typedArrayName } from './args.js';
 import { FastmpError, NO_INDEX } from './errors.js';
 import { NodeBuffer, freshBytes } from './memory.js';
 
 /**
  * Below these lengths (in chars) the pure-JS path is faster than a wasm call.
  * Measured per build with `node --expose-gc bench/strings-crossover.js`
- * (Node 20, x86-64): near them both paths are within noise of each other.
- * ASCII covers IA5String and VisibleString.
+ * (Node 20, x86-64, kept memory): near them both paths are within noise of
+ * each other. ASCII covers the one-byte kinds. Remeasured after the pure-JS
+ * decoders stopped making views (2026-12-01, wasm ÷ JS per round, median):
+ * decodeBMP 1.15 at 32 chars, 0.77 at 48 (ASCII-only content 1.18, 0.90);
+ * decodeASCII 1.01 at 32, 0.79 at 48; scalar within 0.05 of these. So the
+ * decode cuts stay where they were; encode was not changed.
  */
 const JS_BELOW = {
   simd: { encodeBMP: 96, decodeBMP: 48, encodeASCII: 64, decodeASCII: 32 },
@@ -117,8 +121,7 @@ function writeHeader(out, tag, length) {
  * Reads the header of a primitive `kind` at bytes[at]; returns the content's
  * { start, end }. Errors name the byte of the tag or of the first length octet.
  */
-function readHeader(kind, bytes, at) {
-  const len = bytes.length;
+function readHeader(kind, bytes, at, len) {
   const tagName = (t) => `0x${hex(t, 2)}`;
   if (at >= len) throw new FastmpError('TRUNCATED', `${kind.name}: input ends at byte ${at}, where its tag should be`, NO_INDEX, at);
   const tag = bytes[at];
@@ -176,10 +179,33 @@ function jsEncodeNarrow(kind, value, out, at) {
   }
 }
 
-/** The units of BMP content bytes[start, end), checked. Small inputs as an Array (for fromCharCode). */
-function jsDecodeBMP(bytes, start, end, asArray) {
-  const n = (end - start) / 2; // even: odd lengths are refused before
-  const units = asArray ? new Array(n) : new Uint16Array(n);
+// Each loop below reads every byte of the content once (so content in a
+// SharedArrayBuffer is checked and converted as one reading), by index: the
+// caller's Uint8Array itself, whose properties are not asked. Each takes one
+// kind of output, so that its stores stay monomorphic.
+
+// The arrays the short decodes fill for String.fromCharCode.apply: one of
+// each length below SMALL, made once (as packed arrays of small ints, the
+// fastest for apply) and refilled whole by every call of that length.
+const ARRAYS = [];
+const arrayOf = (n) => ARRAYS[n] ?? (ARRAYS[n] = new Array(n).fill(0));
+
+/** BMP content bytes[start, end) (fewer than SMALL chars) as a string, checked. */
+function jsDecodeBMPShort(bytes, start, end) {
+  const n = (end - start) >>> 1; // even, and below 2 * SMALL
+  const units = arrayOf(n);
+  for (let i = 0, p = start; i < n; i++, p += 2) {
+    const c = (bytes[p] << 8) | bytes[p + 1];
+    if ((c & 0xf800) === 0xd800) throw charDecodeError('SURROGATE', BMP, i, p, c);
+    units[i] = c;
+  }
+  return String.fromCharCode.apply(null, units);
+}
+
+/** The units of BMP content bytes[start, end), checked. */
+function jsDecodeBMPUnits(bytes, start, end) {
+  const n = (end - start) / 2;
+  const units = new Uint16Array(n);
   for (let i = 0, p = start; i < n; i++, p += 2) {
     const c = (bytes[p] << 8) | bytes[p + 1];
     if ((c & 0xf800) === 0xd800) throw charDecodeError('SURROGATE', BMP, i, p, c);
@@ -188,25 +214,45 @@ function jsDecodeBMP(bytes, start, end, asArray) {
   return units;
 }
 
-/** Checks one-byte kind content bytes[start, end); small inputs come back as an Array of chars. */
-function jsCheck(kind, bytes, start, end, asArray) {
+/** One-byte kind content bytes[start, end) (fewer than SMALL chars) as a string, checked. */
+function jsDecodeNarrowShort(kind, bytes, start, end) {
   const { set } = kind;
-  const chars = asArray ? new Array(end - start) : null;
+  const chars = arrayOf(end - start);
   for (let p = start; p < end; p++) {
     const c = bytes[p];
     if (!inSet(set, c)) throw charDecodeError('RANGE', kind, p - start, p, c);
-    if (asArray) chars[p - start] = c;
+    chars[p - start] = c;
   }
-  return chars;
+  return String.fromCharCode.apply(null, chars);
+}
+
+/** The units of one-byte kind content bytes[start, end), checked. */
+function jsDecodeNarrowUnits(kind, bytes, start, end) {
+  const { set } = kind;
+  const units = new Uint16Array(end - start);
+  for (let p = start; p < end; p++) {
+    const c = bytes[p];
+    if (!inSet(set, c)) throw charDecodeError('RANGE', kind, p - start, p, c);
+    units[p - start] = c;
+  }
+  return units;
+}
+
+/** Checks one-byte kind content bytes[start, end) (then converted by asciiToString: a second reading). */
+function jsCheck(kind, bytes, start, end) {
+  const { set } = kind;
+  for (let p = start; p < end; p++) {
+    const c = bytes[p];
+    if (!inSet(set, c)) throw charDecodeError('RANGE', kind, p - start, p, c);
+  }
 }
 
 const SMALL = 128; // below this many chars, String.fromCharCode.apply on an Array wins
 const CHUNK = 8192; // fromCharCode.apply arguments per call, well inside engine limits
 
-/** A string from checked units (Array below SMALL, else Uint16Array). */
+/** A string from checked units (a Uint16Array of SMALL units or more). */
 function unitsToString(units) {
   const n = units.length;
-  if (n < SMALL) return String.fromCharCode.apply(null, units);
   if (NodeBuffer) return NodeBuffer.from(units.buffer, units.byteOffset, 2 * n).toString('utf16le');
   if (utf16le) return utf16le.decode(units);
   let s = '';
@@ -240,11 +286,16 @@ function asChars(value, fn, detached) {
  */
 export function stringsApi(core) {
   const { boundary: b, pureJs } = core;
-  const below = JS_BELOW[core.backend];
-  const useJs = (op, n) => pureJs === 'always' || (pureJs === 'auto' && n < below[op]);
-  const encodeOp = (kind) => (kind.wide ? 'encodeBMP' : 'encodeASCII');
-  const decodeOp = (kind) => (kind.wide ? 'decodeBMP' : 'decodeASCII');
+  // Below these many chars a call takes the pure-JS path (pureJs 'always': every call; 'never': none).
+  const below = (op) => (pureJs === 'always' ? Infinity : pureJs === 'never' ? 0 : JS_BELOW[core.backend][op]);
+  const [encodeWide, encodeNarrow, decodeWide, decodeNarrow] = ['encodeBMP', 'encodeASCII', 'decodeBMP', 'decodeASCII'].map(below);
   const detached = (x, fn) => b.detachedError(x, fn);
+  /**
+   * The input as the wasm path and the Buffer / TextDecoder routes read it: an
+   * own view (asInput() gave the caller's Uint8Array itself, which the pure-JS
+   * loops read by index only), or the view asInput() made of an ArrayBuffer.
+   */
+  const own = (input, original, fn) => (input === original ? ownView(input, Uint8Array, fn, detached) : input);
   /** Where the chars are (a string: nowhere in wasm memory). */
   const locateChars = (chars, fn, value) => (typeof chars === 'string' ? -1 : b.locate(chars, fn, value));
 
@@ -252,7 +303,7 @@ export function stringsApi(core) {
   function encode(kind, chars, at, header, tag) {
     const n = chars.length;
     const size = kind.wide ? 2 * n : n;
-    if (useJs(encodeOp(kind), n)) {
+    if (n < (kind.wide ? encodeWide : encodeNarrow)) {
       const out = freshBytes(header + size);
       if (header) writeHeader(out, tag, size);
       if (kind.wide) jsEncodeBMP(chars, out, header);
@@ -266,40 +317,41 @@ export function stringsApi(core) {
   }
 
   /** Content bytes[start, end) as a string (or units). */
-  function decode(kind, bytes, at, start, end, toUnits) {
+  function decode(kind, bytes, original, fn, at, start, end, toUnits) {
     const len = end - start;
     if (kind.wide && len % 2) throw oddLengthError(len, end - 1);
     const n = kind.wide ? len / 2 : len; // no >> 1: content reaches 4 GiB
-    if (toUnits) return decodeContent(kind, bytes, at, start, end, n, true);
+    if (n < SMALL && !toUnits && n < (kind.wide ? decodeWide : decodeNarrow)) { // the short strings, first
+      return kind.wide ? jsDecodeBMPShort(bytes, start, end) : jsDecodeNarrowShort(kind, bytes, start, end);
+    }
+    if (toUnits) return decodeContent(kind, bytes, original, fn, at, start, end, n, true);
     if (n > MAX_STRING) throw stringTooLong(kind, n);
     try {
-      return decodeContent(kind, bytes, at, start, end, n, false);
+      return decodeContent(kind, bytes, original, fn, at, start, end, n, false);
     } catch (e) {
       if (e instanceof FastmpError || e instanceof RangeError || n <= MIN_ENGINE_MAX_STRING) throw e;
       throw stringTooLong(kind, n, e);
     }
   }
 
-  function decodeContent(kind, input, at, start, end, n, toUnits) {
-    if (useJs(decodeOp(kind), n)) {
-      const bytes = onceReadable(input); // checked, then converted: read twice
+  function decodeContent(kind, input, original, fn, at, start, end, n, toUnits) {
+    if (n < (kind.wide ? decodeWide : decodeNarrow)) {
       if (kind.wide) {
-        const units = jsDecodeBMP(bytes, start, end, !toUnits && n < SMALL);
+        // No one-byte route here: V8 makes a one-byte string of Latin-1 units
+        // itself, and in Chromium the loop costs more than TextDecoder saves.
+        const units = jsDecodeBMPUnits(input, start, end);
         return toUnits ? units : unitsToString(units);
       }
-      if (toUnits) {
-        jsCheck(kind, bytes, start, end, false);
-        return Uint16Array.from(bytes.subarray(start, end));
-      }
-      if (n < SMALL) return String.fromCharCode.apply(null, jsCheck(kind, bytes, start, end, true));
-      jsCheck(kind, bytes, start, end, false);
+      if (toUnits) return jsDecodeNarrowUnits(kind, input, start, end);
+      const bytes = onceReadable(own(input, original, fn)); // checked, then converted: read twice
+      jsCheck(kind, bytes, start, end);
       return asciiToString(bytes, start, end);
     }
     const fail = (r, quoted) => {
       const p = start + r.offset;
       return charDecodeError(r.code, kind, r.index, p, kind.wide ? (quoted[p] << 8) | quoted[p + 1] : quoted[p]);
     };
-    return b.decodeChars(kind, input, start, end, toUnits, at, fail);
+    return b.decodeChars(kind, own(input, original, fn), start, end, toUnits, at, fail);
   }
 
   /** Every argument is read and checked before where the chars are is asked (their lifetime). */
@@ -316,16 +368,16 @@ export function stringsApi(core) {
   }
 
   function read(kind, bytes, offset, fn) {
-    const input = asBytes(bytes, fn, detached);
+    const input = asInput(bytes, fn, detached);
     asOffset(offset, input, fn);
     const at = b.locate(input, fn, bytes);
-    const { start, end } = readHeader(kind, input, offset);
-    return { value: decode(kind, input, at, start, end, false), end };
+    const { start, end } = readHeader(kind, input, offset, lengthOf(input));
+    return { value: decode(kind, input, bytes, fn, at, start, end, false), end };
   }
 
   function decodeAll(kind, bytes, fn, toUnits) {
-    const input = asBytes(bytes, fn, detached);
-    return decode(kind, input, b.locate(input, fn, bytes), 0, input.length, toUnits);
+    const input = asInput(bytes, fn, detached);
+    return decode(kind, input, bytes, fn, b.locate(input, fn, bytes), 0, lengthOf(input), toUnits);
   }
 
   // Per kind (stem: BMP, IA5, Visible, Printable, Numeric): encode<stem>

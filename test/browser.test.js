@@ -77,3 +77,60 @@ test.each([
   });
   await page.close();
 });
+
+// BMPString decode without Node's Buffer, on every path: content of one-byte
+// chars may be made into a string through TextDecoder('windows-1252') only
+// where every char is ASCII (windows-1252 maps 0x80-0x9F elsewhere), so
+// Latin-1 content must come out exact too. The page runs this as source text
+// (the test runner rewrites a dynamic import() in this file's functions).
+const ONE_BYTE_ROUTES = `async (o) => {
+  const { createFastmp, FastmpError } = await import('/js/index.js');
+  const fm = await createFastmp(o);
+  let seed = 1;
+  const random = (k) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % k);
+  const bytesOf = (units) => {
+    const b = new Uint8Array(2 * units.length);
+    units.forEach((u, i) => { b[2 * i] = u >> 8; b[2 * i + 1] = u & 0xff; });
+    return b;
+  };
+  const stringOf = (units) => {
+    let s = '';
+    for (let i = 0; i < units.length; i += 4096) s += String.fromCharCode.apply(null, units.subarray(i, i + 4096));
+    return s;
+  };
+  const wrong = [];
+  for (const n of [16, 47, 48, 100, 127, 128, 129, 144, 200, 1024, 65536]) {
+    for (const max of [0x7f, 0xff]) {
+      const units = Uint16Array.from({ length: n }, () => random(max + 1));
+      if (max === 0xff) units[n >> 1] = 0x80 + random(0x20); // a char that windows-1252 maps elsewhere
+      if (fm.decodeBMP(bytesOf(units)) !== stringOf(units)) wrong.push(['one-byte', n, max]);
+    }
+    if (n > 200) continue;
+    for (let at = 0; at < n; at++) {
+      const units = Uint16Array.from({ length: n }, () => random(0x80));
+      units[at] = [0x80, 0x9f, 0xff, 0x100, 0x4e2d][at % 5];
+      if (fm.decodeBMP(bytesOf(units)) !== stringOf(units)) wrong.push(['wider', n, at]);
+      units[at] = 0xd800 + random(0x800);
+      try {
+        fm.decodeBMP(bytesOf(units));
+        wrong.push(['no error', n, at]);
+      } catch (e) {
+        if (!(e instanceof FastmpError) || e.code !== 'SURROGATE' || e.index !== at || e.offset !== 2 * at) wrong.push(['error', n, at, String(e)]);
+      }
+    }
+  }
+  return { hasBuffer: typeof Buffer !== 'undefined', wrong };
+}`;
+
+test.each([
+  [{ pureJs: 'always' }],
+  [{ pureJs: 'never' }],
+  [{ backend: 'scalar', pureJs: 'never' }],
+  [{}],
+])('Chromium: BMPString of ASCII and Latin-1 chars, a wider char or a surrogate at every position (%o)', async (options) => {
+  const page = await browser.newPage();
+  await page.goto(`${origin}/`);
+  const result = await page.evaluate(`(${ONE_BYTE_ROUTES})(${JSON.stringify(options)})`);
+  expect(result).toEqual({ hasBuffer: false, wrong: [] });
+  await page.close();
+});

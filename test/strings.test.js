@@ -5,6 +5,7 @@
 // with TextDecoder('utf-16be'), asn1js and Python's pyasn1 on valid input.
 // Expected bytes are built here byte by byte (helpers.js), never by fastmp.
 import { execFileSync } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 import * as asn1js from 'asn1js';
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as api from '../js/index.js';
@@ -14,7 +15,7 @@ import {
   unitsOfString,
 } from './helpers.js';
 
-const { FastmpError, init, memoryStats } = api;
+const { FastmpError, createFastmp, init, memoryStats } = api;
 
 const PATHS = [
   ['wasm-simd', { backend: 'simd', pureJs: 'never' }],
@@ -129,6 +130,43 @@ for (const [name, options] of PATHS) {
       expect(failure(() => api.decodeBMP(content))).toEqual(['SURROGATE', 2, 4]);
       // TextDecoder('utf-16be') accepts the pair: the reason this codec exists.
       expect(utf16be.decode(content)).toBe(s);
+    });
+
+    // Content whose chars are all one byte wide can be made into a string
+    // from one byte per char (fm_bmp_narrow: to 0xFF with Node's Buffer, to
+    // 0x7F with TextDecoder; test/browser.test.js runs the latter in
+    // Chromium): every length around the pure-JS short strings (128 chars)
+    // and the kernels' blocks (16, 64), a wider char or a surrogate at every
+    // position of an ASCII stretch.
+    test('BMPString of one-byte chars (ASCII, Latin-1), and where the first wider char or a surrogate ends the stretch', () => {
+      const lengths = [...Array(20).keys()].map((k) => 120 + k).concat([143, 144, 145, 191, 192, 193, 255, 256, 257, 1024, 1025, 4099, 65536]);
+      for (const n of lengths) {
+        for (const max of [0x7f, 0xff]) {
+          const units = randomRangeUnits(n, 40 + n + max, 0, max);
+          const s = stringOfUnits(units);
+          const content = bigEndianBytes(units);
+          expect(api.decodeBMP(content) === s).toBe(true);
+          same(api.decodeBMPToUint16(content), units);
+          const read = api.readBMPString(u8(derHeader(0x1e, 2 * n), [...content]));
+          expect(read.value === s).toBe(true);
+        }
+      }
+      // 0x7F / 0x80 and 0xFF / 0x100 are where the routes end; 0x4E2D is far past both.
+      const wider = [0x80, 0x9f, 0xff, 0x100, 0x17f, 0x4e2d, 0xfeff, 0xffff];
+      for (const n of [1, 15, 16, 17, 47, 48, 63, 64, 65, 127, 128, 129, 143, 144, 200, 1024]) {
+        const ascii = randomRangeUnits(n, 500 + n, 0x00, 0x7f);
+        for (let at = 0; at < n; at += n > 200 ? 7 : 1) {
+          const units = Uint16Array.from(ascii);
+          units[at] = wider[at % wider.length];
+          if (at + 1 < n) units[at + 1] = 0x41; // one-byte again after it
+          const s = stringOfUnits(units);
+          expect(api.decodeBMP(bigEndianBytes(units)) === s).toBe(true);
+          units[at] = [0xd800, 0xdbff, 0xdc00, 0xdfff][at % 4];
+          if (at + 2 < n) units[at + 2] = 0xdabc; // a later surrogate must not hide the first
+          expect(failure(() => api.decodeBMP(bigEndianBytes(units)))).toEqual(['SURROGATE', at, 2 * at]);
+          expect(failure(() => api.decodeBMPToUint16(bigEndianBytes(units)))).toEqual(['SURROGATE', at, 2 * at]);
+        }
+      }
     });
 
     test('odd byte lengths are rejected at the last byte, before any char is looked at', () => {
@@ -427,6 +465,44 @@ describe.each(['simd', 'scalar'])('fm_bmp_narrow (wasm %s)', (backend) => {
       }
     }
   });
+});
+
+// The pure-JS BMP routes read each byte once (short strings through an
+// Array, longer ones and decodeBMPToUint16 through units): content in a
+// SharedArrayBuffer that another thread changes meanwhile is checked as it
+// is converted.
+test('the pure-JS BMPString routes read a SharedArrayBuffer input once: a racing writer never slips a surrogate past the check', async () => {
+  const fm = await createFastmp({ pureJs: 'always' });
+  const shared = new SharedArrayBuffer(512);
+  const bytes = new Uint8Array(shared);
+  for (let i = 0; i < 256; i++) bytes[2 * i + 1] = 0x41; // 256 x 'A'
+  // Chars 20 and 200 flip between 'A' and the surrogate 0xD841, char 150
+  // between 'A' and 0x4E41.
+  const worker = new Worker(`
+    const { workerData } = require('node:worker_threads');
+    const b = new Uint8Array(workerData);
+    for (;;) { b[40] = 0xd8; b[400] = 0xd8; b[300] = 0x4e; b[40] = 0; b[400] = 0; b[300] = 0; }`, { eval: true, workerData: shared });
+  const calls = [() => fm.decodeBMP(bytes), () => fm.decodeBMP(bytes.subarray(0, 120)), () => String.fromCharCode(...fm.decodeBMPToUint16(bytes))];
+  let bad = 0;
+  let refused = 0;
+  const end = Date.now() + 1500;
+  try {
+    while (Date.now() < end && refused < 3000) {
+      for (const call of calls) {
+        try {
+          const s = call();
+          if (/[\uD800-\uDFFF]/.test(s) || /[^A\u4E41]/.test(s)) bad++;
+        } catch (e) {
+          expect([e.code, e.index === 20 || e.index === 200]).toEqual(['SURROGATE', true]);
+          refused++;
+        }
+      }
+    }
+  } finally {
+    await worker.terminate();
+  }
+  expect(refused).toBeGreaterThan(0); // the race did happen
+  expect(bad).toBe(0);
 });
 
 test("pyasn1 (Python) writes what fastmp writes and reads what fastmp writes", async () => {
