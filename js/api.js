@@ -6,7 +6,7 @@
 
 import { MAX_ELEMENTS, INTEGRAL_FLOATS } from './abi.js';
 import {
-  BOOLEAN, asInput, asOffset, copyInto, describe, kindOfArray, lengthOf, ownView, readOptions, typedArrayName, usableLength,
+  BOOLEAN, asInput, asOffset, copyInto, describe, kindOfArray, lengthOf, ownView, readOption, typedArrayName, usableLength,
 } from './args.js';
 import { NO_INDEX, msgpackError } from './errors.js';
 import { BOOL, KIND_OF_NAME, KIND_OF_TYPE, TYPE_NAMES } from './kinds.js';
@@ -108,7 +108,7 @@ export function makeApi(core) {
 
   function pack(x, options) {
     const kind = packable(x, 'pack');
-    const { bin = true } = readOptions(options, 'pack', PACK_OPTIONS);
+    const bin = readOption(options, 'pack', PACK_OPTIONS, 'bin') ?? true;
     const n = usableLength(x, 'pack', detached);
     const at = b.locate(x, 'pack', x);
     if (kind === HALF) return pack(widenHalf(x, 'pack', detached)); // float32 elements, from a copy in JS memory
@@ -120,7 +120,7 @@ export function makeApi(core) {
 
   function packView(x, options) {
     const kind = packable(x, 'packView');
-    const { bin = true } = readOptions(options, 'packView', PACK_OPTIONS);
+    const bin = readOption(options, 'packView', PACK_OPTIONS, 'bin') ?? true;
     const n = usableLength(x, 'packView', detached);
     const at = b.locate(x, 'packView', x);
     if (kind === HALF) return packView(widenHalf(x, 'packView', detached));
@@ -142,7 +142,7 @@ export function makeApi(core) {
     }
     const length = usableLength(target, 'packInto', detached);
     asOffset(offset, target, 'packInto');
-    const { bin = true } = readOptions(options, 'packInto', PACK_OPTIONS);
+    const bin = readOption(options, 'packInto', PACK_OPTIONS, 'bin') ?? true;
     const n = usableLength(x, 'packInto', detached);
     const at = b.locate(x, 'packInto', x);
     const targetAt = b.locateTarget(target, 'packInto');
@@ -229,7 +229,7 @@ export function makeApi(core) {
   function unpack(bytes, Type, options) {
     const input = bytesOf(bytes, 'unpack');
     const kind = targetKind(Type, 'unpack');
-    const { integralFloats = false } = readOptions(options, 'unpack', UNPACK_OPTIONS);
+    const integralFloats = readOption(options, 'unpack', UNPACK_OPTIONS, 'integralFloats') ?? false;
     const length = lengthOf(input); // before the call: memory growth may detach a packView() output
     const { value, end } = unpackAt(input, b.locate(input, 'unpack', bytes), kind, 0, integralFloats, 'unpack');
     if (end !== length) throw trailing(end, input, length);
@@ -240,7 +240,7 @@ export function makeApi(core) {
     const input = bytesOf(bytes, 'unpackFrom');
     const kind = targetKind(Type, 'unpackFrom');
     asOffset(offset, input, 'unpackFrom');
-    const { integralFloats = false } = readOptions(options, 'unpackFrom', UNPACK_OPTIONS);
+    const integralFloats = readOption(options, 'unpackFrom', UNPACK_OPTIONS, 'integralFloats') ?? false;
     return unpackAt(input, b.locate(input, 'unpackFrom', bytes), kind, offset, integralFloats, 'unpackFrom');
   }
 

@@ -181,7 +181,9 @@ export function asOffset(offset, bytes, fn) {
 
 // ---- options -----------------------------------------------------------------------------
 
-const NO_OPTIONS = Object.freeze({});
+// What readOptions() returns has no prototype: a key that was not given is
+// undefined, never an inherited value (a polluted Object.prototype's).
+const NO_OPTIONS = Object.freeze(Object.create(null));
 
 /** An option that must be true or false. */
 export const BOOLEAN = Object.freeze({ check: (v) => typeof v === 'boolean', says: 'true or false' });
@@ -195,39 +197,68 @@ export const ANY = Object.freeze({ check: () => true, says: '' });
  * own enumerable keys are all in `spec` ({ key: BOOLEAN | oneOf(...) | ANY }).
  * Each key is read once, so a getter runs once, before the call does anything
  * else. Inherited keys are refused (a polluted Object.prototype's too), as
- * are string keys it does not know. Returns a fresh object holding
- * only the known keys that were given. Symbol keys are not options, and are
- * left unread.
+ * are string keys it does not know. Returns a fresh object without a
+ * prototype holding only the known keys that were given. Symbol keys are not
+ * options, and are left unread.
  */
 export function readOptions(options, fn, spec) {
   if (options === undefined) return NO_OPTIONS;
-  if (options === null || typeof options !== 'object') throw notPlain(options, fn);
-  const proto = Object.getPrototypeOf(options);
-  if ((proto !== Object.prototype && proto !== null) || (proto !== null && prototypeHasEnumerables())) {
-    for (const key in options) {
-      if (!Object.hasOwn(options, key)) throw new TypeError(`fastmp: ${fn}() options: '${key}' is inherited, not the options' own`);
-    }
-    if (proto !== Object.prototype && proto !== null) throw notPlain(options, fn);
-  }
-  const read = {};
+  checkOptions(options, fn, spec, undefined);
+  const read = Object.create(null);
   const keys = Object.keys(options);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
-    const rule = Object.hasOwn(spec, key) ? spec[key] : undefined;
-    if (rule === undefined) throw unknownOption(key, fn, spec);
     const value = options[key];
     if (value === undefined) continue;
-    if (!rule.check(value)) throw new TypeError(`fastmp: ${fn}() option '${key}' must be ${rule.says}, not ${describe(value)}`);
+    checkValue(value, key, fn, spec);
     read[key] = value;
   }
   return read; // (symbol keys name no option, and are not read)
 }
 
+/**
+ * readOptions() of a function whose spec has one key, `key` (pack's bin,
+ * unpack's integralFloats), by the same rules: its value, or undefined when it
+ * is not given, with no object made for it (at N = 1 that object and
+ * Object.keys() cost as much as the pack).
+ */
+export const readOption = (options, fn, spec, key) => (options === undefined ? undefined : givenOption(options, fn, spec, key));
+
+function givenOption(options, fn, spec, key) {
+  if (!checkOptions(options, fn, spec, key)) return undefined;
+  const value = options[key];
+  if (value !== undefined) checkValue(value, key, fn, spec);
+  return value;
+}
+
+/**
+ * Refuses what is not a plain object (prototype Object.prototype or null),
+ * a key it inherits (any enumerable one: a polluted Object.prototype's too),
+ * and an own key that `spec` does not know, in that order; reads no value.
+ * Returns whether `key` is one of its own enumerable keys (its keys as
+ * Object.keys() lists them).
+ */
+function checkOptions(options, fn, spec, key) {
+  if (options === null || typeof options !== 'object') throw notPlain(options, fn);
+  const proto = Object.getPrototypeOf(options);
+  let unknown;
+  let given = false;
+  // for-in: own enumerable string keys, then the inherited ones. (V8 folds the
+  // hasOwnProperty of a for-in key of an object that inherits none to true.)
+  for (const k in options) {
+    if (!Object.prototype.hasOwnProperty.call(options, k)) throw new TypeError(`fastmp: ${fn}() options: '${k}' is inherited, not the options' own`);
+    if (k === key) given = true;
+    else if (unknown === undefined && !Object.hasOwn(spec, k)) unknown = k;
+  }
+  if (proto !== Object.prototype && proto !== null) throw notPlain(options, fn);
+  if (unknown !== undefined) throw unknownOption(unknown, fn, spec);
+  return given;
+}
+
+function checkValue(value, key, fn, spec) {
+  const rule = spec[key];
+  if (!rule.check(value)) throw new TypeError(`fastmp: ${fn}() option '${key}' must be ${rule.says}, not ${describe(value)}`);
+}
+
 const notPlain = (options, fn) => new TypeError(`fastmp: ${fn}() options must be a plain object, not ${describe(options)}`);
 const unknownOption = (name, fn, spec) => new TypeError(`fastmp: ${fn}() has no option '${name}' (it knows: ${Object.keys(spec).join(', ')})`);
-
-/** Whether Object.prototype has enumerable keys (a polluted prototype): every plain object would inherit them. */
-function prototypeHasEnumerables() {
-  for (const key in Object.prototype) return key !== undefined;
-  return false;
-}

@@ -390,3 +390,41 @@ test('encodeInto() and asBools() take Uint8Arrays of another realm, by their rea
   expect(fm.decode(new Uint8Array([0x91, 0x01, 0x02]).subarray(0, 2))).toEqual([1]);
   expect(() => fm.decode(new Uint8Array([0x91, 0x01, 0x02]))).toThrow(/^fastmp: at \$: 1 byte follows the value, from byte 2/);
 });
+
+// Issue 13 item 5 (per-call cost): pack() and unpack() read their one option without an
+// options object, readOptions() returns objects without a prototype.
+describe.each(PATHS)('%s: options', (name, options) => {
+  test('a polluted Object.prototype changes no default, and is refused as an inherited option', async () => {
+    const fm = await createFastmp(options);
+    const bytes = Uint8Array.of(1, 2);
+    const floats = fm.pack(Float32Array.of(2));
+    try {
+      Object.defineProperty(Object.prototype, 'bin', { value: false, configurable: true, writable: true }); // not enumerable
+      Object.defineProperty(Object.prototype, 'integralFloats', { value: true, configurable: true, writable: true });
+      expect(fm.pack(bytes)[0]).toBe(0xc4); // still a bin
+      expect(fm.pack(bytes, {})[0]).toBe(0xc4);
+      fastmpError(() => fm.unpack(floats, Int32Array), 'TYPE'); // still no floats for ints
+      fastmpError(() => fm.unpack(floats, Int32Array, {}), 'TYPE');
+      Object.defineProperty(Object.prototype, 'bin', { enumerable: true });
+      expect(() => fm.pack(bytes, {})).toThrow(/'bin' is inherited/);
+      expect(() => fm.unpack(floats, Float32Array, { integralFloats: false })).toThrow(/'bin' is inherited/);
+    } finally {
+      delete Object.prototype.bin;
+      delete Object.prototype.integralFloats;
+    }
+    expect(fm.pack(bytes, { bin: false })[0]).toBe(0x92);
+  });
+
+  test('an invalid options object runs none of its getters; a valid one has each key read once', async () => {
+    const fm = await createFastmp(options);
+    let reads = 0;
+    const counted = { get bin() { reads++; return false; } };
+    expect(fm.pack(Uint8Array.of(1), counted)[0]).toBe(0x91);
+    expect(reads).toBe(1);
+    const unknownToo = { get bin() { reads++; return false; }, bni: 1 };
+    expect(() => fm.pack(Uint8Array.of(1), unknownToo)).toThrow(/has no option 'bni'/);
+    expect(reads).toBe(1);
+    // Not an own enumerable key: not read, as readOptions() would not list it.
+    expect(fm.pack(Uint8Array.of(1), Object.defineProperty({}, 'bin', { value: false, enumerable: false }))[0]).toBe(0xc4);
+  });
+});
