@@ -6,14 +6,16 @@
 
 import { MAX_ELEMENTS, INTEGRAL_FLOATS } from './abi.js';
 import {
-  BOOLEAN, asInput, asOffset, copyInto, describe, kindOfArray, lengthOf, ownView, readOption, typedArrayName, usableLength,
+  BOOLEAN, asOffset, copyInto, describe, inputBytes, kindOfArray, lengthOf, ownView, readOption, typedArrayName, usableLength,
 } from './args.js';
 import { NO_INDEX, msgpackError } from './errors.js';
-import { BOOL, KIND_OF_NAME, KIND_OF_TYPE, TYPE_NAMES } from './kinds.js';
+import { BOOL, KINDS, KIND_OF_NAME, TYPE_NAMES, kindOfType } from './kinds.js';
 import { makeCodec } from './codec/index.js';
 import { HALF, halfOf, halfTarget, isHalf, widenHalf } from './codec/typed.js';
 import { stringsApi } from './strings.js';
-import * as wire from './wire.js';
+import {
+  arrayCount, arrayHeaderSize, binHeaderSize, decodeKind, found, isBinAt, packBin as packBinBytes, packKind, packKindInto, readBin, reportedValue,
+} from './wire.js';
 
 /**
  * Below these element counts the pure-JS path is faster than a wasm call: the
@@ -35,6 +37,17 @@ const JS_BELOW = {
   },
 };
 
+/**
+ * JS_BELOW of a backend as arrays by kind index (js/kinds.js: BOOL last), with
+ * pureJs folded in: the pure-JS path takes n elements when n < limits[op][kind.index].
+ * ('always': every n that a msgpack array can hold; 'never': none.)
+ */
+function jsLimits(backend, pureJs) {
+  const limit = (op, k) => (pureJs === 'always' ? MAX_ELEMENTS + 1 : pureJs === 'never' ? 0 : JS_BELOW[backend][op][k.c]);
+  const of = (op) => [...KINDS, BOOL].map((k) => limit(op, k));
+  return { pack: of('pack'), unpack: of('unpack') };
+}
+
 const PACK_OPTIONS = { bin: BOOLEAN };
 const UNPACK_OPTIONS = { integralFloats: BOOLEAN };
 
@@ -55,10 +68,10 @@ const tooManyBytes = (n) => new RangeError(`fastmp: a msgpack bin holds at most 
 function packBin(x, n) {
   if (n > MAX_ELEMENTS) throw tooManyBytes(n);
   try {
-    return wire.packBin(x, n);
+    return packBinBytes(x, n);
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
-    throw new RangeError(`fastmp: a bin of ${n} bytes takes ${n + wire.binHeaderSize(n)} bytes, more than a typed array can hold in this engine`, { cause: e });
+    throw new RangeError(`fastmp: a bin of ${n} bytes takes ${n + binHeaderSize(n)} bytes, more than a typed array can hold in this engine`, { cause: e });
   }
 }
 
@@ -69,10 +82,10 @@ const JS_SCRATCH_MAX = 1 << 16;
 
 /** x packed by the pure-JS path, as a view of jsScratch (valid until the next packSmall). */
 function packSmall(kind, x, n) {
-  const largest = wire.arrayHeaderSize(n) + n * kind.wire;
-  if (largest > JS_SCRATCH_MAX) return wire.packKind(kind, x, n);
+  const largest = arrayHeaderSize(n) + n * kind.wire;
+  if (largest > JS_SCRATCH_MAX) return packKind(kind, x, n);
   if (largest > jsScratch.length) jsScratch = new Uint8Array(JS_SCRATCH_MAX);
-  return jsScratch.subarray(0, wire.packKindInto(kind, x, n, jsScratch, 0));
+  return jsScratch.subarray(0, packKindInto(kind, x, n, jsScratch, 0));
 }
 
 /** `bytes` into target[offset...] when they fit the room left; returns their length. */
@@ -85,21 +98,35 @@ function put(bytes, target, offset, room) {
 
 const noRoom = (size, offset, room) => new RangeError(`fastmp: packInto() needs ${size} bytes from offset ${offset}; the target has ${room}`);
 
+// The small-input path of pack() and unpack() (N = 1-16: 50-100 ns a call in
+// V8, about what the allocation of the output costs) is kept small: V8 inlines
+// a call's callees only up to ~900 bytes of their bytecode in all, and what
+// does not fit is called, and loses the optimizations across the call (a
+// checked call costs more than the decoding of one element). So each step on
+// that path is a small function whose rare cases (errors, other inputs) are
+// calls to functions of their own, which never run there; and the second
+// results (where an array's elements begin, where it ends) are not objects.
+
 /** The typed-array functions (and the string functions) bound to one instance. */
 export function makeApi(core) {
-  const { boundary: b, pureJs } = core;
-  const below = JS_BELOW[core.backend];
-  const useJs = (op, kind, n) => pureJs === 'always' || (pureJs === 'auto' && n < below[op][kind.c]);
+  const { boundary: b } = core;
+  const limits = jsLimits(core.backend, core.pureJs);
+  const jsPack = limits.pack;
+  const jsUnpack = limits.unpack;
+  /** Whether the pure-JS path takes n elements of kind (op 'pack' or 'unpack'). */
+  const useJs = (op, kind, n) => n < limits[op][kind.index];
   const detached = (x, fn) => b.detachedError(x, fn);
-
-  // The caller's Uint8Array itself: unpackAt() makes an own view for the kernels only.
-  const bytesOf = (bytes, fn) => asInput(bytes, fn, detached);
+  // Where the latest unpackAt() array ended (its second result, read by the
+  // caller at once): no { value, end } object per call.
+  let end = 0;
 
   /** The kind of typed array x (HALF for a Float16Array); a TypeError for anything else. */
-  function packable(x, fn) {
-    const kind = kindOfArray(x) ?? (isHalf(x) ? HALF : undefined);
-    if (kind === undefined) throw new TypeError(`fastmp: ${fn}() takes a ${API_TYPE_NAMES}, not ${describe(x)}`);
-    return kind;
+  const packable = (x, fn) => kindOfArray(x) ?? otherPackable(x, fn);
+
+  /** packable() of what is no KINDS typed array: HALF, or a TypeError. */
+  function otherPackable(x, fn) {
+    if (isHalf(x)) return HALF;
+    throw new TypeError(`fastmp: ${fn}() takes a ${API_TYPE_NAMES}, not ${describe(x)}`);
   }
 
   // ---- pack ---------------------------------------------------------------------
@@ -110,11 +137,17 @@ export function makeApi(core) {
     const kind = packable(x, 'pack');
     const bin = readOption(options, 'pack', PACK_OPTIONS, 'bin') ?? true;
     const n = usableLength(x, 'pack', detached);
-    const at = b.locate(x, 'pack', x);
+    const at = b.locateSized(x, n * kind.bytes, 'pack', x);
+    // (A limit of jsPack is at most MAX_ELEMENTS + 1: below it n fits an array.)
+    if (kind !== HALF && !(bin && kind.c === 'u8') && n < jsPack[kind.index]) return packKind(kind, x, n);
+    return packOther(kind, x, n, at, bin);
+  }
+
+  /** pack() of all but the pure-JS path's inputs: a Float16Array, a bin, the wasm path, or too many elements. */
+  function packOther(kind, x, n, at, bin) {
     if (kind === HALF) return pack(widenHalf(x, 'pack', detached)); // float32 elements, from a copy in JS memory
     if (kind.c === 'u8' && bin) return packBin(x, n);
     if (n > MAX_ELEMENTS) throw tooManyElements(n);
-    if (useJs('pack', kind, n)) return wire.packKind(kind, x, n);
     return b.pack(kind, x, n, at);
   }
 
@@ -140,9 +173,10 @@ export function makeApi(core) {
     if (typedArrayName(target) !== 'Uint8Array') {
       throw new TypeError(`fastmp: packInto() writes into a Uint8Array, not ${describe(target)}`);
     }
-    const length = usableLength(target, 'packInto', detached);
+    usableLength(target, 'packInto', detached); // DETACHED, before its offset is checked against its length
     asOffset(offset, target, 'packInto');
     const bin = readOption(options, 'packInto', PACK_OPTIONS, 'bin') ?? true;
+    const length = usableLength(target, 'packInto', detached); // again: an options getter may have detached it
     const n = usableLength(x, 'packInto', detached);
     const at = b.locate(x, 'packInto', x);
     const targetAt = b.locateTarget(target, 'packInto');
@@ -150,7 +184,7 @@ export function makeApi(core) {
     const room = length - offset;
     if (kind.c === 'u8' && bin) return offset + put(packBin(x, n), target, offset, room);
     if (n > MAX_ELEMENTS) throw tooManyElements(n);
-    if (useJs('pack', kind, n)) return offset + put(packSmall(kind, x, n), target, offset, room);
+    if (n < jsPack[kind.index]) return offset + put(packSmall(kind, x, n), target, offset, room);
     const size = b.packInto(kind, x, n, at, target, targetAt, offset, room);
     if (size < 0) throw noRoom(-size, offset, room);
     return offset + size;
@@ -158,7 +192,7 @@ export function makeApi(core) {
 
   function packBool(x) {
     const { bytes, n, at } = boolBytes(x, 'packBool');
-    if (useJs('pack', BOOL, n)) return wire.packKind(BOOL, bytes, n);
+    if (n < jsPack[BOOL.index]) return packKind(BOOL, bytes, n);
     return b.pack(BOOL, bytes, n, at);
   }
 
@@ -196,7 +230,7 @@ export function makeApi(core) {
   // ---- zero-copy ------------------------------------------------------------------
 
   function alloc(Type, n) {
-    const kind = KIND_OF_TYPE.get(Type);
+    const kind = kindOfType(Type);
     if (kind === undefined) {
       const what = halfTarget(Type) === HALF ? 'a Float16Array (no kernel reads float16: pack() one from JS memory)' : describe(Type);
       throw new TypeError(`fastmp: alloc() makes a ${TYPE_NAMES}, not ${what}`);
@@ -220,60 +254,86 @@ export function makeApi(core) {
   // ---- unpack -------------------------------------------------------------------
 
   /** The kind unpack() decodes into: a constructor of this realm's typed arrays (HALF for Float16Array). */
-  function targetKind(Type, fn) {
-    const kind = KIND_OF_TYPE.get(Type) ?? halfTarget(Type);
+  const targetKind = (Type, fn) => kindOfType(Type) ?? otherTarget(Type, fn);
+
+  /** targetKind() of what is not a KINDS constructor: HALF, or a TypeError. */
+  function otherTarget(Type, fn) {
+    const kind = halfTarget(Type);
     if (kind === undefined) throw new TypeError(`fastmp: ${fn}() decodes into a ${API_TYPE_NAMES}; the second argument was ${describe(Type)}`);
     return kind;
   }
 
+  // Each reads its input's length (usableLength()) after its arguments, whose
+  // getters may detach it (a packView() output, by growing memory), and
+  // before any call into wasm, which may do the same: the length is the one
+  // every later step uses.
+
   function unpack(bytes, Type, options) {
-    const input = bytesOf(bytes, 'unpack');
+    const input = inputBytes(bytes, 'unpack'); // the caller's Uint8Array itself: only the kernels get an own view
     const kind = targetKind(Type, 'unpack');
     const integralFloats = readOption(options, 'unpack', UNPACK_OPTIONS, 'integralFloats') ?? false;
-    const length = lengthOf(input); // before the call: memory growth may detach a packView() output
-    const { value, end } = unpackAt(input, b.locate(input, 'unpack', bytes), kind, 0, integralFloats, 'unpack');
+    const length = usableLength(input, 'unpack', detached);
+    const value = unpackAt(input, length, b.locateSized(input, length, 'unpack', bytes), kind, 0, integralFloats, 'unpack');
     if (end !== length) throw trailing(end, input, length);
     return value;
   }
 
   function unpackFrom(bytes, Type, offset = 0, options = undefined) {
-    const input = bytesOf(bytes, 'unpackFrom');
+    const input = inputBytes(bytes, 'unpackFrom');
     const kind = targetKind(Type, 'unpackFrom');
+    usableLength(input, 'unpackFrom', detached); // DETACHED, before the offset is checked against its length
     asOffset(offset, input, 'unpackFrom');
     const integralFloats = readOption(options, 'unpackFrom', UNPACK_OPTIONS, 'integralFloats') ?? false;
-    return unpackAt(input, b.locate(input, 'unpackFrom', bytes), kind, offset, integralFloats, 'unpackFrom');
+    const length = usableLength(input, 'unpackFrom', detached);
+    const value = unpackAt(input, length, b.locateSized(input, length, 'unpackFrom', bytes), kind, offset, integralFloats, 'unpackFrom');
+    return { value, end };
   }
 
   function unpackBool(bytes) {
-    const input = bytesOf(bytes, 'unpackBool');
-    const length = lengthOf(input);
-    const { value, end } = unpackBoolAt(input, b.locate(input, 'unpackBool', bytes), 0, 'unpackBool');
+    const input = inputBytes(bytes, 'unpackBool');
+    const length = usableLength(input, 'unpackBool', detached);
+    const value = unpackAt(input, length, b.locateSized(input, length, 'unpackBool', bytes), BOOL, 0, false, 'unpackBool');
     if (end !== length) throw trailing(end, input, length);
     return value;
   }
 
   function unpackBoolFrom(bytes, offset = 0) {
-    const input = bytesOf(bytes, 'unpackBoolFrom');
+    const input = inputBytes(bytes, 'unpackBoolFrom');
+    const length = usableLength(input, 'unpackBoolFrom', detached);
     asOffset(offset, input, 'unpackBoolFrom');
-    return unpackBoolAt(input, b.locate(input, 'unpackBoolFrom', bytes), offset, 'unpackBoolFrom');
+    const value = unpackAt(input, length, b.locateSized(input, length, 'unpackBoolFrom', bytes), BOOL, offset, false, 'unpackBoolFrom');
+    return { value, end };
   }
 
-  function unpackAt(input, at, kind, start, integralFloats, fn) {
-    if (kind === HALF) { // through float64: one rounding to float16
-      const { value, end } = unpackAt(input, at, FLOAT64, start, integralFloats, fn);
-      return { value: halfOf(value), end };
-    }
-    if (kind.c === 'u8' && wire.isBinAt(input, start)) return wire.readBin(input, start, kind.Type);
-    const { count, body } = wire.readArrayHeader(input, start);
-    if (useJs('unpack', kind, count)) return wire.unpackKind(kind, input, body, count, integralFloats);
-    const flags = integralFloats ? INTEGRAL_FLOATS : 0;
-    return b.unpack(kind, ownView(input, Uint8Array, fn, detached), start, body, count, flags, at, kernelError);
+  /**
+   * The array at input[start] (input holds `length` bytes; a bin too, for
+   * Uint8Array / Uint8ClampedArray) as a new typed array of kind (BOOL: a
+   * Uint8Array of 0 / 1); sets `end`.
+   */
+  function unpackAt(input, length, at, kind, start, integralFloats, fn) {
+    if (kind === HALF || (kind.c === 'u8' && isBinAt(input, start))) return unpackOther(input, length, at, kind, start, integralFloats, fn);
+    const count = arrayCount(input, start, length);
+    if (count >= jsUnpack[kind.index]) return unpackWasm(input, at, kind, start, count, integralFloats, fn);
+    const value = decodeKind(kind, input, length, found(), count, integralFloats);
+    end = found();
+    return value;
   }
 
-  function unpackBoolAt(input, at, start, fn) {
-    const { count, body } = wire.readArrayHeader(input, start);
-    if (useJs('unpack', BOOL, count)) return wire.unpackKind(BOOL, input, body, count, false);
-    return b.unpack(BOOL, ownView(input, Uint8Array, fn, detached), start, body, count, 0, at, kernelError);
+  /** unpackAt() into a Float16Array (through float64: one rounding), or of a bin. */
+  function unpackOther(input, length, at, kind, start, integralFloats, fn) {
+    if (kind === HALF) return halfOf(unpackAt(input, length, at, FLOAT64, start, integralFloats, fn));
+    const value = readBin(input, start, kind.Type);
+    end = found();
+    return value;
+  }
+
+  /** The kernel's decode of the array of `count` elements at input[start], its header just read (arrayCount()); sets `end`. */
+  function unpackWasm(input, at, kind, start, count, integralFloats, fn) {
+    const body = found();
+    const view = ownView(input, Uint8Array, fn, detached);
+    const r = b.unpack(kind, view, start, body, count, integralFloats ? INTEGRAL_FLOATS : 0, at, kernelError);
+    end = r.end;
+    return r.value;
   }
 
   // Whole messages (js/codec/): typed-array fields through this instance's kernels.
@@ -299,7 +359,7 @@ export const CODEC_PORT = Symbol('fastmp codec port');
  */
 function kernelError(kind, start, r, quoted) {
   const target = kind === BOOL ? 'boolean' : kind.name;
-  const value = r.code === 'RANGE' || r.code === 'TYPE' ? wire.reportedValue(r.tag, r.value) : undefined;
+  const value = r.code === 'RANGE' || r.code === 'TYPE' ? reportedValue(r.tag, r.value) : undefined;
   return msgpackError(r.code, r.index, start + r.offset, quoted, r.count, { target, value });
 }
 

@@ -7,7 +7,7 @@
 // naming the function, and describing a value never runs the value's code.
 
 import { FastmpError } from './errors.js';
-import { KIND_OF_NAME } from './kinds.js';
+import { kindOfName } from './kinds.js';
 
 // ---- intrinsics -----------------------------------------------------------------
 
@@ -76,8 +76,13 @@ export function ownView(x, Type, fn, detached) {
  */
 export function usableLength(x, fn, detached) {
   const length = lengthOf(x);
-  if (length === 0) checkUsable(x, fn, detached);
-  return length;
+  return length !== 0 ? length : emptyLength(x, fn, detached);
+}
+
+/** usableLength() of a typed array of length 0: 0, or DETACHED (apart, so that V8 inlines the common case). */
+function emptyLength(x, fn, detached) {
+  checkUsable(x, fn, detached);
+  return 0;
 }
 
 /** Refuses a typed array whose buffer is detached or too short for it (values() validates both). */
@@ -143,10 +148,19 @@ export function asBytes(bytes, fn, detached) {
  * that reads it only by index and through the intrinsic getters.
  */
 export function asInput(bytes, fn, detached) {
-  if (typedArrayName(bytes) === 'Uint8Array') {
-    usableLength(bytes, fn, detached);
-    return bytes;
-  }
+  const input = inputBytes(bytes, fn);
+  usableLength(input, fn, detached);
+  return input;
+}
+
+/**
+ * asInput() without its check of the length, for a caller that reads the
+ * length next (usableLength(): once, not twice, at ~4 ns a read).
+ */
+export const inputBytes = (bytes, fn) => (typedArrayName(bytes) === 'Uint8Array' ? bytes : otherInput(bytes, fn));
+
+/** inputBytes() of what is not a Uint8Array (apart, so that V8 inlines the common case). */
+function otherInput(bytes, fn) {
   if (isArrayBuffer(bytes) || isSharedArrayBuffer(bytes)) return wholeBuffer(bytes, fn);
   throw new TypeError(`fastmp: ${fn}() takes a Uint8Array (or an ArrayBuffer), not ${describe(bytes)}`);
 }
@@ -168,7 +182,7 @@ function wholeBuffer(buffer, fn) {
 }
 
 /** A typed array's kind (js/kinds.js) by its brand, or undefined. */
-export const kindOfArray = (x) => KIND_OF_NAME.get(typedArrayName(x));
+export const kindOfArray = (x) => kindOfName(typedArrayName(x));
 
 /** An offset into `bytes`: an integer from 0 to its length. */
 export function asOffset(offset, bytes, fn) {

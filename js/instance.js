@@ -66,11 +66,11 @@ function loadSync(options, fn) {
 
 const shared = { instance: null, calls: 0, latest: null };
 
-/** The default instance; throws before init(). */
-export function current() {
-  const instance = shared.instance;
-  if (instance === null) throw new Error('fastmp: not initialised: `await init()` first (Node: import "fastmp-wasm" does it)');
-  return instance;
+/** The default instance; throws before init(). (Small: every module-level call inlines it.) */
+export const current = () => shared.instance ?? notInitialised();
+
+function notInitialised() {
+  throw new Error('fastmp: not initialised: `await init()` first (Node: import "fastmp-wasm" does it)');
 }
 
 /**

@@ -247,12 +247,20 @@ export class Boundary {
    * view that memory growth detached).
    */
   locate(x, fn, original) {
+    return this.locateSized(x, byteLengthOf(x), fn, original);
+  }
+
+  /**
+   * locate() of x whose byteLength the caller has from the intrinsics already
+   * (its length times its element size): read once. Small, so that V8 inlines
+   * it into every call.
+   */
+  locateSized(x, byteLength, fn, original) {
     // A view from offset 0 that ends below LOW_MEMORY overlaps nothing the
     // boundary hands out, whatever its buffer: it is read as memory outside.
     // Its buffer is not asked for, because asking makes the engine move a
     // fresh small array off its heap (V8: ~360 ns, a small pack's cost ten times).
-    if (byteOffsetOf(x) === 0 && byteLengthOf(x) <= LOW_MEMORY) return OUTSIDE;
-    return this.locateView(x, fn, original);
+    return byteOffsetOf(x) === 0 && byteLength <= LOW_MEMORY ? OUTSIDE : this.locateView(x, fn, original);
   }
 
   /** locate() without the shortcut for small views: for what a call writes into. */
@@ -549,6 +557,10 @@ export class Boundary {
  */
 export class NoWasmBoundary {
   locate() {
+    return OUTSIDE;
+  }
+
+  locateSized() {
     return OUTSIDE;
   }
 

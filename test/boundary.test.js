@@ -428,3 +428,62 @@ describe.each(PATHS)('%s: options', (name, options) => {
     expect(fm.pack(Uint8Array.of(1), Object.defineProperty({}, 'bin', { value: false, enumerable: false }))[0]).toBe(0xc4);
   });
 });
+
+describe.each(PATHS)('%s: lengths read after the options', (name, options) => {
+  test('an options getter that detaches the input or the target makes the call fail DETACHED', async () => {
+    const fm = await createFastmp(options);
+    const evil = (buffer, key, value) => ({ get [key]() { detach(buffer); return value; } });
+    const calls = [
+      () => { const x = Float32Array.of(1, 2); return () => fm.pack(x, evil(x.buffer, 'bin', true)); },
+      () => { const x = Float32Array.of(1, 2); return () => fm.packView(x, evil(x.buffer, 'bin', true)); },
+      () => { const t = new Uint8Array(64); return () => fm.packInto(Float32Array.of(1, 2), t, 0, evil(t.buffer, 'bin', true)); },
+      () => { const b = fm.pack(Float32Array.of(1, 2)); return () => fm.unpack(b, Float32Array, evil(b.buffer, 'integralFloats', false)); },
+      () => { const b = fm.pack(Int32Array.of(1, 2)); return () => fm.unpackFrom(b, Int32Array, 0, evil(b.buffer, 'integralFloats', false)); },
+    ];
+    for (const make of calls) fastmpError(make(), 'DETACHED');
+  });
+});
+
+test('an options getter that grows wasm memory: the packView() output it detached is STALE, not a truncated input', async () => {
+  for (const options of [{ backend: 'simd' }, { backend: 'scalar', pureJs: 'never' }]) {
+    const fm = await createFastmp(options);
+    const view = fm.packView(floats(10));
+    const evil = { get integralFloats() { fm.pack(new Float32Array(200_000)); return false; } };
+    fastmpError(() => fm.unpack(view, Float32Array, evil), 'STALE');
+  }
+});
+
+// The pure-JS decoders read an input of 8 elements or more from a copy (wire.js COPY), up to
+// the first element not of the target's own form, and the caller's bytes from there.
+test('pure-JS decoders on either side of their copy threshold: the kernels\' values and errors, at every position', async () => {
+  const js = await createFastmp({ pureJs: 'always' });
+  const wasm = await createFastmp({ backend: 'simd', pureJs: 'never' });
+  const outcome = (fm, bytes, Type) => {
+    try {
+      const v = fm.unpack(bytes, Type);
+      return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
+    } catch (e) {
+      return `${e.code} ${e.index} ${e.offset}`;
+    }
+  };
+  // Another form (a NaN, another width, an int), a bad tag, or an element cut short by the end.
+  const others = {
+    Float32Array: [[0x05], [0xcb, 0x7f, 0xf8, 0, 0, 0, 0, 0, 1], [0xca, 0x7f, 0xa0, 0, 1], [0xd2, 0, 1, 0, 0], [0xc0], [0xca, 0x3f]],
+    Float64Array: [[0xe0], [0xca, 0x7f, 0xa0, 0, 1], [0xcb, 0x7f, 0xf0, 0, 0, 0, 0, 0, 1], [0xcf, 0, 0, 0, 1, 0, 0, 0, 0], [0xc2], [0xcb, 0x3f]],
+    Int32Array: [[0xcc, 0xff], [0xce, 0x80, 0, 0, 0], [0xcb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0], [0xd3, 0, 0, 0, 0, 0, 0, 0, 5], [0xa1], [0xd2, 0]],
+  };
+  const own = { Float32Array: [0xca, 0x40, 0x49, 0x0f, 0xdb], Float64Array: [0xcb, 0x40, 0x09, 0x21, 0xfb, 0x54, 0x44, 0x2d, 0x18], Int32Array: [0xd2, 0xff, 0xff, 0x00, 0x01] };
+  for (const [type, list] of Object.entries(others)) {
+    const Type = globalThis[type];
+    for (const n of [1, 3, 7, 8, 9, 15, 16, 20]) {
+      for (const other of list) {
+        for (let at = 0; at < n; at++) {
+          const elements = [];
+          for (let i = 0; i < n; i++) elements.push(...(i === at ? other : own[type]));
+          const bytes = Uint8Array.from([...(n <= 15 ? [0x90 | n] : [0xdc, 0, n]), ...elements]);
+          expect(outcome(js, bytes, Type), `${type} ${n}, at ${at}: ${other}`).toBe(outcome(wasm, bytes, Type));
+        }
+      }
+    }
+  }
+});
