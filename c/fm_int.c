@@ -96,7 +96,10 @@ FM_INLINE uint8_t *expand_half(v128_t half_and_tag, unsigned mask, uint8_t *out)
  *   each lane's tags, one per class (one i64x2 interleave), so one swizzle
  *   and one 16-byte store write a group: 16-bit lanes in groups of 4 (at
  *   most 12 bytes), 32-bit lanes in groups of 2 (at most 10). Both halves of
- *   a vector have the same layout and share a table.
+ *   a vector have the same layout and share a table; the key is the byte
+ *   mask of one vector made from the class masks, two bits per lane, for
+ *   one vector of 16-bit lanes or two of 32-bit lanes (see pack_vec16,
+ *   pack_pair32).
  *   64-bit lanes that do not all fit 32 bits: both lanes in one group of at
  *   most 18 bytes from two sources (the vector, and its tags) and two
  *   stores; the second goes at SECOND64[key] = min(len, 16): past 16 bytes
