@@ -26,9 +26,10 @@
 #include "fm_result.h"
 
 /* ---- char sets -------------------------------------------------------------
- * Which chars each one-byte kind holds, stated once as a predicate on a byte
- * c; the kernels test a set either as a range (IA5, Visible: min / max per
- * block) or, for sets with holes, by a nibble table made from the predicate.
+ * Which chars each one-byte kind holds, stated once: IA5 and Visible as a
+ * range (tested by the minimum and maximum of a block), Numeric as a range
+ * and one more char (compares per vector), Printable as a predicate on a byte
+ * c, from which its nibble table is made.
  *
  * Nibble table: every set within 0x00-0x7F is exact in 16 bytes. Byte l of the
  * table has bit h set when the char 0xhl is in the set; the char c is in it
@@ -38,8 +39,6 @@
  * non-zero when its char is in the set (the classification of Muła and
  * Langdale's simdjson, and of .NET's vectorized ASN.1 strings). */
 #define IN(c, a, b) ((c) >= (a) && (c) <= (b))
-/* X.680 41.4: NumericString, the digits and space. */
-#define NUMERIC_CHAR(c) (IN(c, '0', '9') || (c) == ' ')
 /* X.680 41.4 Table 10: PrintableString, A-Z a-z 0-9 space ' ( ) + , - . / : = ? */
 #define PRINTABLE_CHAR(c)                                                                   \
   (IN(c, 'A', 'Z') || IN(c, 'a', 'z') || IN(c, '0', '9') || (c) == ' ' || IN(c, '\'', ')') || \
@@ -53,22 +52,48 @@
    NIBBLE_ROW(P, 4),  NIBBLE_ROW(P, 5),  NIBBLE_ROW(P, 6),  NIBBLE_ROW(P, 7),                  \
    NIBBLE_ROW(P, 8),  NIBBLE_ROW(P, 9),  NIBBLE_ROW(P, 10), NIBBLE_ROW(P, 11),                 \
    NIBBLE_ROW(P, 12), NIBBLE_ROW(P, 13), NIBBLE_ROW(P, 14), NIBBLE_ROW(P, 15)}
-static const uint8_t NUMERIC_NIBBLES[16] __attribute__((aligned(16))) = NIBBLE_TABLE(NUMERIC_CHAR);
 static const uint8_t PRINTABLE_NIBBLES[16] __attribute__((aligned(16))) = NIBBLE_TABLE(PRINTABLE_CHAR);
 
-/* The chars in [lo, hi] (hi <= 0x7F), and when `nibbles` is set only those
- * its table holds. Passed by value into FM_INLINE kernels, so that each
- * caller's constant set folds into its code. */
+/* The v128 constants that the SIMD tests of a set other than a range read
+ * (see classify and in_range_or), each form its own fields. They are kept
+ * in memory that LLVM cannot see into (external globals, filled as the
+ * module starts) and loaded before a loop: constants it can see, LLVM
+ * rewrites (a minimum and an equality into an unsigned compare, which V8
+ * emulates in four instructions), and V8 rebuilds each v128 constant in
+ * every iteration (see fm_int.c's limits). Numeric 64 K: check 5.9 -> 4.0
+ * us, encode from units 15.6 -> 8.4 us; Printable encode 16.2 -> 10.0 us. */
+struct set_vectors;
+#if FM_SIMD
+typedef struct set_vectors {
+  v128_t low, high, nibble; /* a nibble table: the table, 1 << h (h < 8), 0x0F */
+  v128_t lo, span, also;    /* a range and one more char: lo, hi - lo, the char */
+} set_vectors;
+set_vectors fm_printable_vectors, fm_numeric_vectors;
+#define VECTORS(v) (&(v))
+#else
+#define VECTORS(v) NULL
+#endif
+
+/* The chars in [lo, hi] (hi <= 0x7F) and `also` (-1: none), and when
+ * `nibbles` is set only those its table holds (`vectors`: what SIMD reads of
+ * either). Passed by value into FM_INLINE kernels, so that each caller's
+ * constant set folds into its code. */
 typedef struct charset {
   uint8_t lo, hi;
+  int16_t also;
   const uint8_t *nibbles;
+  const struct set_vectors *vectors;
 } charset;
-#define IA5 ((charset){0x00, 0x7f, NULL})
-#define VISIBLE ((charset){0x20, 0x7e, NULL})
-#define NUMERIC ((charset){0x00, 0x7f, NUMERIC_NIBBLES})
-#define PRINTABLE ((charset){0x00, 0x7f, PRINTABLE_NIBBLES})
+#define IA5 ((charset){0x00, 0x7f, -1, NULL, NULL})
+#define VISIBLE ((charset){0x20, 0x7e, -1, NULL, NULL})
+/* X.680 41.4: NumericString, the digits and space. */
+#define NUMERIC ((charset){'0', '9', ' ', NULL, VECTORS(fm_numeric_vectors)})
+#define PRINTABLE ((charset){0x00, 0x7f, -1, PRINTABLE_NIBBLES, VECTORS(fm_printable_vectors)})
+/* A set that is one range: tested by the minimum and maximum of a block. */
+#define IS_RANGE(set) (!(set).nibbles && (set).also < 0)
 
 static inline bool in_set(charset set, uint16_t u) {
+  if (u == set.also) return true;
   if (u < set.lo || u > set.hi) return false;
   return !set.nibbles || (set.nibbles[u & 15] >> (u >> 4) & 1);
 }
@@ -186,22 +211,45 @@ FM_INLINE bool bytes_in_range(v128_t mn, v128_t mx, uint8_t lo, uint8_t hi) {
   return !wasm_v128_any_true(bad);
 }
 
+__attribute__((constructor)) static void init_set_vectors(void) {
+  fm_printable_vectors.low = wasm_v128_load(PRINTABLE_NIBBLES);
+  fm_printable_vectors.high = wasm_i8x16_make(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0);
+  fm_printable_vectors.nibble = wasm_i8x16_splat(0x0f);
+  const charset numeric = NUMERIC;
+  fm_numeric_vectors.lo = wasm_i8x16_splat((int8_t)numeric.lo);
+  fm_numeric_vectors.span = wasm_i8x16_splat((int8_t)(numeric.hi - numeric.lo));
+  fm_numeric_vectors.also = wasm_i8x16_splat((int8_t)numeric.also);
+}
+
 /* Lanes non-zero where the byte is in the nibble table's set (see "char
- * sets"); zero for every byte >= 0x80. */
-FM_INLINE v128_t classify(v128_t v, const uint8_t *nibbles) {
-  const v128_t low = wasm_v128_load(nibbles);
-  const v128_t high = wasm_i8x16_make(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0);
-  v128_t by_low = wasm_i8x16_swizzle(low, wasm_v128_and(v, wasm_i8x16_splat(0x0f)));
-  return wasm_v128_and(by_low, wasm_i8x16_swizzle(high, wasm_u8x16_shr(v, 4)));
+ * sets"); zero for every byte >= 0x80 (a high nibble of 8-15 takes 0 from
+ * `high`). The high nibbles by a 16-bit shift and the low-nibble mask: V8
+ * has no byte shift, and builds one from five instructions. */
+FM_INLINE v128_t classify(v128_t v, const set_vectors *t) {
+  v128_t by_low = wasm_i8x16_swizzle(t->low, wasm_v128_and(v, t->nibble));
+  return wasm_v128_and(by_low, wasm_i8x16_swizzle(t->high, wasm_v128_and(wasm_u16x8_shr(v, 4), t->nibble)));
+}
+
+/* Lanes all ones where the byte is in [lo, hi] or is `also`: v - lo is at
+ * most hi - lo (unsigned) when its minimum with hi - lo is itself. */
+FM_INLINE v128_t in_range_or(v128_t v, const set_vectors *t) {
+  v128_t d = wasm_i8x16_sub(v, t->lo);
+  return wasm_v128_or(wasm_i8x16_eq(wasm_u8x16_min(d, t->span), d), wasm_i8x16_eq(v, t->also));
 }
 
 /* True when every byte of the k vectors v[0..k) is in the set: a range by
  * the minimum and maximum of them all, a nibble table by the minimum of their
- * classes (zero somewhere iff some byte is out). */
+ * classes (zero somewhere iff some byte is out), a range and one more char
+ * by the AND of each vector's compares. */
 FM_INLINE bool bytes_in_set(const v128_t *v, int k, charset set) {
   if (set.nibbles) {
-    v128_t m = classify(v[0], set.nibbles);
-    for (int i = 1; i < k; i++) m = wasm_u8x16_min(m, classify(v[i], set.nibbles));
+    v128_t m = classify(v[0], set.vectors);
+    for (int i = 1; i < k; i++) m = wasm_u8x16_min(m, classify(v[i], set.vectors));
+    return wasm_i8x16_all_true(m);
+  }
+  if (set.also >= 0) {
+    v128_t m = in_range_or(v[0], set.vectors);
+    for (int i = 1; i < k; i++) m = wasm_v128_and(m, in_range_or(v[i], set.vectors));
     return wasm_i8x16_all_true(m);
   }
   v128_t mn = v[0], mx = v[0];
@@ -213,15 +261,17 @@ FM_INLINE bool bytes_in_set(const v128_t *v, int k, charset set) {
 }
 
 /* Narrows 16 units per block to 16 bytes while all are in the set. Units are
- * tested for the range first: then the saturating narrow is exact (every unit
- * <= 0x7F), and a nibble table tests the narrowed bytes. */
+ * tested for the range first (a set that is no range: for 0x00-0x7F): then
+ * the saturating narrow is exact (every unit <= 0x7F), and the narrowed
+ * bytes are tested for the rest of the set. */
 FM_INLINE size_t narrow_simd(const uint16_t *in, size_t n, uint8_t *out, charset set) {
+  const bool range = IS_RANGE(set);
   size_t i = 0;
   for (; n - i >= 16; i += 16) {
     v128_t a = wasm_v128_load(in + i), b = wasm_v128_load(in + i + 8);
-    if (!units_in_range(wasm_u16x8_min(a, b), wasm_u16x8_max(a, b), set.lo, set.hi)) return i;
+    if (!units_in_range(wasm_u16x8_min(a, b), wasm_u16x8_max(a, b), range ? set.lo : 0, range ? set.hi : 0x7f)) return i;
     v128_t v = wasm_u8x16_narrow_i16x8(a, b);
-    if (set.nibbles && !bytes_in_set(&v, 1, set)) return i;
+    if (!range && !bytes_in_set(&v, 1, set)) return i;
     wasm_v128_store(out + i, v);
   }
   return i;
@@ -337,9 +387,9 @@ static size_t widen_scalar(const uint8_t *in, size_t i, size_t n, uint16_t *out,
   return n;
 }
 
-/* Ranges take 8 bytes a word first; a nibble table tests byte by byte. */
+/* Ranges take 8 bytes a word first; other sets are tested byte by byte. */
 static size_t check_scalar(const uint8_t *in, size_t i, size_t n, charset set) {
-  for (; !set.nibbles && n - i >= 8; i += 8) {
+  for (; IS_RANGE(set) && n - i >= 8; i += 8) {
     uint64_t w;
     memcpy(&w, in + i, 8);
     if (!word_in_range(w, set.lo, set.hi)) break;
