@@ -154,6 +154,7 @@ static void build_shapes(uint8_t *shape, size_t stride, uint8_t *len, shape_spec
 typedef struct {
   v128_t bias[3], bound[3]; /* signed: class > k where v + bias[k] > bound[k] */
   v128_t uhi[3], flip;      /* unsigned: where (v ^ flip) > uhi[k], signed */
+  v128_t bias16[2], bound16[2]; /* 32-bit lanes: LIMITS16's bias, bound (pack_pair32) */
   v128_t tags;              /* each lane's tags of classes 1, 2(, 3): 0xcc, 0xcd(, 0xce), in its bytes 0, 1(, 2) */
   v128_t four;              /* 4 in each of those bytes: a negative lane's tags are 0xd0, 0xd1(, 0xd2) */
   v128_t low_byte;          /* 0x00ff in 16-bit lanes (the keys of pack_vec16, pack_pair32) */
@@ -188,6 +189,7 @@ __attribute__((constructor)) static void init_shapes(void) {
     LIMITS32.uhi[k] = wasm_i32x4_splat(hi[k] ^ INT32_MIN);
   }
   LIMITS16.flip = wasm_i16x8_splat(INT16_MIN);
+  for (int k = 0; k < 2; k++) LIMITS32.bias16[k] = LIMITS16.bias[k], LIMITS32.bound16[k] = LIMITS16.bound[k];
   LIMITS32.flip = wasm_i32x4_splat(INT32_MIN);
   LIMITS16.tags = wasm_i16x8_splat((int16_t)0xcdcc);
   LIMITS32.tags = wasm_i32x4_splat((int32_t)0xcfcecdcc);
@@ -269,9 +271,20 @@ FM_INLINE uint8_t *pack_vec16(v128_t v, const v128_t m[2], const limits *c, bool
  * adjacent (SHAPES32): one address for both (measured: 5-15 % faster than
  * a key and an address per group, and than a key per vector). */
 FM_INLINE uint8_t *pack_pair32(const v128_t q[2], const limits *c, bool is_signed, uint8_t *out) {
-  v128_t m[2][3], n[3];
-  for (int k = 0; k < 2; k++) classes32(q[k], c, is_signed, m[k]);
-  for (int b = 0; b < 3; b++) n[b] = wasm_i16x8_narrow_i32x4(m[0][b], m[1][b]);
+  v128_t n[3];
+  if (is_signed) {
+    /* masks 0 and 1 from the lanes narrowed to 16 bits, one vector for
+     * both (a saturated lane is above both bounds, as it was): 5 fewer
+     * vector instructions a pair (measured: +-100000 ~6-9 % faster) */
+    v128_t h = wasm_i16x8_narrow_i32x4(q[0], q[1]);
+    for (int b = 0; b < 2; b++) n[b] = wasm_i16x8_gt(wasm_i16x8_add(h, c->bias16[b]), c->bound16[b]);
+    n[2] = wasm_i16x8_narrow_i32x4(wasm_i32x4_gt(wasm_i32x4_add(q[0], c->bias[2]), c->bound[2]),
+                                   wasm_i32x4_gt(wasm_i32x4_add(q[1], c->bias[2]), c->bound[2]));
+  } else {
+    v128_t m[2][3];
+    for (int k = 0; k < 2; k++) classes32(q[k], c, is_signed, m[k]);
+    for (int b = 0; b < 3; b++) n[b] = wasm_i16x8_narrow_i32x4(m[0][b], m[1][b]);
+  }
   unsigned k = (unsigned)wasm_i8x16_bitmask(wasm_v128_xor(wasm_v128_and(wasm_v128_xor(n[0], n[2]), c->low_byte), n[1]));
   const uint8_t(*s0)[16] = c->shapes2[k & 0xff], (*s1)[16] = c->shapes2[k >> 8];
   out = store_halves(q[0], lane_tags32(q[0], c, is_signed), s0[0], s0[1], out);
