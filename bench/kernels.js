@@ -2,7 +2,7 @@
 // already in wasm memory, output left there. Shows how much of a call is the
 // kernel and how much the copies and the output allocation, and the SIMD /
 // scalar ratio of the kernels themselves.
-//   node --expose-gc bench/kernels.js [--n=4096] [--types=f32,i32] [--contents=fixed,random] [--inputs=1,16]
+//   node --expose-gc bench/kernels.js [--n=4096] [--types=f32,i32] [--contents=fixed,random] [--inputs=1,16] [--batch=4]
 // e.g. the issue 13 targets (ints in mixed forms, booleans):
 //   node --expose-gc bench/kernels.js --n=4096 --types=i16,i32,i64,bool --contents=uniform,0..1000,±100000
 //
@@ -14,6 +14,11 @@
 // value's form, runs up to 4x faster than on data it has not seen. K = 16
 // inputs of 4096 elements are too many to learn. A list (--inputs=1,16) times
 // each K in the same run and shows one row per K.
+//
+// --batch=B (default 1): calls per timed sample (bench/lib.js timeRounds),
+// every task alike. Each sample costs ~90 ns of timer on this VM, which a
+// call of a few hundred ns carries whole at B = 1 (bench/suite.js times
+// 4096-element calls in batches of 4).
 import { readFile } from 'node:fs/promises';
 import { TYPE_NAMES, kindOfC } from '../test/helpers.js';
 import { rng } from '../test/rng.js';
@@ -25,6 +30,8 @@ const SIZES = arg('n') ? arg('n').split(',').map(Number) : [4096, 1 << 20];
 const only = arg('types')?.split(',') ?? TYPE_NAMES; // the kernels' type names: f32, ..., bool
 const INPUTS = arg('inputs') ? arg('inputs').split(',').map(Number) : [1];
 for (const k of INPUTS) if (!(Number.isInteger(k) && k >= 1)) throw new Error(`--inputs: ${k} is not a count of inputs`);
+const BATCH = Number(arg('batch') ?? 1);
+if (!(Number.isInteger(BATCH) && BATCH >= 1)) throw new Error(`--batch: ${arg('batch')} is not a count of calls`);
 
 // The input contents are bench/contents.js's (seeded, the same values in every
 // run and in bench/suite.js): 'fixed', 'random' (floats, booleans) and the int
@@ -98,7 +105,7 @@ for (const n of SIZES) {
           packedSize = made.bytes;
           tasks.push(...made.tasks);
         }
-        const m = await medians(tasks, n > 65536 ? { time: 600, iterations: 5, warmupIterations: 2 } : { time: 200 });
+        const m = await medians(tasks, { ...(n > 65536 ? { time: 600, iterations: 5, warmupIterations: 2 } : { time: 200 }), batch: BATCH });
         for (const op of ['pack', 'unpack']) {
           const simd = m.get(`${op} simd`);
           const scalar = m.get(`${op} scalar`);
