@@ -9,7 +9,7 @@
 // functions are bound to that instance's boundary and options. The wasm side
 // of every call (copies, kernel calls) is the boundary's (js/memory.js).
 
-import { asInput, asOffset, describe, lengthOf, onceReadable, ownView, typedArrayName } from './args.js';
+import { asOffset, describe, inputBytes, onceReadable, ownView, typedArrayName, usableLength } from './args.js';
 import { FastmpError, NO_INDEX } from './errors.js';
 import { NodeBuffer, freshBytes } from './memory.js';
 
@@ -367,17 +367,21 @@ export function stringsApi(core) {
     return encode(kind, chars, locateChars(chars, fn, value), headerSize(size), kind.tag);
   }
 
+  // The input is the caller's Uint8Array itself (the pure-JS loops read it
+  // by index; an own view is made for the rest), its length read once.
   function read(kind, bytes, offset, fn) {
-    const input = asInput(bytes, fn, detached);
+    const input = inputBytes(bytes, fn);
+    const len = usableLength(input, fn, detached);
     asOffset(offset, input, fn);
-    const at = b.locate(input, fn, bytes);
-    const { start, end } = readHeader(kind, input, offset, lengthOf(input));
+    const at = b.locateSized(input, len, fn, bytes); // a freed or stale input is refused before its bytes are read
+    const { start, end } = readHeader(kind, input, offset, len);
     return { value: decode(kind, input, bytes, fn, at, start, end, false), end };
   }
 
   function decodeAll(kind, bytes, fn, toUnits) {
-    const input = asInput(bytes, fn, detached);
-    return decode(kind, input, bytes, fn, b.locate(input, fn, bytes), 0, lengthOf(input), toUnits);
+    const input = inputBytes(bytes, fn);
+    const len = usableLength(input, fn, detached);
+    return decode(kind, input, bytes, fn, b.locateSized(input, len, fn, bytes), 0, len, toUnits);
   }
 
   // Per kind (stem: BMP, IA5, Visible, Printable, Numeric): encode<stem>

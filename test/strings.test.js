@@ -374,6 +374,24 @@ for (const [name, options] of PATHS) {
       }
     });
 
+    test('content in an alloc() array is read in place, and refused once freed (FREED, before any byte is read)', () => {
+      const der = api.writeBMPString('Grüße, Ελλάδα '.repeat(10));
+      const held = api.alloc(Uint8Array, der.length);
+      held.set(der);
+      expect(api.readBMPString(held).value).toBe('Grüße, Ελλάδα '.repeat(10));
+      expect(api.decodeIA5(held.subarray(0, 0))).toBe('');
+      api.free(held);
+      // The freed bytes would be a DER_TAG error (0x1E expected) if they were read first.
+      for (const call of [() => api.readBMPString(held), () => api.readIA5String(held), () => api.decodeBMP(held), () => api.decodeIA5ToUint16(held)]) {
+        try {
+          call();
+          throw new Error('expected FREED');
+        } catch (e) {
+          expect(e.code).toBe('FREED');
+        }
+      }
+    });
+
     test('outputs are fresh arrays the caller owns', () => {
       const a = api.encodeBMP('x'.repeat(300));
       const b = api.decodeBMPToUint16(a);
