@@ -154,15 +154,27 @@ int fm_simd_enabled(void);
  * VisibleString 0x20-0x7E, PrintableString A-Z a-z 0-9 space ' ( ) + , - . /
  * : = ? and NumericString 0-9 and space (X.680 41.4); a char outside its set
  * is FM_ERR_RANGE_CHAR.
- * Code units are native (little-endian) uint16_t. Every function returns an
- * fm_code and fills r: on success `count` is the chars and `end` the bytes
- * written (encode) or consumed (decode); on failure `index` is the char
- * index, `offset` its byte offset in the output (encode) or input (decode),
- * `value` the bad unit (or byte). Encoders and the BMP decoder may work in
- * place (out == in); the widening decoders may not. */
+ * Code units are native (little-endian) uint16_t. Every function but
+ * fm_bmp_narrow returns an fm_code and fills r: on success `count` is the
+ * chars and `end` the bytes written (encode) or consumed (decode); on failure
+ * `index` is the char index, `offset` its byte offset in the output (encode)
+ * or input (decode), `value` the bad unit (or byte). Encoders and the BMP
+ * decoder may work in place (out == in); the widening decoders may not. */
 fm_code fm_bmp_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
 /* Odd `len` is FM_ERR_ODD_LENGTH (offset len - 1) before any unit is read. */
 fm_code fm_bmp_decode(const uint8_t *in, size_t len, uint16_t *out, fm_result *r);
+/* BMPString content in[0, 2n) as one byte per char, out[0, n), while every
+ * char is at most `max`: 0x7F (ASCII) or 0xFF (Latin-1), or any other
+ * 2^k - 1 up to 0xFF (other values of max are not supported). Unlike the
+ * functions around it, it fills no fm_result: it returns the number of chars
+ * done, n when all are, else the index of the first char above max; out[i]
+ * is the low byte of char i, in[2i + 1], for every i before it, and nothing
+ * is stored for that char or after it. A char at most 0xFF is never a
+ * surrogate, so no char it narrows is invalid; a short return says nothing
+ * about validity (fm_bmp_decode tells). Engines build a string of such chars
+ * from bytes (one per char) much faster than from 16-bit units. out must not
+ * overlap in. */
+size_t fm_bmp_narrow(const uint8_t *in, size_t n, uint8_t *out, uint32_t max);
 fm_code fm_ia5_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
 fm_code fm_ia5_decode(const uint8_t *in, size_t n, uint16_t *out, fm_result *r);
 fm_code fm_visible_encode(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);

@@ -457,14 +457,8 @@ FM_EXPORT fm_code fm_bmp_decode(const uint8_t *in, size_t len, uint16_t *out, fm
   return fm_ok(r, n, len);
 }
 
-/* BMPString content in[0, 2n) as one byte per char, out[0, n), while every
- * char is at most `max`: 0x7F (ASCII) or 0xFF (Latin-1; any 2^k - 1 up to
- * 0xFF). Returns the number of chars done: n when all are, else the index of
- * the first char above max (nothing is stored for it or after it). A char
- * at most 0xFF is never a surrogate, so no char it narrows is invalid; a
- * short return says nothing about validity (fm_bmp_decode tells). Engines
- * build a string of such chars from bytes (one per char) much faster than
- * from 16-bit units. out must not overlap in. */
+/* BMPString content to one byte per char while every char is at most max
+ * (the contract: c/fastmp.h). */
 FM_EXPORT size_t fm_bmp_narrow(const uint8_t *in, size_t n, uint8_t *out, uint32_t max) {
   /* As a little-endian lane holds a wire unit: its high byte in the lane's
    * low byte (all 8 bits must be 0), its low byte above max's bits. */
