@@ -5,12 +5,16 @@
 // are driven through the public API twice, with strings and with Uint16Arrays
 // (the Node routes differ: Buffer writes vs a typed-array copy). Valid
 // requests, and the bad ones built here, also match what is computed
-// independently in helpers.js.
+// independently in helpers.js. fm_bmp_narrow, which no API function is
+// named after, is compared at the end: both wasm builds called directly and
+// the four native ones through the harness, against counts and bytes
+// computed here from the units.
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as api from '../js/index.js';
+import { instantiate } from '../js/loader.js';
 import {
-  bigEndianBytes, derHeader, leBytes, randomBMPUnits, randomRangeUnits, outcomesOfEveryBuild,
-  stringOfUnits, unitsOfString,
+  NATIVE_BUILDS, bigEndianBytes, derHeader, leBytes, randomBMPUnits, randomRangeUnits, outcomesOfEveryBuild,
+  rng, runNative, stringOfUnits, unitsOfString,
 } from './helpers.js';
 
 const { FastmpError, init } = api;
@@ -183,6 +187,118 @@ describe('six builds and the pure-JS path agree on strings and DER', () => {
       expect(reference.code).toBe('OK');
       if (expected.data) expect(reference.data).toBe(Buffer.from(expected.data).toString('base64'));
       if (expected.end !== undefined) expect(reference.end).toBe(expected.end);
+    }
+  });
+});
+
+// ---- fm_bmp_narrow -------------------------------------------------------------------
+// BMPString content to one byte per char while every char is at most max:
+// the harness ops BMP_NARROW_ASCII (0x7F) and BMP_NARROW_LATIN1 (0xFF), the
+// count of chars done (the harness's `end` is their content bytes) and the
+// bytes. Content within ASCII, within Latin-1 and of any units at every size
+// above, every length 0..300 within max (and with its last char above it),
+// and a char above max at every position of lengths around the blocks (16
+// and 64 chars; 4 in the scalar words), a later one that must not hide it.
+
+const NARROW = { bmpNarrowAscii: 0x7f, bmpNarrowLatin1: 0xff };
+
+/** Every request: { name, op, bytes, units, max }. */
+function buildNarrowCases() {
+  const cases = [];
+  for (const [op, max] of Object.entries(NARROW)) {
+    const M = max === 0x7f ? 'ASCII' : 'Latin-1';
+    const add = (what, units) => cases.push({ name: `${M} narrow ${what}`, op, max, units, bytes: bigEndianBytes(units) });
+    const r = rng(31 + max);
+    for (const n of SIZES) {
+      add(`${n}, ASCII`, randomRangeUnits(n, 800 + n + max, 0, 0x7f));
+      add(`${n}, Latin-1`, randomRangeUnits(n, 900 + n + max, 0, 0xff));
+      add(`${n}, any units`, randomRangeUnits(n, 1000 + n + max, 0, 0xffff));
+      if (n > 0) {
+        const late = randomRangeUnits(n, 1100 + n + max, 0, max);
+        late[(n >> 1) + r.int(n - (n >> 1))] = max + 1 + r.int(0xffff - max);
+        add(`${n}, within max but one char in the second half`, late);
+      }
+    }
+    for (let n = 0; n <= 300; n++) {
+      const units = randomRangeUnits(n, 1200 + n + max, 0, max);
+      add(`every length: ${n}`, units);
+      if (n > 0) {
+        const last = Uint16Array.from(units);
+        last[n - 1] = max + 1;
+        add(`every length: ${n}, the last char above max`, last);
+      }
+    }
+    // Above max in the low byte only, in the high byte only (0x0141: its low
+    // byte is 'A'), in both; surrogates; the top bit.
+    const above = [max + 1, 0x100, 0x141, 0x1ff, 0x4e2d, 0xd800, 0xdfff, 0x8000, 0xffff, max === 0x7f ? 0xff : 0x180];
+    for (const n of [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 79, 80, 81, 127, 128, 129, 200]) {
+      const good = randomRangeUnits(n, 1300 + n + max, 0, max);
+      for (let at = 0; at < n; at++) {
+        const units = Uint16Array.from(good);
+        units[at] = above[at % above.length];
+        if (at + 5 < n) units[at + 5] = 0xffff;
+        add(`${n}, U+${units[at].toString(16)} at ${at}`, units);
+      }
+    }
+  }
+  return cases;
+}
+
+/** What fm_bmp_narrow must give, from the units: the leading chars at most max, and their low bytes. */
+function expectedNarrow({ units, max }) {
+  let count = 0;
+  while (count < units.length && units[count] <= max) count++;
+  return { count, data: Buffer.from(units.subarray(0, count).map((u) => u & 0xff)).toString('base64') };
+}
+
+/**
+ * One wasm build's outcomes, by calling its fm_bmp_narrow: { code, end, data }
+ * as runNative gives them (end: 2 * count). A byte stored past the count (the
+ * output is one byte per char and 16 more, all 0xAA before) is reported as
+ * the code 'STORED PAST THE COUNT'.
+ */
+async function wasmNarrowOutcomes(backend, cases) {
+  const k = (await instantiate({ backend, onMemoryGrowth: () => {} })).exports;
+  expect(k.fm_simd_enabled()).toBe(backend === 'simd' ? 1 : 0);
+  return cases.map(({ bytes, max }) => {
+    const n = bytes.length / 2;
+    const inAt = k.malloc(2 * n) >>> 0;
+    const outAt = k.malloc(n + 16) >>> 0;
+    new Uint8Array(k.memory.buffer, inAt, 2 * n).set(bytes);
+    new Uint8Array(k.memory.buffer, outAt, n + 16).fill(0xaa);
+    const count = k.fm_bmp_narrow(inAt, n, outAt, max) >>> 0;
+    const out = new Uint8Array(k.memory.buffer, outAt, n + 16).slice();
+    k.free(inAt);
+    k.free(outAt);
+    const stored = count > n || out.subarray(count).some((b) => b !== 0xaa);
+    return { code: stored ? 'STORED PAST THE COUNT' : 'OK', end: 2 * count, data: out.subarray(0, Math.min(count, n)) };
+  });
+}
+
+describe('six builds and an independent computation agree on fm_bmp_narrow', () => {
+  const narrowCases = buildNarrowCases();
+  const comparableNarrow = ({ code, end, data }) => ({ code, count: end / 2, data: Buffer.from(data).toString('base64') });
+  let narrowOutcomes;
+  beforeAll(async () => {
+    narrowOutcomes = {};
+    for (const backend of ['simd', 'scalar']) narrowOutcomes[`wasm-${backend}`] = await wasmNarrowOutcomes(backend, narrowCases);
+    for (const build of NATIVE_BUILDS) narrowOutcomes[build.name] = runNative(build, narrowCases);
+  });
+
+  test('the batch covers every build, both ops, whole and short narrows', () => {
+    expect(Object.keys(narrowOutcomes)).toHaveLength(6);
+    for (const list of Object.values(narrowOutcomes)) expect(list.length).toBe(narrowCases.length);
+    expect(new Set(narrowCases.map((c) => c.op))).toEqual(new Set(Object.keys(NARROW)));
+    const counts = narrowCases.map((c) => expectedNarrow(c).count);
+    expect(counts.filter((count, i) => count === narrowCases[i].units.length).length).toBeGreaterThan(600);
+    expect(counts.filter((count, i) => count < narrowCases[i].units.length && count >= 64).length).toBeGreaterThan(200);
+    expect(Math.max(...counts)).toBe(1 << 20);
+  });
+
+  test.each(narrowCases.map((c, i) => [c.name, i]))('%s', (_, i) => {
+    const expected = { code: 'OK', ...expectedNarrow(narrowCases[i]) };
+    for (const [name, list] of Object.entries(narrowOutcomes)) {
+      expect({ build: name, ...comparableNarrow(list[i]) }).toEqual({ build: name, ...expected });
     }
   });
 });

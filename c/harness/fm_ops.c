@@ -71,6 +71,11 @@ void *fm_xmalloc(size_t size) {
   return p;
 }
 
+/* The max of a BMP narrow op (fm_bmp_narrow), or 0 for every other op. */
+static uint32_t narrow_max(int op) {
+  return op == FM_OP_BMP_NARROW_ASCII ? 0x7f : op == FM_OP_BMP_NARROW_LATIN1 ? 0xff : 0;
+}
+
 bool fm_op_prepare(fm_op *o, int op, const uint8_t *data, size_t len, bool in_place,
                    const char **why) {
   const op_info *info = op >= 0 && op < FM_OP_END ? &OPS[op] : &OPS[FM_OP_NONE];
@@ -87,7 +92,8 @@ bool fm_op_prepare(fm_op *o, int op, const uint8_t *data, size_t len, bool in_pl
       break;
     case OP_STRING:
       if (info->units && len % 2) return *why = "string encode input is not a whole number of units", false;
-      out_cap = info->units ? FM_DER_HEADER_MAX + len : 2 * len;
+      if (narrow_max(op) && len % 2) return *why = "BMP narrow input is not a whole number of chars", false;
+      out_cap = info->units ? FM_DER_HEADER_MAX + len : narrow_max(op) ? len / 2 : 2 * len;
       break;
     default:
       return *why = "unknown op", false;
@@ -106,6 +112,11 @@ static size_t run_string(fm_op *o, fm_result *r) {
   const uint16_t *units = o->in;
   const uint8_t *bytes = o->in;
   size_t n = o->len / 2, len = o->len;
+  if (narrow_max(o->op)) { /* chars done: count, and end their content bytes */
+    size_t done = fm_bmp_narrow(bytes, n, o->out, narrow_max(o->op));
+    *r = (fm_result){.code = FM_OK, .count = (uint32_t)done, .index = FM_NO_INDEX, .end = 2 * done};
+    return done;
+  }
   fm_code code;
   switch (o->op) {
     case FM_OP_BMP_ENCODE: code = fm_bmp_encode(units, n, o->out, r); break;

@@ -13,7 +13,10 @@
  *     BMP / IA5 / Visible encode (input: little-endian units), decode (input:
  *     content), IA5 / Visible check (input: content; no output), DER read
  *     (input: DER), DER write (input: units); then the same for Printable and
- *     Numeric (appended, so that the earlier numbers stay).
+ *     Numeric (appended, so that the earlier numbers stay); then BMP narrow
+ *     with max 0x7F and 0xFF (fm_bmp_narrow; input: content of whole chars,
+ *     an odd length is refused; output: the narrowed bytes, r.count the
+ *     chars done and r.end their content bytes).
  */
 #ifndef FM_OPS_H
 #define FM_OPS_H
@@ -33,7 +36,8 @@
   X(DER_WRITE_VISIBLE, units) X(PRINTABLE_ENCODE, units) X(PRINTABLE_DECODE, bytes)     \
   X(NUMERIC_ENCODE, units) X(NUMERIC_DECODE, bytes) X(PRINTABLE_CHECK, bytes)            \
   X(NUMERIC_CHECK, bytes) X(DER_READ_PRINTABLE, bytes) X(DER_READ_NUMERIC, bytes)        \
-  X(DER_WRITE_PRINTABLE, units) X(DER_WRITE_NUMERIC, units)
+  X(DER_WRITE_PRINTABLE, units) X(DER_WRITE_NUMERIC, units) X(BMP_NARROW_ASCII, bytes)     \
+  X(BMP_NARROW_LATIN1, bytes)
 
 #define FM_OP_TYPED(name, T, wire) FM_OP_PACK_##name, FM_OP_UNPACK_##name,
 #define FM_OP_INTEGRAL(name, T, wire) FM_OP_UNPACK_INTEGRAL_##name,
