@@ -16,7 +16,8 @@
  * What the API lets a kernel write (c/fastmp.h): a packer, its output plus
  * FM_PACK_SLACK bytes (tested with the output ending there, and again ending at
  * the documented FM_PACK_BOUND); a decoder, `capacity` elements; the string
- * kernels, exactly their chars or bytes; the DER writers, header and content.
+ * kernels, exactly their chars or bytes (fm_bmp_narrow: only the chars it
+ * did, out[0, count)); the DER writers, header and content.
  * Results must also equal those of the same call on ordinary heap buffers.
  */
 #define _DEFAULT_SOURCE
@@ -437,6 +438,38 @@ static void check_der_write(int s, int text, size_t n, bool at_end) {
   if (!canary_intact(&IN, in, 2 * n) || memcmp(in, src, 2 * n) != 0) fail("input changed");
 }
 
+/* fm_bmp_narrow on n chars of content (valid: every char at most max; bad:
+ * a char above it), into an output of exactly n bytes: it may write only the
+ * chars it did, out[0, count). */
+static uint16_t narrow_unit(uint32_t max, int text, size_t i, size_t n) {
+  static const uint16_t above[] = {0x0080, 0x0100, 0x01ff, 0x4e2d, 0xd800, 0xffff};
+  uint16_t u = (uint16_t)rnd();
+  bool bad = (text == TEXT_BAD_LAST && i == n - 1) || (text == TEXT_BAD_FIRST && i == 0);
+  if (text == TEXT_RANDOM) return u;
+  if (bad) return above[(max == 0xff) + u % (sizeof above / sizeof above[0] - 1)];
+  return (uint16_t)(u % (max + 1));
+}
+
+static void check_bmp_narrow(uint32_t max, int text, size_t n, bool at_end) {
+  uint8_t src[2 * MAX_N];
+  for (size_t i = 0; i < n; i++) {
+    uint16_t u = narrow_unit(max, text, i, n);
+    src[2 * i] = (uint8_t)(u >> 8), src[2 * i + 1] = (uint8_t)u;
+  }
+  size_t want = fm_bmp_narrow(src, n, heap_out, max);
+  snprintf(current, sizeof current, "fm_bmp_narrow (max 0x%02x) of %zu chars (%s), buffers %s the guards",
+           (unsigned)max, n, TEXT_NAMES[text], at_end ? "ending at" : "starting after");
+  uint8_t *in = place(&IN, 2 * n, at_end);
+  memcpy(in, src, 2 * n);
+  uint8_t *out = place(&OUT, n, at_end);
+  size_t got = fm_bmp_narrow(in, n, out, max);
+  calls++;
+  if (got != want) fail("count differs from the heap run");
+  if (got <= n && memcmp(out, heap_out, got) != 0) fail("bytes differ from the heap run");
+  if (got > n || !canary_intact(&OUT, out, got)) fail("wrote past the chars it did");
+  if (!canary_intact(&IN, in, 2 * n) || memcmp(in, src, 2 * n) != 0) fail("input changed");
+}
+
 int main(void) {
   page = (size_t)sysconf(_SC_PAGESIZE);
   memset(canary_bytes, CANARY, sizeof canary_bytes);
@@ -468,6 +501,12 @@ int main(void) {
           check_der_read(s, text, n, true, at_end);
           check_der_write(s, text, n, at_end);
         }
+      }
+    }
+    for (int text = 0; text < TEXT_COUNT; text++) {
+      for (size_t n = 0; n <= MAX_N; n++) {
+        check_bmp_narrow(0x7f, text, n, at_end);
+        check_bmp_narrow(0xff, text, n, at_end);
       }
     }
   }
