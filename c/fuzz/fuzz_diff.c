@@ -9,8 +9,9 @@
  * Input: a selector byte (which operation, byte % OP_COUNT), then the
  * operation's input: msgpack for unpack, typed-array bytes for pack, content
  * or DER bytes for the string decoders, little-endian units for the string
- * encoders. Compared: every fm_result field, and every byte of the output
- * buffers (filled alike beforehand), except the packers' slack past their end.
+ * encoders; for BMP narrow, a byte that chooses max, then content. Compared:
+ * every fm_result field, and every byte of the output buffers (filled alike
+ * beforehand), except the packers' slack past their end.
  */
 #include "fm_fuzz.h"
 
@@ -23,7 +24,7 @@ FM_ELEMENT_TYPES(SCALAR_TYPED)
   SCALAR(fm_der_write_##kind)
 SCALAR(fm_simd_enabled) SCALAR_STRING(bmp) SCALAR_STRING(ia5) SCALAR_STRING(visible)
 SCALAR_STRING(printable) SCALAR_STRING(numeric) SCALAR(fm_ia5_check) SCALAR(fm_visible_check)
-SCALAR(fm_printable_check) SCALAR(fm_numeric_check)
+SCALAR(fm_printable_check) SCALAR(fm_numeric_check) SCALAR(fm_bmp_narrow)
 
 /* Its typed kernels' faces and their table (fm_fuzz.h has the SIMD set's). */
 #define SCALAR_FACES(name, T, wire)                                                  \
@@ -43,11 +44,13 @@ typedef struct build {
   const char *name;
   fuzz_kernels typed[FM_TYPE_COUNT];
   fuzz_string_kernels str[S_COUNT];
+  size_t (*bmp_narrow)(const uint8_t *, size_t, uint8_t *, uint32_t);
   int (*simd_enabled)(void);
 } build;
 
-#define BUILD(PREFIX, NAME, KERNELS) \
-  {NAME, {FM_ELEMENT_TYPES(KERNELS)}, FUZZ_STRING_KERNELS_OF(PREFIX), PREFIX##fm_simd_enabled}
+#define BUILD(PREFIX, NAME, KERNELS)                                                         \
+  {NAME, {FM_ELEMENT_TYPES(KERNELS)}, FUZZ_STRING_KERNELS_OF(PREFIX), PREFIX##fm_bmp_narrow, \
+   PREFIX##fm_simd_enabled}
 
 static const build BUILDS[2] = {BUILD(, "simd", FUZZ_KERNELS_OF),
                                  BUILD(scalar_, "scalar", SCALAR_KERNELS)};
@@ -64,7 +67,8 @@ enum {
   OP_BMP_ENCODE_IN_PLACE = OP_ENCODE + S_COUNT,
   OP_DER_READ, /* + string kind */
   OP_DER_WRITE = OP_DER_READ + S_COUNT, /* + string kind */
-  OP_COUNT = OP_DER_WRITE + S_COUNT
+  OP_BMP_NARROW = OP_DER_WRITE + S_COUNT, /* a byte for max, then content */
+  OP_COUNT
 };
 
 /* One run: the result, and the output buffer it filled. */
@@ -91,8 +95,10 @@ static void run(const build *b, int op, const uint8_t *in, size_t len, outcome *
     out_size = 2 * n16;
   } else if (op < OP_DER_WRITE) {
     out_size = 2 * len;
-  } else {
+  } else if (op < OP_BMP_NARROW) {
     out_size = FM_DER_HEADER_MAX + 2 * n16;
+  } else {
+    out_size = len ? (len - 1) / 2 : 0; /* a byte per char */
   }
   o->out = fuzz_alloc(out_size);
   memset(o->out, 0xa5, out_size);
@@ -122,8 +128,18 @@ static void run(const build *b, int op, const uint8_t *in, size_t len, outcome *
     memcpy(o->out, copy, 2 * n16);
   } else if (op < OP_DER_WRITE) {
     b->str[op - OP_DER_READ].der_read(in, len, (uint16_t *)(void *)o->out, &o->r);
-  } else {
+  } else if (op < OP_BMP_NARROW) {
     b->str[op - OP_DER_WRITE].der_write((const uint16_t *)(void *)copy, n16, o->out, &o->r);
+  } else { /* OP_BMP_NARROW */
+    /* max 2^k - 1 for k = in[0] % 9 (0x7F, 0xFF and every other max the API
+     * allows); the content, of whole chars, in a block of its own size. */
+    uint32_t max = len ? (1u << (in[0] % 9)) - 1 : 0;
+    size_t n = out_size;
+    uint8_t *content = fuzz_alloc(2 * n);
+    if (n) memcpy(content, in + 1, 2 * n);
+    size_t done = b->bmp_narrow(content, n, o->out, max);
+    o->r = (fm_result){.count = (uint32_t)done}; /* it returns only the count */
+    free(content);
   }
   free(copy);
 }

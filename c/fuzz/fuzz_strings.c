@@ -8,7 +8,8 @@
  * does); the one-byte kinds also through the check-only kernel. The same bytes,
  * read as little-endian 16-bit units, go through the encoder (BMP also in
  * place). Every result and every stored unit or byte must equal the
- * reference's.
+ * reference's. For BMP, the same content is also narrowed (fm_bmp_narrow)
+ * and checked against the chars themselves.
  */
 #include "fm_fuzz.h"
 
@@ -24,6 +25,33 @@ static const fuzz_string_kernels *const K = &FUZZ_STRING_KERNELS[FUZZ_STRING];
 static size_t done_of(const fm_result *r, size_t all) {
   if (r->code == FM_OK) return all;
   return r->code == FM_ERR_ODD_LENGTH ? 0 : r->index;
+}
+
+/* fm_bmp_narrow on the whole chars of the content (in a block of exactly
+ * their size, into exactly one byte per char filled with a canary), for
+ * every max the API allows, 2^k - 1 for k = 0..8: the count must be the
+ * index of the first char above max (or all of them), each byte before it
+ * that char's low byte, and every byte from it on the canary. */
+static void check_narrow(const uint8_t *data, size_t len) {
+  size_t n = len / 2;
+  uint8_t *in = fuzz_alloc(2 * n), *out = fuzz_alloc(n);
+  memcpy(in, data, 2 * n);
+  for (unsigned k = 0; k <= 8; k++) {
+    uint32_t max = (1u << k) - 1;
+    size_t first = 0;
+    while (first < n && (uint32_t)(data[2 * first] << 8 | data[2 * first + 1]) <= max) first++;
+    memset(out, 0x5a, n);
+    size_t done = fm_bmp_narrow(in, n, out, max);
+    FUZZ_CHECK(done == first, "narrow, max 0x%02x: %zu chars done, the first above max is %zu", max,
+               done, first);
+    for (size_t i = 0; i < n; i++) {
+      uint8_t want = i < first ? data[2 * i + 1] : 0x5a;
+      FUZZ_CHECK(out[i] == want, "narrow, max 0x%02x: byte %zu is %02x, want %02x", max, i, out[i], want);
+    }
+    FUZZ_CHECK(memcmp(in, data, 2 * n) == 0, "narrow changed its input");
+  }
+  free(out);
+  free(in);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
@@ -46,6 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     fuzz_expect_result("BMPString in place", &r, &want);
     FUZZ_CHECK(memcmp(inplace, expected, 2 * done_of(&r, chars)) == 0, "BMP in place: units differ");
     free(inplace);
+    check_narrow(data, len);
   } else {
     fm_code checked = K->check(data, len, &r);
     fuzz_expect_result("check", &r, &want);

@@ -184,6 +184,18 @@ def main():
     diff += [bytes([decode_in_place]) + string_seeds('bmp')[-1],
              bytes([encode_in_place]) + b''.join(struct.pack('<H', u) for u in bmp_units(70, 65))]
     write('diff', diff)
+    # fm_bmp_narrow (decode_bmp narrows its content too; in diff, the op after
+    # DER write: a byte choosing max 2^k - 1 for k = byte % 9, then content):
+    # chars all at most 0x7F or 0xFF in whole SIMD blocks, and a wider char
+    # after them. Drawn after every seed above, which so stay as they were.
+    bmp_narrow = der_write + len(KINDS)
+    content = lambda units: b''.join(struct.pack('>H', u) for u in units)
+    ascii = lambda n: [rnd.randint(0, 0x7f) for _ in range(n)]
+    latin1 = lambda n: [rnd.randint(0, 0xff) for _ in range(n)]
+    narrow = [content(ascii(64)), content(ascii(70)), content(ascii(130) + [0xe9] + ascii(20)),
+              content(latin1(130)), content(latin1(100) + [0x100] + latin1(30))]
+    write('decode_bmp', narrow)
+    write('diff', [bytes([bmp_narrow, k]) + c for k in (7, 8) for c in narrow[1:4]])
 
 
 if __name__ == '__main__':
