@@ -1,5 +1,5 @@
 // Guard pages: c/harness/fm_guard.c runs every kernel (packers, decoders with
-// and without integral floats, BMP / IA5 / Visible encode, decode, check, in
+// and without integral floats, BMP / IA5 / Visible / Printable / Numeric encode, decode, check, in
 // place, DER read and write, BMP narrow to 0x7F and 0xFF) at every length
 // 0..300 with each input and output against a PROT_NONE page, after it and
 // before it, and checks that nothing is written outside what the API allows

@@ -300,7 +300,7 @@ static void check_all_unpack(size_t t, uint32_t flags, bool at_end) {
 
 /* ---- strings ---------------------------------------------------------------------- */
 
-enum { S_BMP, S_IA5, S_VISIBLE, S_COUNT };
+enum { S_BMP, S_IA5, S_VISIBLE, S_PRINTABLE, S_NUMERIC, S_COUNT };
 static const struct {
   const char *name;
   fm_code (*decode)(const uint8_t *, size_t, uint16_t *, fm_result *);
@@ -309,12 +309,19 @@ static const struct {
   fm_code (*der_read)(const uint8_t *, size_t, uint16_t *, fm_result *);
   fm_code (*der_write)(const uint16_t *, size_t, uint8_t *, fm_result *);
   uint8_t tag;
+  const char *valid; /* the one-byte kinds: chars of the set (valid text draws from them) */
+  uint8_t bad;       /* ... and one char outside it */
 } STRINGS[S_COUNT] = {
-    {"bmp", fm_bmp_decode, fm_bmp_encode, NULL, fm_der_read_bmp, fm_der_write_bmp, FM_DER_BMP_STRING},
+    {"bmp", fm_bmp_decode, fm_bmp_encode, NULL, fm_der_read_bmp, fm_der_write_bmp, FM_DER_BMP_STRING, NULL, 0},
     {"ia5", fm_ia5_decode, fm_ia5_encode, fm_ia5_check, fm_der_read_ia5, fm_der_write_ia5,
-     FM_DER_IA5_STRING},
+     FM_DER_IA5_STRING, NULL, 0x80},
     {"visible", fm_visible_decode, fm_visible_encode, fm_visible_check, fm_der_read_visible,
-     fm_der_write_visible, FM_DER_VISIBLE_STRING},
+     fm_der_write_visible, FM_DER_VISIBLE_STRING, NULL, 0x7f},
+    {"printable", fm_printable_decode, fm_printable_encode, fm_printable_check, fm_der_read_printable,
+     fm_der_write_printable, FM_DER_PRINTABLE_STRING,
+     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 '()+,-./:=?", '!'},
+    {"numeric", fm_numeric_decode, fm_numeric_encode, fm_numeric_check, fm_der_read_numeric,
+     fm_der_write_numeric, FM_DER_NUMERIC_STRING, "0123456789 ", 'a'},
 };
 
 /* Contents: all valid, a bad char last, a bad char first, random. */
@@ -326,8 +333,10 @@ static uint16_t text_unit(int s, int text, size_t i, size_t n) {
   uint16_t u = (uint16_t)rnd();
   if (text == TEXT_RANDOM) return s == S_BMP ? u : (uint16_t)(u & 0xff);
   if (s == S_BMP) return bad ? (uint16_t)(0xd800 | (u & 0x7ff)) : (uint16_t)((u & 0xf800) == 0xd800 ? u & 0x7fff : u);
-  if (bad) return s == S_IA5 ? 0x80 : 0x7f;
-  return (uint16_t)(0x20 + u % 95);
+  if (bad) return STRINGS[s].bad;
+  const char *set = STRINGS[s].valid;
+  if (set) return (uint8_t)set[u % strlen(set)];
+  return (uint16_t)(0x20 + u % 95); /* printable ASCII: in IA5 and in Visible */
 }
 
 /* A string decoder or checker on content of len bytes; in place for BMP when asked. */
