@@ -87,7 +87,9 @@ test('the tarball holds the JS, the declarations, the wasm and the licence, noth
     'js/memory.js', 'js/msgpackr.d.ts', 'js/msgpackr.js', 'js/node.cjs', 'js/node.js', 'js/strings.js', 'js/wire.js',
     'package.json',
   ]);
-  expect(packed.size).toBeLessThan(160_000); // 133 KB with the message codec (js/codec/) and its declarations
+  // A tripwire for something large packed by mistake, not a budget: 133 KB with the message codec
+  // (js/codec/) and its declarations, 157 KB after issue 13 (the README and the JS boundary grew).
+  expect(packed.size).toBeLessThan(180_000);
   const installed = JSON.parse(readFileSync(join(project, 'node_modules/fastmp-wasm/package.json'), 'utf8'));
   expect(installed.dependencies ?? {}).toEqual({});
   expect(installed.engines.node).toBeDefined();
