@@ -1,7 +1,7 @@
 // crossover.js - where does a wasm call start to beat the pure-JS loop?
 // Measures every operation at small sizes, pure JS vs wasm (SIMD and
 // scalar), in one run, and prints for each the first size from which wasm
-// stays at least as fast: the thresholds in js/index.js (JS_BELOW) come from it.
+// stays at least as fast: the thresholds in js/crossovers.js (JS_BELOW, its V8 table) come from it.
 //   node --expose-gc bench/crossover.js [--types=f32,i32]
 import { TYPE_NAMES, kindOfC } from '../test/helpers.js';
 import { formatNs, loadPaths, medians, printTable } from './lib.js';

@@ -5,7 +5,8 @@
 // bench/RESULTS-engines.md and bench/results-engines.json (or into --out DIR).
 //
 // Two halves in one file:
-// - run(fastmp, options): plain ESM with no imports, the same in Node, Bun and
+// - run(fastmp, options): plain ESM (its imports: the tests' PRNG and
+//   js/crossovers.js, which the engine's instances use), the same in Node, Bun and
 //   a page. `fastmp` is the package's module namespace (createFastmp()). It
 //   makes three instances (wasm-simd, wasm-scalar: wasm at every size;
 //   pure-js: pureJs 'always') and times pack and unpack of Float32Array and
@@ -24,6 +25,7 @@
 // one line of JSON after test/engines' marker (on stdout; progress on stderr).
 
 import { rng } from '../test/rng.js'; // the tests' PRNG: the same content on every engine
+import { jsBelowFor, jsEngine } from '../js/crossovers.js';
 
 const CONTENDERS = [
   ['wasm-simd', { backend: 'simd', pureJs: 'never' }],
@@ -36,6 +38,8 @@ export const CROSSOVER_SIZES = [1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 256, 512];
 const TYPES = ['Float32Array', 'Int32Array'];
 /** The crossover probe's types: a float and an int kernel of each width family (js/crossovers.js holds JS_BELOW for all). */
 export const CROSSOVER_TYPES = ['Float32Array', 'Float64Array', 'Int32Array', 'BigInt64Array'];
+/** The kernels' type names of the crossover types (js/kinds.js c), as JS_BELOW is keyed. */
+const SHORT = { Float32Array: 'f32', Float64Array: 'f64', Int32Array: 'i32', BigInt64Array: 'i64' };
 /**
  * Near a crossover both paths are within noise of each other: wasm counts as
  * not behind where its median is within this factor of pure JS's.
@@ -196,6 +200,9 @@ export async function run(fastmp, { quick = false, log = () => {} } = {}) {
     gc: canCollect,
     simd: fastmp.simdSupported(),
     backends: Object.fromEntries(NAMES.map((name) => [name, paths[name].backend()])),
+    // The JS engine as js/crossovers.js sees it, and JS_BELOW as `auto` uses it here, for the crossover types.
+    jsEngine: jsEngine(),
+    jsBelow: jsBelowOfTypes(jsBelowFor()),
   };
   log(`timer step ${(resolution * 1e6).toFixed(0)} ns, batches of >= ${sample.toFixed(2)} ms${env.crossOriginIsolated ? ', cross-origin isolated' : ''}`);
 
@@ -292,11 +299,10 @@ function describe(engine, result, browserVersion) {
   return { version: browserVersion, jsEngine: `SpiderMonkey (Firefox ${browserVersion.split('.')[0]})` };
 }
 
-/** JS_BELOW of js/api.js (not exported: read from its source), the sizes below which `auto` runs pure JS. */
-function jsBelowOf(source) {
-  const literal = source.match(/const JS_BELOW = (\{[\s\S]*?\n\});/)?.[1];
-  if (!literal) throw new Error('bench/engines-bench.js: cannot find JS_BELOW in js/api.js');
-  return new Function(`return (${literal});`)();
+/** JS_BELOW of js/crossovers.js for the crossover types: { simd: { 'pack Float32Array': n, ... }, scalar }. */
+function jsBelowOfTypes(table) {
+  return Object.fromEntries(['simd', 'scalar'].map((backend) => [backend, Object.fromEntries(
+    CROSSOVER_TYPES.flatMap((type) => ['pack', 'unpack'].map((op) => [`${op} ${type}`, table[backend][op][SHORT[type]]])))]));
 }
 
 /**
@@ -391,9 +397,6 @@ export async function runEngines({ quick = false, ids, outDir, command }) {
   }
 
   const git = (...a) => spawnSync('git', a, { cwd: ROOT, encoding: 'utf8' }).stdout?.trimEnd() ?? '';
-  const table = jsBelowOf(readFileSync(join(ROOT, 'js', 'api.js'), 'utf8'));
-  const jsBelow = () => Object.fromEntries(['simd', 'scalar'].map((backend) => [backend, Object.fromEntries(
-    CROSSOVER_TYPES.flatMap((type) => ['pack', 'unpack'].map((op) => [`${op} ${type}`, table[backend][op][SHORT[type]]])))]));
   const meta = {
     date: new Date().toISOString(),
     command,
@@ -407,8 +410,8 @@ export async function runEngines({ quick = false, ids, outDir, command }) {
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     // The 1-minute load average before and after: other work on the machine slows every contender.
     loadAverage: { before: loadBefore, after: os.loadavg()[0] },
-    // JS_BELOW as each engine's instances use it, for the crossover types: { id: { simd: { 'pack f32': n, ... }, scalar } }.
-    jsBelow: Object.fromEntries(rows.map(({ id }) => [id, jsBelow(id)])),
+    // JS_BELOW as each engine's instances used it (reported by the engine), for the crossover types: { id: { simd, scalar } }.
+    jsBelow: Object.fromEntries(rows.filter((r) => r.result).map(({ id, result }) => [id, result.env.jsBelow])),
   };
   // seconds: the engine's whole run (start-up included); benchSeconds: run()'s own.
   const engines = rows.map(({ result: { sink, seconds, ...result } = {}, ...row }) => ({ ...row, ...result, ...(seconds ? { benchSeconds: seconds } : {}) }));
@@ -452,17 +455,34 @@ function headlineRows(engines) {
   });
 }
 
-/** A crossover against JS_BELOW: the factor between them, and whether it is beyond 2x either way. */
-function against(measured, table) {
-  const m = measured ?? Infinity;
-  const factor = m >= table ? m / table : table / m;
-  const material = factor > 2;
-  const text = measured === null ? `${beyond} (wasm never stayed ahead)` : String(measured);
-  return { text, factor: Number.isFinite(factor) ? `${factor.toFixed(1)}x ${m >= table ? 'higher' : 'lower'}` : 'beyond the grid', material };
+/**
+ * What a threshold costs on an engine: over the probe's sizes, the worst
+ * slowdown of the path `auto` picks with JS_BELOW = below (pure JS under it,
+ * `build` from it) against the faster of the two at that size; 1 when it always
+ * picks the faster. Near a crossover both paths are within noise of each other,
+ * so only a cost above MATERIAL_COST is worth a value of the engine's own.
+ */
+export function thresholdCost(points, build, below) {
+  let worst = 1;
+  for (const { n, ns } of points) {
+    const js = ns['pure-js'].median;
+    const wasm = ns[build].median;
+    worst = Math.max(worst, n < below ? js / wasm : wasm / js);
+  }
+  return worst;
 }
 
-/** The kernels' type names of the crossover types (js/kinds.js c), as JS_BELOW is keyed. */
-const SHORT = { Float32Array: 'f32', Float64Array: 'f64', Int32Array: 'i32', BigInt64Array: 'i64' };
+/** The cost (thresholdCost) above which an engine gets a JS_BELOW entry of its own in js/crossovers.js. */
+export const MATERIAL_COST = 2;
+
+/** One build's crossover cell and its JS_BELOW's cost on the engine. */
+function against(points, build, measured, below) {
+  const text = measured === null ? `${beyond} (wasm never stayed ahead)` : String(measured);
+  if (below === undefined) return { text, cost: '–' };
+  const cost = thresholdCost(points, build, below);
+  return { text, cost: `${cost.toFixed(2)}x${cost > MATERIAL_COST ? ' **(> 2x)**' : ''}` };
+}
+
 
 function crossoverRows(engines, meta) {
   const rows = [];
@@ -470,12 +490,12 @@ function crossoverRows(engines, meta) {
     const table = meta.jsBelow?.[e.id];
     for (const c of e.crossover) {
       const key = `${c.op} ${c.type ?? 'Float32Array'}`;
-      const simd = against(c.simdFrom, table?.simd[key]);
-      const scalar = against(c.scalarFrom, table?.scalar[key]);
+      const simd = against(c.points, 'wasm-simd', c.simdFrom, table?.simd[key]);
+      const scalar = against(c.points, 'wasm-scalar', c.scalarFrom, table?.scalar[key]);
       rows.push({
         engine: e.engine, op: key,
-        'wasm-simd wins from': simd.text, 'JS_BELOW.simd': table?.simd[key] ?? '–', 'simd: differs': `${simd.factor}${simd.material ? ' **(> 2x)**' : ''}`,
-        'wasm-scalar wins from': scalar.text, 'JS_BELOW.scalar': table?.scalar[key] ?? '–', 'scalar: differs': `${scalar.factor}${scalar.material ? ' **(> 2x)**' : ''}`,
+        'wasm-simd wins from': simd.text, 'JS_BELOW.simd': table?.simd[key] ?? '–', 'simd: worst slowdown': simd.cost,
+        'wasm-scalar wins from': scalar.text, 'JS_BELOW.scalar': table?.scalar[key] ?? '–', 'scalar: worst slowdown': scalar.cost,
       });
     }
   }
@@ -538,8 +558,9 @@ function markdown(meta, engines) {
     out.push('## Pure-JS crossovers', '');
     out.push(`The smallest N of {${CROSSOVER_SIZES.join(', ')}} from which wasm is never behind pure JS (its median within`,
       `${CROSSOVER_TOLERANCE}x of pure JS's, at that N and every larger one), against the \`JS_BELOW\` that engine's instances use`,
-      '(`auto` runs pure JS below it). Near a crossover both paths are within noise of each other: a factor under 2x is not',
-      'a difference worth a threshold of its own.', '');
+      '(`auto` runs pure JS below it, the build from it). "worst slowdown": over those sizes, how much slower the path that',
+      'JS_BELOW picks is than the faster of the two, at worst (1.00x: it always picks the faster). Near a crossover both',
+      `paths are within noise of each other: js/crossovers.js gives an engine a value of its own only where V8's costs it more than ${MATERIAL_COST}x.`, '');
     out.push(table(cross), '');
     out.push('Speed of wasm-simd over pure JS (pure-js time / wasm-simd time) at each N:', '');
     const withX = engines.filter((e) => e.crossover);

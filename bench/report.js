@@ -172,7 +172,7 @@ const NO_ALLOCATION = ['zero-copy simd', 'zero-copy scalar', 'kernel simd', 'ker
  * path means, precisely:
  * - 'auto = wasm-simd': `auto` and `wasm-simd` in the same case (regime, op,
  *   type, size, content) from 4096 elements on, where auto takes the SIMD wasm
- *   path for every operation (every JS_BELOW threshold of js/api.js and
+ *   path for every operation (every JS_BELOW threshold of js/crossovers.js and
  *   js/strings.js is at most 128): the same calls on two instances;
  * - 'content-blind float': one method on Float32Array / Float64Array, same
  *   regime, op and size, 'fixed' vs 'random' content: a float takes the same

@@ -11,33 +11,16 @@ import {
 import { NO_INDEX, msgpackError } from './errors.js';
 import { BOOL, KINDS, KIND_OF_NAME, TYPE_NAMES, kindOfType } from './kinds.js';
 import { makeCodec } from './codec/index.js';
+import { jsBelowFor } from './crossovers.js';
 import { HALF, halfOf, halfTarget, isHalf, widenHalf } from './codec/typed.js';
 import { stringsApi } from './strings.js';
 import {
   arrayCount, arrayHeaderSize, binHeaderSize, decodeKind, found, isBinAt, packBin as packBinBytes, packKind, packKindInto, readBin, reportedValue,
 } from './wire.js';
 
-/**
- * Below these element counts the pure-JS path is faster than a wasm call: the
- * call and the copy in cost more than the loop saves. Each is the median of
- * three runs of `node --expose-gc bench/crossover.js` (Node 20, x86-64, random
- * content, freed memory kept: GLIBC_TUNABLES as bench/messages.js KEPT_TUNABLES)
- * of the first size from which wasm stayed ahead; remeasured 2026-12-01 after
- * the small-input path was made lean (issue 13 item 5). The three runs
- * disagreed by up to one or two sizes of the bench's list (1, 4, 8, 16, 24, 32,
- * 48, 64, 96, 128, 256): near a crossover both paths are within noise of each
- * other. 1 means wasm wins from one element.
- */
-const JS_BELOW = {
-  simd: {
-    pack: { f32: 48, f64: 32, i8: 24, u8: 24, i16: 48, u16: 16, i32: 4, u32: 4, i64: 1, u64: 1, bool: 64 },
-    unpack: { f32: 64, f64: 96, i8: 64, u8: 48, i16: 96, u16: 32, i32: 32, u32: 32, i64: 4, u64: 1, bool: 96 },
-  },
-  scalar: {
-    pack: { f32: 48, f64: 256, i8: 32, u8: 16, i16: 24, u16: 16, i32: 8, u32: 4, i64: 1, u64: 1, bool: 128 },
-    unpack: { f32: 256, f64: 128, i8: 48, u8: 48, i16: 96, u16: 48, i32: 48, u32: 64, i64: 4, u64: 1, bool: 128 },
-  },
-};
+// Below these element counts `auto` runs the pure-JS path (js/crossovers.js:
+// measured per backend, operation and type; per JS engine where one differs).
+const JS_BELOW = jsBelowFor();
 
 /**
  * JS_BELOW of a backend as arrays by kind index (js/kinds.js: BOOL last), with

@@ -7,8 +7,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { CROSSOVER_SIZES, CROSSOVER_TYPES, SIZES } from '../bench/engines-bench.js';
+import { CROSSOVER_SIZES, CROSSOVER_TYPES, SIZES, thresholdCost } from '../bench/engines-bench.js';
+import { jsBelowFor } from '../js/crossovers.js';
 import { ROOT } from './helpers.js';
+
+const SHORT = { Float32Array: 'f32', Float64Array: 'f64', Int32Array: 'i32', BigInt64Array: 'i64' };
+/** jsBelowFor(engine) as the engines bench reports it: the crossover types, keyed 'op Type'. */
+const jsBelowOfEngine = (engine) => {
+  const t = jsBelowFor(engine);
+  return Object.fromEntries(['simd', 'scalar'].map((b) => [b, Object.fromEntries(
+    CROSSOVER_TYPES.flatMap((type) => ['pack', 'unpack'].map((op) => [`${op} ${type}`, t[b][op][SHORT[type]]])))]));
+};
 
 const out = mkdtempSync(join(tmpdir(), 'fastmp-bench-engines-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -18,7 +27,8 @@ test('bench --engines=node20 --quick writes RESULTS-engines.md and results-engin
     { stdio: 'pipe', timeout: 60_000 });
   const { meta, engines } = JSON.parse(readFileSync(join(out, 'results-engines.json'), 'utf8'));
   expect(meta.mode).toBe('quick');
-  expect(meta.jsBelow.node20.simd['pack Float32Array']).toBeGreaterThan(0);
+  // The table the engine's own instances used (js/crossovers.js on that engine).
+  expect(meta.jsBelow.node20).toEqual(jsBelowOfEngine('v8'));
   expect(engines.map((e) => e.id)).toEqual(['node20']);
   const [node] = engines;
   expect(node.version).toMatch(/^20\./);
@@ -38,4 +48,14 @@ test('bench --engines=node20 --quick writes RESULTS-engines.md and results-engin
   expect(md).toMatch(/\| Node 20 20\.\d+\.\d+ \| \d+\.\d\dx \| \d+\.\d\dx \|/);
   expect(md).toMatch(/## Pure-JS crossovers\n/);
   expect(md).toMatch(/\| Node 20 \| unpack BigInt64Array \| /);
+});
+
+test('thresholdCost: the worst slowdown of the path a threshold picks against the faster one', () => {
+  const point = (n, js, wasm) => ({ n, ns: { 'pure-js': { median: js }, 'wasm-simd': { median: wasm } } });
+  // JS faster below 64, wasm from 64 on.
+  const points = [point(16, 100, 300), point(32, 200, 300), point(64, 400, 300), point(128, 800, 400)];
+  expect(thresholdCost(points, 'wasm-simd', 64)).toBe(1); // always the faster
+  expect(thresholdCost(points, 'wasm-simd', 1)).toBe(3); // wasm at 16: 300 vs 100
+  expect(thresholdCost(points, 'wasm-simd', 32)).toBe(1.5); // wasm at 32: 300 vs 200
+  expect(thresholdCost(points, 'wasm-simd', 129)).toBe(2); // pure JS at 128: 800 vs 400
 });

@@ -45,7 +45,7 @@ const sameNumber = (a, b) => a === b || (a !== a && b !== b);
 
 // ---- typed arrays ------------------------------------------------------------------
 
-// Lengths up to MAX cross every SIMD block size and every pure-JS crossover (js/index.js JS_BELOW).
+// Lengths up to MAX cross every SIMD block size and every pure-JS crossover (js/crossovers.js JS_BELOW).
 const MAX = 700;
 const len = { maxLength: MAX, size: 'max' };
 /** Small values in runs, so that the fixint and own-width SIMD blocks are taken too. */

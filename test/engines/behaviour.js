@@ -17,8 +17,20 @@
 // A check is { name, pass, message }; a failing one says what differed.
 
 import { rng } from '../rng.js';
+import { jsBelowFor, jsEngine } from '../../js/crossovers.js';
 
 // ---- small tools ----------------------------------------------------------------
+
+/** The first index of needle's bytes in hay, or -1. */
+function indexOfBytes(hay, needle) {
+  const last = hay.length - needle.length;
+  outer: for (let i = 0; i <= last; i++) {
+    if (hay[i] !== needle[0]) continue;
+    for (let j = 1; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
 
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 const utf8 = (s) => new TextEncoder().encode(s);
@@ -217,6 +229,8 @@ async function engineFacts(fastmp) {
     mathF16round: typeof Math.f16round === 'function',
     compileStreaming: typeof WebAssembly.compileStreaming === 'function',
     buffer: typeof globalThis.Buffer === 'function',
+    // The JS engine js/crossovers.js sees (which JS_BELOW `auto` uses): run.js checks it against the runtime.
+    jsEngine: jsEngine(),
   };
   const proc = globalThis.process;
   if (proc?.versions) facts.versions = { node: proc.versions.node, v8: proc.versions.v8, bun: proc.versions.bun };
@@ -430,6 +444,36 @@ export async function run(fastmp) {
     const never = await fastmp.createFastmp({ pureJs: 'never', backend: 'scalar' });
     instances.push(['pureJs always', always], ['pureJs never (scalar)', never]);
     return `pureJs always: backend() ${always.backend()}`;
+  });
+  await check("crossovers: 'auto' runs pure JS below this engine's JS_BELOW (js/crossovers.js) and wasm from it", async () => {
+    const engine = jsEngine();
+    const table = jsBelowFor(engine);
+    const maker = await fastmp.createFastmp({ pureJs: 'always' }); // the messages, made outside the probed memory
+    // Fresh values every call: a probe must not find what an earlier call left in memory.
+    const next = rng(14);
+    const content = { Float32Array: () => 1e6 + next() / 2 ** 22, Float64Array: () => 1e12 + next() / 2 ** 12 };
+    const short = { Float32Array: 'f32', Float64Array: 'f64' };
+    let probes = 0;
+    for (const backend of simd ? ['simd', 'scalar'] : ['scalar']) {
+      const fm = await fastmp.createFastmp({ backend, pureJs: 'auto' });
+      for (const type of Object.keys(content)) {
+        for (const op of ['pack', 'unpack']) {
+          const from = table[backend][op][short[type]];
+          for (const n of [from - 1, from].filter((k) => k >= 1)) {
+            const x = globalThis[type].from({ length: n }, content[type]);
+            const message = maker.pack(x);
+            // The wasm path copies a JS-heap input into wasm memory (and writes there); pure JS never touches it.
+            const memory = new Uint8Array(fm.packView(new globalThis[type](0)).buffer);
+            if (op === 'pack') equal([...fm.pack(x)], [...message], `${backend} pack ${type}[${n}]`);
+            else equal([...fm.unpack(message, globalThis[type])], [...x], `${backend} unpack ${type}[${n}]`);
+            const seen = indexOfBytes(memory, message.subarray(message.length - 8)) >= 0;
+            assert(seen === (n >= from), `${backend} ${op} ${type}[${n}], JS_BELOW ${from} on ${engine}: ran ${seen ? 'wasm' : 'pure JS'}`);
+            probes++;
+          }
+        }
+      }
+    }
+    return `JS engine ${engine}, ${probes} probes`;
   });
   await check('loader: createFastmpSync() and a module given as { wasm }', async () => {
     const scalarUrl = new URL('../../dist/fastmp-scalar.wasm', import.meta.url);

