@@ -23,9 +23,9 @@
 // runs only bench/engines-bench.js (wasm SIMD vs scalar vs pure JS on Node 20,
 // 22, 24, Bun, Chromium and Firefox ESR): RESULTS-engines.md, results-engines.json.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadKernels, loadPaths, pageFaultProbe, timeRounds } from './lib.js';
 import { REGIMES, runMessages } from './messages.js';
@@ -108,23 +108,37 @@ async function runChild() {
   return { probe, seconds: (Date.now() - started) / 1000, loadavg: os.loadavg(), results };
 }
 
-/** One regime: this script with --child in a node process of its own, its JSON read back. */
+/**
+ * One regime: this script with --child in a node process of its own. Its
+ * results come back through a file (FASTMP_BENCH_RESULT), not its stdout: a
+ * full run's stdout once arrived corrupted in the middle of ~1 MB of JSON,
+ * losing 14 minutes of measurements. On a bad file the text is kept for a look.
+ */
 function spawnRegime(regime) {
-  const env = { ...process.env, FASTMP_BENCH_REGIME: regime };
+  const resultFile = join(mkdtempSync(join(os.tmpdir(), 'fastmp-bench-')), `${regime}.json`);
+  const env = { ...process.env, FASTMP_BENCH_REGIME: regime, FASTMP_BENCH_RESULT: resultFile };
   delete env.GLIBC_TUNABLES;
   if (REGIMES[regime].env) env.GLIBC_TUNABLES = REGIMES[regime].env;
   const args = ['--expose-gc', fileURLToPath(import.meta.url), '--child', ...process.argv.slice(2)];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (s) => (stdout += s));
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`the ${regime} process exited with ${code}`))));
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`the ${regime} process exited with ${code}`));
+      const text = readFileSync(resultFile, 'utf8');
+      try {
+        resolve(JSON.parse(text));
+        rmSync(dirname(resultFile), { recursive: true, force: true });
+      } catch (e) {
+        reject(new Error(`the ${regime} process wrote ${text.length} chars of bad JSON (${e.message}); kept in ${resultFile}`));
+      }
+      return undefined;
+    });
   });
 }
 
 if (process.argv.includes('--child')) {
-  process.stdout.write(`${JSON.stringify(await runChild())}\n`);
+  writeFileSync(process.env.FASTMP_BENCH_RESULT, `${JSON.stringify(await runChild())}\n`);
   process.exit(0);
 }
 
