@@ -33,10 +33,14 @@ const V8 = {
  * engine's own crossover from that run. Types the engines bench does not
  * probe (it probes f32, f64, i32, i64) keep V8's value.
  *
- * Run of 2026-12-02 (bench/RESULTS-engines.md): only Firefox ESR 153 has such
- * entries. There a wasm call of 16-128 elements costs 2.5-5x pure JS for pack
- * Float32Array / Float64Array and unpack Float64Array (V8's values cost it
- * 2.9x, 2.5x, 2.6x); Bun's worst was 1.9x (unpack Int32Array), so JSC keeps V8's.
+ * Chosen from the first of two runs on 2026-12-02: only Firefox ESR 153 had
+ * such entries. There a wasm call of 16-128 elements costs 2.5-5x pure JS for
+ * pack Float32Array / Float64Array and unpack Float64Array (V8's values cost
+ * it 2.9x, 2.5x, 2.6x); Bun's worst was 1.9x (unpack Int32Array), so JSC
+ * keeps V8's. The second run (bench/RESULTS-engines.md, with these values)
+ * found Firefox's worst at 2.07x, unpack BigInt64Array below 32 elements,
+ * where the first run had 8 as its crossover: at the threshold and not
+ * reproduced, so no entry.
  * On V8 itself that run's worst was 2.4x, pack BigInt64Array at N <= 2: its
  * values fit 32 bits, which pure JS packs fast; with full-range values (the
  * base table's run) wasm is 2x faster there. Content decides; V8's stays.
