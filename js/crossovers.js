@@ -41,7 +41,7 @@ const V8 = {
  * found Firefox's worst at 2.07x, unpack BigInt64Array below 32 elements,
  * where the first run had 8 as its crossover: at the threshold and not
  * reproduced, so no entry.
- * On V8 itself that run's worst was 2.4x, pack BigInt64Array at N <= 2: its
+ * On V8 itself the first run's worst was 2.4x, pack BigInt64Array at N <= 2: its
  * values fit 32 bits, which pure JS packs fast; with full-range values (the
  * base table's run) wasm is 2x faster there. Content decides; V8's stays.
  */
