@@ -26,6 +26,7 @@
 
 import { rng } from '../test/rng.js'; // the tests' PRNG: the same content on every engine
 import { jsBelowFor, jsEngine } from '../js/crossovers.js';
+import { KIND_OF_NAME } from '../js/kinds.js';
 
 const CONTENDERS = [
   ['wasm-simd', { backend: 'simd', pureJs: 'never' }],
@@ -38,8 +39,8 @@ export const CROSSOVER_SIZES = [1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 256, 512];
 const TYPES = ['Float32Array', 'Int32Array'];
 /** The crossover probe's types: a float and an int kernel of each width family (js/crossovers.js holds JS_BELOW for all). */
 export const CROSSOVER_TYPES = ['Float32Array', 'Float64Array', 'Int32Array', 'BigInt64Array'];
-/** The kernels' type names of the crossover types (js/kinds.js c), as JS_BELOW is keyed. */
-const SHORT = { Float32Array: 'f32', Float64Array: 'f64', Int32Array: 'i32', BigInt64Array: 'i64' };
+/** A type's kernel name (js/kinds.js c: 'f32' ...), as JS_BELOW is keyed. */
+const SHORT = (type) => KIND_OF_NAME.get(type).c;
 /**
  * Near a crossover both paths are within noise of each other: wasm counts as
  * not behind where its median is within this factor of pure JS's.
@@ -300,9 +301,9 @@ function describe(engine, result, browserVersion) {
 }
 
 /** JS_BELOW of js/crossovers.js for the crossover types: { simd: { 'pack Float32Array': n, ... }, scalar }. */
-function jsBelowOfTypes(table) {
+export function jsBelowOfTypes(table) {
   return Object.fromEntries(['simd', 'scalar'].map((backend) => [backend, Object.fromEntries(
-    CROSSOVER_TYPES.flatMap((type) => ['pack', 'unpack'].map((op) => [`${op} ${type}`, table[backend][op][SHORT[type]]])))]));
+    CROSSOVER_TYPES.flatMap((type) => ['pack', 'unpack'].map((op) => [`${op} ${type}`, table[backend][op][SHORT(type)]])))]));
 }
 
 /**
@@ -483,7 +484,6 @@ function against(points, build, measured, below) {
   return { text, cost: `${cost.toFixed(2)}x${cost > MATERIAL_COST ? ' **(> 2x)**' : ''}` };
 }
 
-
 function crossoverRows(engines, meta) {
   const rows = [];
   for (const e of engines.filter((r) => r.crossover)) {
@@ -511,7 +511,7 @@ function headline(engines) {
   const out = ['At N = 4096 (speed of wasm-simd over wasm-scalar, over pure JS):', keys.map((k, i) => k.padEnd(widths[i])).join('  ')];
   for (const r of rows) out.push(keys.map((k, i) => r[k].padEnd(widths[i])).join('  '));
   for (const e of engines.filter((r) => r.crossover)) {
-    out.push(`${e.engine}: crossovers (wasm-simd not behind pure JS from N =) ${e.crossover.map((c) => `${c.op} ${SHORT[c.type ?? 'Float32Array']} ${c.simdFrom ?? beyond}`).join(', ')}`);
+    out.push(`${e.engine}: crossovers (wasm-simd not behind pure JS from N =) ${e.crossover.map((c) => `${c.op} ${SHORT(c.type ?? 'Float32Array')} ${c.simdFrom ?? beyond}`).join(', ')}`);
   }
   return out.join('\n');
 }

@@ -7,17 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { CROSSOVER_SIZES, CROSSOVER_TYPES, SIZES, thresholdCost } from '../bench/engines-bench.js';
+import { CROSSOVER_SIZES, CROSSOVER_TYPES, SIZES, jsBelowOfTypes, thresholdCost } from '../bench/engines-bench.js';
 import { jsBelowFor } from '../js/crossovers.js';
 import { ROOT } from './helpers.js';
-
-const SHORT = { Float32Array: 'f32', Float64Array: 'f64', Int32Array: 'i32', BigInt64Array: 'i64' };
-/** jsBelowFor(engine) as the engines bench reports it: the crossover types, keyed 'op Type'. */
-const jsBelowOfEngine = (engine) => {
-  const t = jsBelowFor(engine);
-  return Object.fromEntries(['simd', 'scalar'].map((b) => [b, Object.fromEntries(
-    CROSSOVER_TYPES.flatMap((type) => ['pack', 'unpack'].map((op) => [`${op} ${type}`, t[b][op][SHORT[type]]])))]));
-};
 
 const out = mkdtempSync(join(tmpdir(), 'fastmp-bench-engines-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -28,7 +20,8 @@ test('bench --engines=node20 --quick writes RESULTS-engines.md and results-engin
   const { meta, engines } = JSON.parse(readFileSync(join(out, 'results-engines.json'), 'utf8'));
   expect(meta.mode).toBe('quick');
   // The table the engine's own instances used (js/crossovers.js on that engine).
-  expect(meta.jsBelow.node20).toEqual(jsBelowOfEngine('v8'));
+  expect(meta.jsBelow.node20).toEqual(jsBelowOfTypes(jsBelowFor('v8')));
+  expect(meta.jsBelow.node20.simd['pack Float32Array']).toBe(jsBelowFor('v8').simd.pack.f32);
   expect(engines.map((e) => e.id)).toEqual(['node20']);
   const [node] = engines;
   expect(node.version).toMatch(/^20\./);

@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { jsBelowFor, jsEngine } from '../js/crossovers.js';
 import { createFastmp } from '../js/index.js';
+import { KIND_OF_NAME } from '../js/kinds.js';
 
 const UA = {
   firefox: 'Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0',
@@ -61,7 +62,6 @@ const CONTENT = {
   Int32Array: (n) => Int32Array.from({ length: n }, () => (Math.random() * 2 ** 31) | 0x4000_0000),
   BigInt64Array: (n) => BigInt64Array.from({ length: n }, () => BigInt(Math.floor((Math.random() + 1) * 2 ** 52)) << 8n),
 };
-const SHORT = { Float32Array: 'f32', Float64Array: 'f64', Int32Array: 'i32', BigInt64Array: 'i64' };
 
 describe.each(['simd', 'scalar'])("an 'auto' instance (%s) runs pure JS below this engine's crossover and wasm from it", (backend) => {
   const table = jsBelowFor();
@@ -70,7 +70,7 @@ describe.each(['simd', 'scalar'])("an 'auto' instance (%s) runs pure JS below th
     const other = await createFastmp({ backend, pureJs: 'always' }); // makes the messages outside fm's memory
     expect(fm.backend()).toBe(backend);
     for (const op of ['pack', 'unpack']) {
-      const from = table[backend][op][SHORT[type]];
+      const from = table[backend][op][KIND_OF_NAME.get(type).c];
       for (const n of [from - 1, from]) {
         if (n < 1) continue;
         const x = CONTENT[type](n);

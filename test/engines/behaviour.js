@@ -18,6 +18,7 @@
 
 import { rng } from '../rng.js';
 import { jsBelowFor, jsEngine } from '../../js/crossovers.js';
+import { KIND_OF_NAME } from '../../js/kinds.js';
 
 // ---- small tools ----------------------------------------------------------------
 
@@ -452,13 +453,12 @@ export async function run(fastmp) {
     // Fresh values every call: a probe must not find what an earlier call left in memory.
     const next = rng(14);
     const content = { Float32Array: () => 1e6 + next() / 2 ** 22, Float64Array: () => 1e12 + next() / 2 ** 12 };
-    const short = { Float32Array: 'f32', Float64Array: 'f64' };
     let probes = 0;
     for (const backend of simd ? ['simd', 'scalar'] : ['scalar']) {
       const fm = await fastmp.createFastmp({ backend, pureJs: 'auto' });
       for (const type of Object.keys(content)) {
         for (const op of ['pack', 'unpack']) {
-          const from = table[backend][op][short[type]];
+          const from = table[backend][op][KIND_OF_NAME.get(type).c];
           for (const n of [from - 1, from].filter((k) => k >= 1)) {
             const x = globalThis[type].from({ length: n }, content[type]);
             const message = maker.pack(x);
