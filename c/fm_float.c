@@ -42,17 +42,38 @@
 
 /* ---- pack ---------------------------------------------------------------- */
 
+/* Float32 wire vector k of a block draws on at most 4 elements (16 output
+ * bytes hold at most 4 elements' payload bytes, 5 a wire element), and those
+ * are adjacent in the input: one unaligned load at the first of them and one
+ * swizzle gather and byte-swap it, where a shuffle of two typed vectors takes
+ * two swizzles and an or (measured: ~1.4x faster per block in V8; its 10
+ * constants stay in registers). PKW_BASE is the first element whose payload
+ * reaches vector k (the one holding its first byte: a tag byte there still
+ * starts that element). */
+#define PKW_BASE(k) ((16 * (k)) / 5)
+#define PKW_IDX(k, b) (PK_J(5, k, b) == 0 ? -128 : (PK_E(5, k, b) - PKW_BASE(k)) * 4 + 4 - PK_J(5, k, b))
+#define PACK_F32_VEC(in, k)                                                                  \
+  wasm_v128_or(wasm_i8x16_swizzle(wasm_v128_load((in) + PKW_BASE(k)), FM_I8X16(LANES16(PKW_IDX, k))), \
+               FM_I8X16(LANES16(PK_TAG, 5, k, 0xca)))
+
 /* Packs whole blocks of 16; returns the number of elements done. */
+FM_INLINE void pack_f32_block(const float *in, uint8_t *out) {
+  wasm_v128_store(out + 0, PACK_F32_VEC(in, 0));
+  wasm_v128_store(out + 16, PACK_F32_VEC(in, 1));
+  wasm_v128_store(out + 32, PACK_F32_VEC(in, 2));
+  wasm_v128_store(out + 48, PACK_F32_VEC(in, 3));
+  wasm_v128_store(out + 64, PACK_F32_VEC(in, 4));
+}
+
 static size_t pack_f32_simd(const float *in, size_t n, uint8_t *out) {
   size_t i = 0;
-  for (; i + 16 <= n; i += 16, out += 16 * FM_WIRE_f32) {
-    v128_t v[4];
-    for (int k = 0; k < 4; k++) v[k] = wasm_v128_load(in + i + 4 * k);
-    wasm_v128_store(out + 0, PACK_VEC(5, 4, 0xca, 0, v));
-    wasm_v128_store(out + 16, PACK_VEC(5, 4, 0xca, 1, v));
-    wasm_v128_store(out + 32, PACK_VEC(5, 4, 0xca, 2, v));
-    wasm_v128_store(out + 48, PACK_VEC(5, 4, 0xca, 3, v));
-    wasm_v128_store(out + 64, PACK_VEC(5, 4, 0xca, 4, v));
+  for (; i + 32 <= n; i += 32, out += 32 * FM_WIRE_f32) {
+    pack_f32_block(in + i, out);
+    pack_f32_block(in + i + 16, out + 16 * FM_WIRE_f32);
+  }
+  if (i + 16 <= n) {
+    pack_f32_block(in + i, out);
+    i += 16;
   }
   return i;
 }
