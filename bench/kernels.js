@@ -23,7 +23,7 @@ import { readFile } from 'node:fs/promises';
 import { TYPE_NAMES, kindOfC } from '../test/helpers.js';
 import { rng } from '../test/rng.js';
 import { INT_DISTRIBUTIONS, values } from './contents.js';
-import { formatNs, medians, printTable } from './lib.js';
+import { formatNs, medians, packOutput, printTable } from './lib.js';
 
 const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const SIZES = arg('n') ? arg('n').split(',').map(Number) : [4096, 1 << 20];
@@ -56,7 +56,7 @@ function tasksOf(build, k, kind, inputs) {
   const { Type, wire } = kind;
   const n = inputs[0].length;
   const packed = [], sizes = [];
-  const output = k.malloc(n * wire + 32); // the packs' output, overwritten by each
+  const { out: output } = packOutput(k, n, wire); // the packs' output, overwritten by each, placed as the API places it
   const decoded = k.malloc(n * Type.BYTES_PER_ELEMENT);
   const result = k.malloc(32);
   const at = inputs.map((data) => {

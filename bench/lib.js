@@ -5,6 +5,7 @@
 import { Bench } from 'tinybench';
 import { createFastmp } from '../js/index.js';
 import { instantiate } from '../js/loader.js';
+import { arrayHeaderSize } from '../js/wire.js';
 
 /**
  * One instance of the API per path: wasm-simd, wasm-scalar (wasm forced at
@@ -46,7 +47,7 @@ export async function loadKernels() {
 export function kernelCalls(k, kind, values, packed) {
   const n = values.byteLength / kind.bytes;
   const input = k.malloc(Math.max(1, values.byteLength)) >>> 0;
-  const wire = k.malloc(n * kind.wire + 64) >>> 0;
+  const { block, out: wire } = packOutput(k, n, kind.wire);
   const msgpack = k.malloc(Math.max(1, packed.length)) >>> 0;
   const decoded = k.malloc(Math.max(1, values.byteLength)) >>> 0;
   const result = k.malloc(64) >>> 0;
@@ -59,8 +60,18 @@ export function kernelCalls(k, kind, values, packed) {
     unpack: () => k[kind.unpack](msgpack, packed.length, decoded, n, 0, result),
     packed: () => bytes(wire, size).slice(),
     unpacked: () => bytes(decoded, values.byteLength).slice(),
-    free: () => [input, wire, msgpack, decoded, result].forEach((at) => k.free(at)),
+    free: () => [input, block, msgpack, decoded, result].forEach((at) => k.free(at)),
   };
+}
+
+/**
+ * Room in a bare module's memory for a pack of n elements of up to `wire`
+ * bytes, placed as the API places it (js/memory.js packInScratch): the
+ * elements after the array header at a 16-byte boundary. { block (to free), out }.
+ */
+export function packOutput(k, n, wire) {
+  const block = k.malloc(n * wire + 64) >>> 0;
+  return { block, out: ((block + 15) & ~15) + (-arrayHeaderSize(n) & 15) };
 }
 
 /**

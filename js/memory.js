@@ -17,7 +17,7 @@ import { INTEGRAL_FLOATS, MAX_ELEMENTS, MAX_NUMBER_BYTES, NO_INDEX_U32, RESULT, 
 import { bufferOf, byteLengthOf, byteOffsetOf, copyInto, usableLength } from './args.js';
 import { CODE_NAMES, usageError } from './errors.js';
 import { jsPort } from './codec/port-js.js';
-import { packKind, packKindInto, readArrayHeader, unpackKind } from './wire.js';
+import { arrayHeaderSize, packKind, packKindInto, readArrayHeader, unpackKind } from './wire.js';
 
 const MIN_SCRATCH = 1 << 16;
 // The largest scratch region: wasm32 memory is at most 4 GiB (65536 pages); one page less.
@@ -28,6 +28,8 @@ const ALLOC_MARGIN = 1 << 16;
 // Sizes reach 4 GiB: no 32-bit bitwise arithmetic on them ((n + 15) & ~15 wrapped
 // from 2 GiB on, and the boundary then reserved too little; found by test/huge.test.js).
 export const align16 = (n) => n + (-n & 15);
+/** Scratch bytes packInScratch() takes for the output of n elements of kind: its bound, and up to 15 bytes to align its elements. */
+const packRoom = (n, kind) => packBound(n, kind.wire) + 16;
 
 // Wasm addresses below this hold no allocation: Emscripten places static data
 // from 1024 (its GLOBAL_BASE), then the stack, and malloc's heap above both.
@@ -177,7 +179,7 @@ export class Boundary {
    */
   allocArray(kind, n) {
     const previous = this.capacity;
-    this.reserve(packBound(n, kind.wire));
+    this.reserve(packRoom(n, kind));
     const bytes = Math.max(n * kind.bytes, 1);
     const pointer = this.allocate(bytes);
     if (pointer === 0) {
@@ -348,10 +350,17 @@ export class Boundary {
     return this.outputView(out, packed.length);
   }
 
+  /**
+   * Packs n elements of x (at: locate()'s answer) into scratch; returns where
+   * the output starts and its size. The output starts so that its elements,
+   * after the array header, are at a 16-byte boundary: the SIMD packers'
+   * vector stores then never straddle a cache line (float32, 1 M: ~5-10 %).
+   */
   packInScratch(kind, x, n, at) {
-    const outBytes = packBound(n, kind.wire);
+    const outBytes = packRoom(n, kind);
+    const lead = -arrayHeaderSize(n) & 15;
     if (at >= 0) { // x lives in wasm memory: no copy in
-      const out = this.reserve(outBytes);
+      const out = this.reserve(outBytes) + lead;
       return { out, size: this.wasm[kind.pack](at, n, out) >>> 0 };
     }
     // The latest output is overwritten by the copy in: copy it out first.
@@ -359,7 +368,7 @@ export class Boundary {
     const inBytes = align16(n * kind.bytes);
     const base = this.reserve(inBytes + outBytes);
     this.view(kind.Type).set(source, base / kind.bytes);
-    const out = base + inBytes;
+    const out = base + inBytes + lead;
     return { out, size: this.wasm[kind.pack](base, n, out) >>> 0 };
   }
 

@@ -76,15 +76,25 @@ static uint32_t narrow_max(int op) {
   return op == FM_OP_BMP_NARROW_ASCII ? 0x7f : op == FM_OP_BMP_NARROW_LATIN1 ? 0xff : 0;
 }
 
+/* Bytes before a pack output that put its elements, after the array header,
+ * at a 16-byte boundary of malloc's (16-aligned) block, as the JS boundary
+ * places them (js/memory.js packInScratch): the SIMD packers' stores then
+ * never straddle a cache line. */
+static size_t pack_lead(size_t n) {
+  size_t header = n <= 15 ? 1 : n <= 0xffff ? 3 : 5;
+  return 16 - header;
+}
+
 bool fm_op_prepare(fm_op *o, int op, const uint8_t *data, size_t len, bool in_place,
                    const char **why) {
   const op_info *info = op >= 0 && op < FM_OP_END ? &OPS[op] : &OPS[FM_OP_NONE];
   const fm_typed_kernels *type = &FM_TYPED_KERNELS[info->t];
-  size_t out_cap;
+  size_t out_cap, lead = 0;
   switch (info->kind) {
     case OP_PACK:
       if (len % type->size) return *why = "pack input is not a whole number of elements", false;
       out_cap = FM_PACK_BOUND(len / type->size, type->max_wire);
+      lead = pack_lead(len / type->size);
       break;
     case OP_UNPACK:
       /* The header bounds the count by the input length, so len elements always fit. */
@@ -103,7 +113,8 @@ bool fm_op_prepare(fm_op *o, int op, const uint8_t *data, size_t len, bool in_pl
   o->in = fm_xmalloc(len);
   memcpy(o->in, data, len);
   bool bmp_in_place = in_place && (op == FM_OP_BMP_ENCODE || op == FM_OP_BMP_DECODE);
-  o->out = bmp_in_place ? o->in : fm_xmalloc(out_cap);
+  o->out_block = bmp_in_place ? o->in : fm_xmalloc(lead + out_cap);
+  o->out = (uint8_t *)o->out_block + lead;
   o->out_cap = bmp_in_place ? len : out_cap;
   return true;
 }
@@ -165,6 +176,6 @@ size_t fm_op_run(fm_op *o, fm_result *r) {
 }
 
 void fm_op_release(fm_op *o) {
-  if (o->out != o->in) free(o->out);
+  if (o->out_block != o->in) free(o->out_block);
   free(o->in);
 }

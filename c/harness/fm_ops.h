@@ -62,6 +62,7 @@ typedef struct fm_op {
   size_t len;     /* input bytes */
   void *out;      /* the output buffer (for in-place ops: `in`) */
   size_t out_cap; /* its bytes */
+  void *out_block; /* the allocation `out` lies in (what fm_op_release frees) */
 } fm_op;
 
 /* Prepares `op` on a copy of data[0, len); false (with *why set) when the op
