@@ -113,7 +113,8 @@ function numericCase(paths, kernels, type, n, content, op) {
   const { Type, name: label, float } = type; // label: 'Float32Array', ..., 'boolean'
   const x = values(type, n, content);
   const bool = type === BOOL;
-  const packWith = (api) => (bool ? api.packBool(x) : api.pack(x, { bin: false }));
+  const asArray = type.c === 'u8' ? { bin: false } : undefined; // a Uint8Array as an array, not a bin; no options where they change nothing
+  const packWith = (api) => (bool ? api.packBool(x) : api.pack(x, asArray));
   const bytes = packWith(paths['pure-js']);
   const unpackWith = (api, input) => (bool ? api.unpackBool(input) : api.unpack(input, Type));
 
@@ -125,7 +126,7 @@ function numericCase(paths, kernels, type, n, content, op) {
     held.set(op === 'pack' ? x : bytes);
     const live = () => (held.byteLength === 0 ? (held = api.refresh(held)) : held);
     if (op === 'unpack') return () => unpackWith(api, live());
-    return bool ? () => api.packBoolView(live()) : () => api.packView(live(), { bin: false });
+    return bool ? () => api.packBoolView(live()) : () => api.packView(live(), asArray);
   };
   const fastmp = ['wasm-simd', 'wasm-scalar', 'pure-js', 'auto'].map((path) => ({
     name: path,
