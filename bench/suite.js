@@ -9,7 +9,7 @@ import {
 } from './peers.js';
 import { kernelCalls } from './lib.js';
 import { BOOL } from '../js/kinds.js';
-import { C_KINDS, harnessOp } from '../test/helpers.js';
+import { C_KINDS, harnessOp, rng } from '../test/helpers.js';
 
 // The msgpack-c peer ops of c/harness/fm_bench.c (pack; unpack is one more),
 // by C type name. fm-bench defines them but does not print them.
@@ -51,6 +51,14 @@ function contentsOf(kind, n) {
   const typical = typicalContent(kind);
   if (n !== 4096) return [typical];
   return ['fixed', ...(PER_DISTRIBUTION.has(kind.c) ? INT_DISTRIBUTIONS : [typical])];
+}
+
+/** How many distinct inputs the rotating kernel rows take in turn: too many for a branch predictor to learn (bench/kernels.js --inputs). */
+const DISTINCT_INPUTS = 16;
+/** DISTINCT_INPUTS inputs of one content from one seeded generator: the first is the case's own input. */
+function distinctInputs(kind, n, content) {
+  const next = rng(0x5eed);
+  return Array.from({ length: DISTINCT_INPUTS }, () => values(kind, n, content, next));
 }
 
 /** Calls per timed sample, every method of a case alike: calls under ~1 µs in batches (bench/lib.js timeRounds). */
@@ -139,6 +147,18 @@ function numericCase(paths, kernels, type, n, content, op) {
   // targets compare). Checked below like the paths.
   const bare = Object.entries(kernels ?? {}).map(([build, k]) => ({ build, calls: kernelCalls(k, type, leBytes(x), bytes) }));
   const kernelRows = bare.map(({ build, calls }) => ({ name: `kernel ${build}`, fn: op === 'pack' ? calls.pack : calls.unpack }));
+  // The int kernels per distribution also over DISTINCT_INPUTS inputs of it,
+  // a call each in turn: with one input repeated, the branch predictor learns
+  // the scalar kernel's branches for its 4096 values (bench/kernels.js --inputs).
+  const distinct = PER_DISTRIBUTION.has(type.c) && INT_DISTRIBUTIONS.includes(content) ? distinctInputs(type, n, content) : [];
+  const rotating = Object.entries(kernels ?? {}).filter(() => distinct.length).map(([build, k]) => ({
+    build, calls: distinct.map((v) => kernelCalls(k, type, leBytes(v), paths['pure-js'].pack(v, asArray))),
+  }));
+  for (const { build, calls } of rotating) {
+    let i = 0;
+    const next = () => calls[i = (i + 1) % calls.length];
+    kernelRows.push({ name: `kernel ${build}, ${calls.length} inputs`, fn: op === 'pack' ? () => next().pack() : () => next().unpack() });
+  }
 
   // The peers: the fastest JS loop (the baseline), the 12-line DataView loop
   // for floats, the libraries, and for pack from 4096 on a JS memcpy of the output.
@@ -168,13 +188,20 @@ function numericCase(paths, kernels, type, n, content, op) {
       for (const { name, fn } of [...fastmp, peers[0]]) {
         if (!Buffer.from(leBytes(fn())).equals(ref)) throw disagrees(name);
       }
-      for (const { build, calls } of bare) {
+      const agrees = (calls, expected) => {
         const failed = op === 'unpack' && calls.unpack() !== 0;
         if (op === 'pack') calls.pack();
-        if (failed || !Buffer.from(op === 'pack' ? calls.packed() : calls.unpacked()).equals(ref)) throw disagrees(`kernel ${build}`);
+        return !failed && Buffer.from(op === 'pack' ? calls.packed() : calls.unpacked()).equals(expected);
+      };
+      for (const { build, calls } of bare) if (!agrees(calls, ref)) throw disagrees(`kernel ${build}`);
+      for (const { build, calls } of rotating) {
+        calls.forEach((c, i) => {
+          const expected = op === 'pack' ? paths['pure-js'].pack(distinct[i], asArray) : leBytes(distinct[i]);
+          if (!agrees(c, Buffer.from(expected))) throw disagrees(`kernel ${build}, input ${i} of ${calls.length}`);
+        });
       }
     },
-    dispose: () => bare.forEach(({ calls }) => calls.free()),
+    dispose: () => [...bare, ...rotating].forEach(({ calls }) => [calls].flat().forEach((c) => c.free())),
   };
 }
 
