@@ -9,8 +9,9 @@ import forge from 'node-forge';
 
 // ---- msgpack: the fastest honest JS loops (the ratio baseline) ------------------------
 // What a JS developer writes when speed matters, with fastmp's argument checks
-// (the input's type by its brand, as fastmp reads it; the 2^32-1 element
-// limit) and its contract (a fresh array out, owning its bytes). Measured
+// (the input's type by its brand, as fastmp reads it, for pack and unpack
+// alike; the 2^32-1 element limit) and its contract (a fresh array out,
+// owning its bytes). Measured
 // variants (Node 20, N = 1..1 M, kept memory) and why these won:
 // - pack writes a module-level scratch through a DataView made once (grown
 //   when too small) and returns scratch.slice(0, end): 25-35 ns at N = 1. A
@@ -69,8 +70,9 @@ function header(n) {
   S.view.setUint32(1, n);
   return 5;
 }
-/** Reads the array header at bytes[0]: [count, size]. */
+/** Reads the array header at bytes[0]: [count, size]; first checks the input as fastmp does (a Uint8Array by its brand). */
 function readHeader(bytes) {
+  checked(bytes, 'Uint8Array');
   const tag = bytes[0];
   if ((tag & 0xf0) === 0x90) return [tag & 0x0f, 1];
   if (tag === 0xdc) return [(bytes[1] << 8) | bytes[2], 3];
