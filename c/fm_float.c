@@ -46,8 +46,9 @@
  * bytes hold at most 4 elements' payload bytes, 5 a wire element), and those
  * are adjacent in the input: one unaligned load at the first of them and one
  * swizzle gather and byte-swap it, where a shuffle of two typed vectors takes
- * two swizzles and an or (measured: ~1.4x faster per block in V8; its 10
- * constants stay in registers). PKW_BASE is the first element whose payload
+ * two swizzles and an or (its 10 constants then stay in V8's registers;
+ * measured, the kernel alone on 4096 floats: ~1.2x faster, and ~1.2x more
+ * with two blocks a turn). PKW_BASE is the first element whose payload
  * reaches vector k (the one holding its first byte: a tag byte there still
  * starts that element). */
 #define PKW_BASE(k) ((16 * (k)) / 5)
@@ -56,7 +57,7 @@
   wasm_v128_or(wasm_i8x16_swizzle(wasm_v128_load((in) + PKW_BASE(k)), FM_I8X16(LANES16(PKW_IDX, k))), \
                FM_I8X16(LANES16(PK_TAG, 5, k, 0xca)))
 
-/* Packs whole blocks of 16; returns the number of elements done. */
+/* One block of 16 float32 elements: 80 wire bytes. */
 FM_INLINE void pack_f32_block(const float *in, uint8_t *out) {
   wasm_v128_store(out + 0, PACK_F32_VEC(in, 0));
   wasm_v128_store(out + 16, PACK_F32_VEC(in, 1));
@@ -65,6 +66,7 @@ FM_INLINE void pack_f32_block(const float *in, uint8_t *out) {
   wasm_v128_store(out + 64, PACK_F32_VEC(in, 4));
 }
 
+/* Packs whole blocks of 16; returns the number of elements done. */
 static size_t pack_f32_simd(const float *in, size_t n, uint8_t *out) {
   size_t i = 0;
   for (; i + 32 <= n; i += 32, out += 32 * FM_WIRE_f32) {
