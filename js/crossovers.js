@@ -47,6 +47,10 @@ const V8 = {
  * On V8 itself the first run's worst was 2.4x, pack BigInt64Array at N <= 2: its
  * values fit 32 bits, which pure JS packs fast; with full-range values (the
  * base table's run) wasm is 2x faster there. Content decides; V8's stays.
+ * A third run, after V8's table was remeasured (bench/RESULTS-engines.md,
+ * 2026-12-02, commit c345c14), found no entry above 2x on any engine: the
+ * worst were Firefox's pack BigInt64Array (1.93x SIMD, 1.78x scalar) and
+ * pack Float64Array (scalar 1.82x), Chromium's pack Float32Array (1.54x).
  */
 const OVERRIDES = {
   jsc: {},
