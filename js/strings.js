@@ -17,15 +17,17 @@ import { NodeBuffer, freshBytes } from './memory.js';
  * Below these lengths (in chars) the pure-JS path is faster than a wasm call.
  * Measured per build with `node --expose-gc bench/strings-crossover.js`
  * (Node 20, x86-64, kept memory): near them both paths are within noise of
- * each other. ASCII covers the one-byte kinds. Remeasured after the pure-JS
- * decoders stopped making views (2026-12-01, wasm ÷ JS per round, median):
- * decodeBMP 1.15 at 32 chars, 0.77 at 48 (ASCII-only content 1.18, 0.90);
- * decodeASCII 1.01 at 32, 0.79 at 48; scalar within 0.05 of these. So the
- * decode cuts stay where they were; encode was not changed.
+ * each other. ASCII covers the one-byte kinds. Remeasured 2026-12-02 (two
+ * runs, which agreed on every cut but scalar encodeBMP: 128 and 192), after
+ * the strings boundary changed (one-byte strings narrowed in wasm, one copy
+ * out): wasm ÷ JS per round, median, decodeBMP 1.08-1.16 at 48 chars and
+ * 0.80-0.90 at 64 (ASCII-only content the same); decodeASCII 1.08-1.21 at
+ * 48, 0.84-0.92 at 64; encodeASCII 1.00-1.08 at 32, 0.77-0.84 at 48;
+ * encodeBMP (SIMD) 1.05-1.16 at 64, 0.81-0.84 at 96.
  */
 const JS_BELOW = {
-  simd: { encodeBMP: 96, decodeBMP: 48, encodeASCII: 64, decodeASCII: 32 },
-  scalar: { encodeBMP: 128, decodeBMP: 48, encodeASCII: 96, decodeASCII: 48 },
+  simd: { encodeBMP: 96, decodeBMP: 64, encodeASCII: 48, decodeASCII: 64 },
+  scalar: { encodeBMP: 128, decodeBMP: 64, encodeASCII: 48, decodeASCII: 64 },
 };
 
 /** 1 for each char 0x00-0x7F that `test` admits: the pure-JS path's set of a one-byte kind. */
