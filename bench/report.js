@@ -37,6 +37,9 @@ const isLibrary = (m) => m.startsWith('@msgpack/msgpack') || m.startsWith('msgpa
 /** A library row's name (bench/peers.js libraryPeers()), by op and conversion. */
 const lib = (name, op, conversion) => `${name}${conversion === 'converted' ? ' ' : ', '}${PEER_ROWS[op][conversion]}`;
 
+/** '16 inputs' when result r has the kernel rows over distinct inputs (bench/suite.js), else undefined. */
+const distinctInputs = (r) => Object.keys(r.ns).find((m) => /^kernel simd, \d+ inputs$/.test(m))?.slice('kernel simd, '.length);
+
 /**
  * The targets (issue 5, issue 13 item 6) in one regime's results: rows of
  * { target, value (peer time ÷ fastmp time), goal, note }.
@@ -69,10 +72,9 @@ function targetRows(results) {
       add(`wasm-simd ÷ wasm-scalar, ${of} ≥ ${goal}x (copying API)`, r, 'wasm-simd', 'wasm-scalar', goal);
       add(`wasm-simd ÷ wasm-scalar, ${of} ≥ ${goal}x (zero-copy API)`, r, 'zero-copy simd', 'zero-copy scalar', goal);
       add(`wasm-simd ÷ wasm-scalar, ${of} ≥ ${goal}x (kernels)`, r, 'kernel simd', 'kernel scalar', goal);
-      const distinct = Object.keys(r.ns).find((m) => /^kernel simd, \d+ inputs$/.test(m));
-      if (distinct) {
-        const inputs = distinct.slice('kernel simd, '.length);
-        add(`wasm-simd ÷ wasm-scalar, ${of} ≥ ${goal}x (kernels, ${inputs} in turn)`, r, distinct, `kernel scalar, ${inputs}`, goal,
+      const inputs = distinctInputs(r);
+      if (inputs) {
+        add(`wasm-simd ÷ wasm-scalar, ${of} ≥ ${goal}x (kernels, ${inputs} in turn)`, r, `kernel simd, ${inputs}`, `kernel scalar, ${inputs}`, goal,
           'distinct inputs of the distribution: a repeated input lets the branch predictor learn the scalar kernel');
       }
     }
@@ -85,10 +87,9 @@ function targetRows(results) {
   for (const type of ['Int16Array', 'Int32Array', 'BigInt64Array']) {
     for (const r of results.filter((x) => x.group === `unpack ${type}` && x.n === 4096 && x.content !== 'fixed')) {
       add(`wasm-simd ÷ wasm-scalar, unpack ${type} at 4096 (${r.content}), kernels (shown, no goal)`, r, 'kernel simd', 'kernel scalar', undefined);
-      const distinct = Object.keys(r.ns).find((m) => /^kernel simd, \d+ inputs$/.test(m));
-      if (distinct) {
-        const inputs = distinct.slice('kernel simd, '.length);
-        add(`wasm-simd ÷ wasm-scalar, unpack ${type} at 4096 (${r.content}), kernels, ${inputs} in turn (shown, no goal)`, r, distinct, `kernel scalar, ${inputs}`, undefined);
+      const inputs = distinctInputs(r);
+      if (inputs) {
+        add(`wasm-simd ÷ wasm-scalar, unpack ${type} at 4096 (${r.content}), kernels, ${inputs} in turn (shown, no goal)`, r, `kernel simd, ${inputs}`, `kernel scalar, ${inputs}`, undefined);
       }
     }
   }

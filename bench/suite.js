@@ -151,7 +151,7 @@ function numericCase(paths, kernels, type, n, content, op) {
   // a call each in turn: with one input repeated, the branch predictor learns
   // the scalar kernel's branches for its 4096 values (bench/kernels.js --inputs).
   const distinct = PER_DISTRIBUTION.has(type.c) && INT_DISTRIBUTIONS.includes(content) ? distinctInputs(type, n, content) : [];
-  const rotating = Object.entries(kernels ?? {}).filter(() => distinct.length).map(([build, k]) => ({
+  const rotating = distinct.length === 0 ? [] : Object.entries(kernels ?? {}).map(([build, k]) => ({
     build, calls: distinct.map((v) => kernelCalls(k, type, leBytes(v), paths['pure-js'].pack(v, asArray))),
   }));
   for (const { build, calls } of rotating) {
@@ -201,7 +201,7 @@ function numericCase(paths, kernels, type, n, content, op) {
         });
       }
     },
-    dispose: () => [...bare, ...rotating].forEach(({ calls }) => [calls].flat().forEach((c) => c.free())),
+    dispose: () => [...bare.map((b) => b.calls), ...rotating.flatMap((r) => r.calls)].forEach((calls) => calls.free()),
   };
 }
 

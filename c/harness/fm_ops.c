@@ -1,6 +1,8 @@
 /* fm_ops.c - see fm_ops.h. */
 #include "fm_ops.h"
 
+#include "../fm_msgpack.h" /* fm_write_array_header: the header a pack output starts with */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,8 +83,8 @@ static uint32_t narrow_max(int op) {
  * places them (js/memory.js packInScratch): the SIMD packers' stores then
  * never straddle a cache line. */
 static size_t pack_lead(size_t n) {
-  size_t header = n <= 15 ? 1 : n <= 0xffff ? 3 : 5;
-  return 16 - header;
+  uint8_t header[FM_MAX_ARRAY_HEADER];
+  return 16 - fm_write_array_header(header, n <= FM_MAX_ELEMENTS ? (uint32_t)n : 0);
 }
 
 bool fm_op_prepare(fm_op *o, int op, const uint8_t *data, size_t len, bool in_place,
