@@ -96,6 +96,11 @@ _Static_assert(sizeof(fm_result) == offsetof(fm_result, value) + sizeof(uint64_t
 
 /* Flags of the decoders. */
 #define FM_INTEGRAL_FLOATS 1u /* integer targets: accept floats that are exactly integral and in range */
+/* `in` is the first element, no array header: decode `capacity` elements (at
+ * most FM_MAX_ELEMENTS). An element cut off by the end of `len` is
+ * FM_ERR_TRUNCATED with its index and its offset: a caller that feeds a long
+ * array in pieces resumes there (js/memory.js unpackChunked). */
+#define FM_ELEMENTS_ONLY 2u
 
 /* ---- typed arrays -------------------------------------------------------------
  * The element types, stated once for C: X(name, C type, bytes of the largest

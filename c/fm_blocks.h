@@ -76,7 +76,8 @@
  * FM_DEFINE_UNPACK(name, T, run_fn, scalar_fn) defines
  *   fm_code name(const uint8_t *in, size_t len, T *out, size_t capacity,
  *                uint32_t flags, fm_result *r)
- * which reads the array header and decodes its elements into out:
+ * which reads the array header (none with FM_ELEMENTS_ONLY: then `capacity`
+ * elements) and decodes its elements into out:
  *   size_t run_fn(const uint8_t *in, size_t avail, T *out, size_t max,
  *                 uint32_t flags, size_t *used)
  *     decodes a run of uniform blocks of 16 elements (at most max elements)
@@ -128,11 +129,15 @@ FM_INLINE size_t fm_run_blocks(fm_block_fn block, size_t elem, const uint8_t *in
 #define FM_DEFINE_UNPACK(name, T, run_fn, scalar_fn)                                  \
   FM_EXPORT fm_code name(const uint8_t *in, size_t len, T *out, size_t capacity,        \
                          uint32_t flags, fm_result *r) {                                \
-    size_t pos;                                                                         \
-    if (fm_read_array_header(in, len, &pos, r) != FM_OK) return (fm_code)r->code;       \
-    size_t count = r->count;                                                            \
-    if (count > capacity)                                                               \
-      return fm_fail(r, FM_ERR_CAPACITY, r->count, FM_NO_INDEX, 0, in[0], 0);           \
+    size_t pos = 0, count = capacity;                                                   \
+    if (flags & FM_ELEMENTS_ONLY) {                                                     \
+      r->count = (uint32_t)capacity; /* what an error reports */                        \
+    } else {                                                                            \
+      if (fm_read_array_header(in, len, &pos, r) != FM_OK) return (fm_code)r->code;     \
+      count = r->count;                                                                 \
+      if (count > capacity)                                                             \
+        return fm_fail(r, FM_ERR_CAPACITY, r->count, FM_NO_INDEX, 0, in[0], 0);         \
+    }                                                                                   \
     FM_UNPACK_ELEMENTS(run_fn, scalar_fn)                                               \
     r->end = pos;                                                                       \
     return FM_OK;                                                                       \

@@ -25,5 +25,8 @@ export const packBound = (n, wire) => MAX_ARRAY_HEADER + n * wire + PACK_SLACK;
 /** FM_INTEGRAL_FLOATS: decoder flag, integer targets accept exactly integral floats. */
 export const INTEGRAL_FLOATS = 1;
 
+/** FM_ELEMENTS_ONLY: decoder flag, the input is elements without a header, `capacity` of them. */
+export const ELEMENTS_ONLY = 2;
+
 /** The longest msgpack number (float64, uint64, int64: tag + 8 bytes): what a decoder may read per element. */
 export const MAX_NUMBER_BYTES = 9;

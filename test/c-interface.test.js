@@ -141,6 +141,7 @@ describe('js/abi.js states what c/fastmp.h states', () => {
     expect(abi('PACK_SLACK')).toBe(headerNumber('FM_PACK_SLACK'));
     expect(abi('MAX_ELEMENTS')).toBe(headerNumber('FM_MAX_ELEMENTS'));
     expect(abi('INTEGRAL_FLOATS')).toBe(headerNumber('FM_INTEGRAL_FLOATS'));
+    expect(abi('ELEMENTS_ONLY')).toBe(headerNumber('FM_ELEMENTS_ONLY'));
     expect(abi('MAX_ARRAY_HEADER')).toBe(headerNumber('FM_MAX_ARRAY_HEADER'));
     // The longest number: the largest wire form of any element type.
     expect(abi('MAX_NUMBER_BYTES')).toBe(Math.max(...C_TYPES.map(([, , wire]) => wire)));
