@@ -3,7 +3,7 @@
 //
 // Every call copies its input once into one reused scratch region of wasm
 // memory, runs a kernel there, and copies the output once into a fresh array
-// the caller owns. The scratch region only grows (to the next power of two),
+// the caller owns (a long unpack() input a chunk at a time: unpackChunked). The scratch region only grows (to the next power of two),
 // so once the largest input has been seen, wasm memory stops growing. Views
 // are rebuilt whenever memory grows, so no view of a detached buffer is used.
 //
@@ -409,8 +409,10 @@ export class Boundary {
    * unpack() of a long array from outside wasm memory, UNPACK_CHUNK.bytes of
    * its input at a time: each chunk copied in, decoded and copied out while it
    * is in the CPU's cache, where the whole input copied in, decoded and copied
-   * out would cross main memory three times (1 M floats: in + kernel + out
-   * 482 -> 336 us, bench/unpack-stages.js). The kernel decodes a chunk's
+   * out crosses main memory three times; and scratch holds a chunk, not the
+   * input and its output (1 M floats: 512 KB, not 16 MB, which wasm memory
+   * would keep). bench/unpack-stages.js: ~10 % faster at 1 M floats; the
+   * fresh output's first writes remain the larger cost. The kernel decodes a chunk's
    * elements with no header (FM_ELEMENTS_ONLY); a chunk ends anywhere, and
    * the element it cuts (TRUNCATED there) begins the next one. The input ends
    * at inputEnd: TRUNCATED in the last chunk is the input's own error.
