@@ -418,11 +418,11 @@ export class Boundary {
    * at inputEnd: TRUNCATED in the last chunk is the input's own error.
    */
   unpackChunked(kind, input, start, body, count, inputEnd, flags, fail) {
+    const value = freshOutput(kind, count); // first: a refused output leaves scratch as it was
     const chunk = UNPACK_CHUNK.bytes;
     const most = Math.min(count, chunk); // every element takes at least a byte
     const base = this.reserve(align16(chunk) + most * kind.bytes);
     const outAt = base + align16(chunk);
-    const value = freshArray(kind.Type, count);
     const elements = this.view(kind.Type);
     const first = outAt / kind.bytes;
     let pos = body;
@@ -822,8 +822,20 @@ export function freshBytes(size) {
   return new Uint8Array(NodeBuffer.allocUnsafeSlow(size).buffer);
 }
 
-/** A fresh `Type` array of n elements, contents undefined (freshBytes()). */
-const freshArray = (Type, n) => new Type(freshBytes(n * Type.BYTES_PER_ELEMENT).buffer);
+/**
+ * A fresh kind.Type array of n elements, contents undefined (freshBytes()).
+ * Its size is the engine's to refuse (Node: 2^32 bytes), wasm32 memory's no
+ * longer: a RangeError that says so, not the engine's own.
+ */
+function freshOutput(kind, n) {
+  const bytes = n * kind.Type.BYTES_PER_ELEMENT;
+  try {
+    return new kind.Type(freshBytes(bytes).buffer);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    throw new RangeError(`fastmp: ${n} elements of a ${kind.Type.name} take ${bytes} bytes, more than a typed array can hold in this engine`, { cause: e });
+  }
+}
 
 /**
  * Where unpack() of an input from outside wasm memory goes a chunk at a time
