@@ -61,3 +61,18 @@ test('bench --quick writes RESULTS.md, results.json and chart.svg, both memory r
   expect(svg.startsWith('<svg')).toBe(true);
   expect(svg.match(/<polyline /g).length).toBeGreaterThan(20);
 });
+
+test('bench/unpack-stages.js times every stage in both regimes, its compositions checked against unpack()', () => {
+  // 64 K floats: 320 KB of msgpack, past UNPACK_CHUNK.from, so unpack() runs chunked.
+  const text = execFileSync(process.execPath, [join(ROOT, 'bench', 'unpack-stages.js'), '--n=65536', '--rounds=1'], { encoding: 'utf8' });
+  // The table's rows: not its header ('| | kept ...') nor its rule ('|---').
+  const rows = text.split('\n').filter((l) => /^\| [^| ]/.test(l)).map((l) => l.split('|').map((c) => c.trim()).filter(Boolean));
+  expect(rows.map((r) => r[0])).toEqual([
+    'unpack() (SIMD build)', 'unpack(), whole', 'DataView loop', 'copy in', 'kernel', 'fresh output',
+    'copy out, fresh output', 'copy out, reused output', 'in + kernel + out, reused output',
+  ]);
+  for (const [, kept, keptRatio, plain, plainRatio] of rows) {
+    for (const time of [kept, plain]) expect(time).toMatch(/^[\d.]+ (ns|µs|ms) \([\d.]+ (ns|µs|ms)\.\.[\d.]+ (ns|µs|ms)\)$/);
+    for (const ratio of [keptRatio, plainRatio]) expect(Number.parseFloat(ratio)).toBeGreaterThan(0);
+  }
+});
