@@ -3,8 +3,9 @@
 //
 // Every call copies its input once into one reused scratch region of wasm
 // memory, runs a kernel there, and copies the output once into a fresh array
-// the caller owns (a long unpack() input a chunk at a time: unpackChunked). The scratch region only grows (to the next power of two),
-// so once the largest input has been seen, wasm memory stops growing. Views
+// the caller owns (a long unpack() input a chunk at a time: unpackChunked).
+// The scratch region only grows (to the next power of two), so once the
+// largest input has been seen, wasm memory stops growing. Views
 // are rebuilt whenever memory grows, so no view of a detached buffer is used.
 //
 // Zero-copy: alloc() arrays live in wasm memory and are read in place;
@@ -412,8 +413,8 @@ export class Boundary {
    * out crosses main memory three times; and scratch holds a chunk, not the
    * input and its output (1 M floats: 512 KB, not 16 MB, which wasm memory
    * would keep). bench/unpack-stages.js: ~10 % faster at 1 M floats; the
-   * fresh output's first writes remain the larger cost. The kernel decodes a chunk's
-   * elements with no header (FM_ELEMENTS_ONLY); a chunk ends anywhere, and
+   * fresh output's first writes remain the larger cost. The kernel decodes a
+   * chunk's elements with no header (FM_ELEMENTS_ONLY); a chunk ends anywhere, and
    * the element it cuts (TRUNCATED there) begins the next one. The input ends
    * at inputEnd: TRUNCATED in the last chunk is the input's own error.
    */
