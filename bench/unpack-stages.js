@@ -16,6 +16,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createFastmp } from '../js/index.js';
 import { UNPACK_CHUNK, freshBytes } from '../js/memory.js';
+import { KIND_OF_NAME } from '../js/kinds.js';
+import { fill } from './contents.js';
 import { dataViewUnpack } from './peers.js';
 import { REGIMES } from './messages.js';
 import { formatNs, loadKernels, timeRounds } from './lib.js';
@@ -26,8 +28,7 @@ const ROUNDS = Number(arg('rounds', 9));
 
 /** The tasks, each a stage or a whole decode of the same msgpack array of N float32s. */
 async function tasks() {
-  const x = new Float32Array(N);
-  for (let i = 0; i < N; i++) x[i] = (Math.random() - 0.5) * 2e6;
+  const x = fill(new Float32Array(N), KIND_OF_NAME.get('Float32Array'), 'random'); // the suite's seeded values
   const fm = await createFastmp({ backend: 'simd' });
   const bytes = fm.pack(x);
   const k = (await loadKernels()).simd;
