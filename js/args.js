@@ -85,6 +85,23 @@ function emptyLength(x, fn, detached) {
   return 0;
 }
 
+// A DataView's, for the few checks that take any ArrayBuffer view.
+const dataViewBuffer = intrinsicGetter(DataView.prototype, 'buffer');
+const dataViewByteLength = intrinsicGetter(DataView.prototype, 'byteLength');
+
+/** The buffer of an ArrayBuffer view (a typed array or a DataView), as the engine knows it. */
+export const viewBuffer = (view) => (typedArrayName(view) !== undefined ? bufferOf(view) : dataViewBuffer.call(view));
+
+/**
+ * Whether an ArrayBuffer view (typed array or DataView) has lost its bytes:
+ * its buffer detached, or a resizable buffer shrank below it. (Only a view
+ * of length 0 is asked further: a detached typed array reports 0.)
+ */
+export function isDetached(view) {
+  if (typedArrayName(view) !== undefined) return lengthOf(view) === 0 && !hasBrand(typedValues, view);
+  return !hasBrand(dataViewByteLength, view); // throws for a detached DataView
+}
+
 /** Refuses a typed array whose buffer is detached or too short for it (values() validates both). */
 function checkUsable(x, fn, detached) {
   try {

@@ -15,7 +15,9 @@
 // array is as freed as the array.
 
 import { ELEMENTS_ONLY, INTEGRAL_FLOATS, MAX_ELEMENTS, MAX_NUMBER_BYTES, NO_INDEX_U32, RESULT, packBound } from './abi.js';
-import { bufferOf, byteLengthOf, byteOffsetOf, copyInto, usableLength } from './args.js';
+import {
+  bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, typedArrayName, usableLength, viewBuffer,
+} from './args.js';
 import { CODE_NAMES, usageError } from './errors.js';
 import { jsPort } from './codec/port-js.js';
 import { arrayHeaderSize, packKind, packKindInto, readArrayHeader, unpackKind } from './wire.js';
@@ -50,6 +52,10 @@ export class Boundary {
     this.views = new Map();
     this.pastBuffers = new WeakSet(); // wasm memory buffers that growth has detached
     this.buffer = null;
+    // Memory growths so far, and each buffer -> the growth that made it: an
+    // encode() tells the views its own growth detached from older ones.
+    this.epoch = 0;
+    this.bufferEpochs = new WeakMap();
     // Live alloc() arrays, sorted by pointer: { pointer, end, length, Type, live }.
     this.allocations = [];
     // The records of the views alloc() and refresh() handed out (free/refresh take those).
@@ -77,6 +83,7 @@ export class Boundary {
     // inputs against this copy, which every growth notification renews.
     const buffer = this.memory.buffer;
     this.buffer = buffer;
+    this.bufferEpochs.set(buffer, ++this.epoch);
     this.u8 = new Uint8Array(buffer);
     this.u16 = new Uint16Array(buffer);
     this.u32 = new Uint32Array(buffer);
@@ -238,6 +245,23 @@ export class Boundary {
     if (this.handles.get(x)?.live === false) return usageError('FREED', `${fn}() was given an array that free() has released`);
     if (!this.pastBuffers.has(bufferOf(x))) return undefined;
     return usageError('STALE', `${fn}() was given a view of wasm memory that memory growth has detached; refresh(x) gives a live one of an alloc() array (a packView() output is valid until the next call only)`);
+  }
+
+  /**
+   * `view` (a typed array or DataView) as a call that began at memory epoch
+   * `since` reads it: itself, unless the call's own memory growth has
+   * detached it since; then a live view of the same alloc() array, which
+   * stays where it was. Another view of wasm memory loses its place with its
+   * buffer (a detached view reports offset and length 0): STALE, saying why.
+   * One detached before the call is left to the usual checks. (`original`:
+   * the array `view` was made of, whole, as asBools() makes one.)
+   */
+  reattached(view, since, fn, original = view) {
+    if (!isDetached(view) || !(this.bufferEpochs.get(viewBuffer(view)) >= since)) return view;
+    const record = this.handles.get(original);
+    if (record?.live) return this.handOut(record);
+    if (record !== undefined) throw usageError('FREED', `${fn}() was given an array that free() has released`);
+    throw usageError('STALE', `${fn}() grew wasm memory for this message, which detached this view of wasm memory before it was read; only an array from alloc() itself is found again: pass a copy of a subarray or a packView() output`);
   }
 
   /**
@@ -575,7 +599,12 @@ export class Boundary {
     return Object.freeze({
       newOutput: (initialBytes) => new WasmStore(this, inJs, initialBytes),
       typedReader: (input) => new WasmReader(this, inJs, kernelError, input),
-      checkInput: (bytes, original, fn) => this.locate(bytes, fn, original),
+      // An input in wasm memory is decoded from a copy: a call during the
+      // decode (a shaped field's, an extension's) may grow memory and detach it.
+      checkInput: (bytes, original, fn) => {
+        this.locate(bytes, fn, original);
+        return bufferOf(bytes) === this.buffer ? bytes.slice() : bytes;
+      },
     });
   }
 
@@ -703,6 +732,22 @@ class WasmStore {
     regions?.register(this, { boundary, region: this.region });
   }
 
+  /** At the start of every encode: the memory epoch from which growth is the call's own (live()). */
+  start() {
+    this.since = this.b.epoch;
+    this.refresh();
+  }
+
+  /** A view met in the message, as the call reads it: Boundary.reattached(). */
+  live(view, original = view) {
+    return this.b.reattached(view, this.since, 'encode', original);
+  }
+
+  /** Bytes that a growth of the store must not detach: a copy when they are in wasm memory. */
+  keep(data) {
+    return typedArrayName(data) !== undefined && bufferOf(data) === this.b.buffer ? new Uint8Array(data) : data;
+  }
+
   /** Views of the region, taken again whenever memory has grown since. */
   refresh() {
     if (this.buffer !== this.b.buffer) this.takeViews();
@@ -741,12 +786,19 @@ class WasmStore {
     const b = this.b;
     const n = usableLength(x, 'encode', (v, fn) => b.detachedError(v, fn));
     if (n > MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${n}`);
+    // Where x is, before the store grows (which may grow memory and detach
+    // x): an alloc() array is read at its address, which growth keeps; the
+    // latest packView() output (or an Encoder's) is copied out of the way.
+    let at = b.locate(x, 'encode', x);
+    let elements = x;
+    if (at === IN_OUTPUT) {
+      elements = new kind.Type(x);
+      at = OUTSIDE;
+    }
     this.ensure(pos, packBound(n, kind.wire));
-    if (this.inJs('pack', kind, n)) return packKindInto(kind, x, n, this.bytes, pos);
-    const at = b.locate(x, 'encode', x);
-    // Elements not in an alloc() array are copied into scratch (the latest
-    // packView() output first out of it); that may grow memory.
-    const source = at >= 0 ? at : b.copyIn(kind, at === IN_OUTPUT ? new kind.Type(x) : x, n);
+    if (this.inJs('pack', kind, n)) return packKindInto(kind, at >= 0 ? new kind.Type(b.buffer, at, n) : elements, n, this.bytes, pos);
+    // Elements from JS memory are copied into scratch; that may grow memory.
+    const source = at >= 0 ? at : b.copyIn(kind, elements, n);
     const size = b.wasm[kind.pack](source, n, this.region.pointer + pos) >>> 0;
     this.refresh();
     return pos + size;

@@ -1,10 +1,12 @@
 // messages-memory.test.js - where a message's bytes live in the wasm builds:
 // a reused Encoder writes every typed-array field in place and stops growing
-// memory; a shaped decode copies its input into wasm memory once.
+// memory; a shaped decode copies its input into wasm memory once; and what a
+// call's own memory growth detaches is still read.
 
 import { describe, expect, test, vi } from 'vitest';
+import { FastmpError } from '../js/errors.js';
 import { Boundary } from '../js/memory.js';
-import { createFastmp } from '../js/index.js';
+import { ExtData, ExtensionCodec, asBools, createFastmp } from '../js/index.js';
 
 const BUILDS = [['simd', { backend: 'simd', pureJs: 'never' }], ['scalar', { backend: 'scalar', pureJs: 'never' }]];
 
@@ -61,5 +63,128 @@ describe.each(BUILDS)('%s', (name, options) => {
     } finally {
       copies.mockRestore();
     }
+  });
+});
+
+// A call that grows wasm memory detaches every view of it, the caller's
+// alloc() arrays among them, while the call still has to read them: an input
+// in wasm memory, a field met after the growth. A fresh instance has little
+// memory, so a field of a few million floats grows it within the call.
+describe.each(BUILDS)('%s: memory growth during a message call', (name, options) => {
+  const BIG = 3_000_000; // floats: 12 MB in, 15 MB packed, more than a fresh instance has
+
+  /** An alloc() array of `Type` holding `values`. */
+  const allocated = (fm, Type, values) => {
+    const x = fm.alloc(Type, values.length);
+    x.set(values);
+    return x;
+  };
+  const grew = (fm, before) => expect(fm.memoryStats().wasmMemory).toBeGreaterThan(before);
+  /** Whether two typed arrays hold the same bytes (toEqual() takes seconds at these lengths). */
+  const sameBytes = (a, b) => a.constructor === b.constructor && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
+  test('decode() of a message in an alloc() array, whose shaped fields grow memory: the values of a decode from JS memory', async () => {
+    const fm = await createFastmp(options);
+    const message = fm.encode({ a: new Float32Array(BIG / 4).fill(1.5), b: Float64Array.from({ length: BIG / 4 }, (_, i) => i), t: 'end' });
+    const input = allocated(fm, Uint8Array, message);
+    const before = fm.memoryStats().wasmMemory;
+    const shape = { a: Float32Array, b: Float64Array };
+    const back = fm.decode(input, { shape });
+    grew(fm, before);
+    const fromJs = fm.decode(message, { shape });
+    expect(sameBytes(back.a, fromJs.a) && sameBytes(back.b, fromJs.b)).toBe(true);
+    expect([back.t, back.a[7], back.b[12345]]).toEqual(['end', 1.5, 12345]);
+  });
+
+  test('decode() of a message in an alloc() array, whose extension grows memory: every value after it still read', async () => {
+    const fm = await createFastmp(options);
+    const codec = new ExtensionCodec();
+    codec.register({ type: 7, encode: () => null, decode: (data) => fm.pack(new Float32Array(BIG)).length + data[0] });
+    const message = fm.encode({ x: new ExtData(7, Uint8Array.of(5)), after: 'still here', n: [1, 2, 3] });
+    const input = allocated(fm, Uint8Array, message);
+    const before = fm.memoryStats().wasmMemory;
+    expect(fm.decode(input, { extensionCodec: codec })).toEqual({ x: 5 * BIG + 5 + 5, after: 'still here', n: [1, 2, 3] });
+    grew(fm, before);
+  });
+
+  test.each([['encode()', (fm, value, opts) => fm.encode(value, opts)], ['an Encoder', (fm, value, opts) => new fm.Encoder(opts).encode(value)]])(
+    '%s: alloc() arrays met after the call grew memory are read from their allocation (arrays, bins, booleans, exts)',
+    async (_, encode) => {
+      const fm = await createFastmp(options);
+      const f = allocated(fm, Float32Array, [1, 2.5, -3, 4]);
+      const i = allocated(fm, Int16Array, [7, -7, 300]);
+      const u = allocated(fm, Uint8Array, [1, 2, 3, 4, 5]);
+      const flags = allocated(fm, Uint8Array, [1, 0, 1]);
+      const before = fm.memoryStats().wasmMemory;
+      const value = { big: new Float32Array(BIG).fill(0.25), f, i, u, flags: asBools(flags), again: f };
+      const bytes = encode(fm, value);
+      grew(fm, before);
+      const expected = { big: value.big, f: Float32Array.of(1, 2.5, -3, 4), i: Int16Array.of(7, -7, 300), u: Uint8Array.of(1, 2, 3, 4, 5), flags: [true, false, true] };
+      expected.again = expected.f;
+      const shape = { big: Float32Array, f: Float32Array, i: Int16Array, again: Float32Array };
+      const { big, ...back } = fm.decode(bytes, { shape });
+      expect(sameBytes(big, value.big)).toBe(true);
+      delete expected.big;
+      expect(back).toEqual(expected);
+      // The same bytes as the encode of JS copies of them.
+      const copies = { ...value, f: expected.f, i: expected.i, u: expected.u, flags: asBools(Uint8Array.of(1, 0, 1)), again: expected.f };
+      expect(sameBytes(encode(fm, copies), bytes)).toBe(true);
+      // As exts and bins too (their bytes are copied, not packed).
+      for (const typedArrays of ['ext', 'bin']) {
+        const fresh = await createFastmp(options);
+        const h = allocated(fresh, Float32Array, [9, 8]);
+        const out = encode(fresh, { big: value.big, h }, { typedArrays });
+        expect(sameBytes(out, encode(fresh, { big: value.big, h: Float32Array.of(9, 8) }, { typedArrays }))).toBe(true);
+      }
+    },
+  );
+
+  test('an extension\'s bytes in wasm memory, copied in after the output grew: kept', async () => {
+    const fm = await createFastmp(options);
+    const payload = allocated(fm, Uint8Array, [4, 3, 2, 1]);
+    const codec = new ExtensionCodec();
+    class Marker {}
+    codec.register({ type: 9, encode: (v) => (v instanceof Marker ? payload : null), decode: (data) => Array.from(data) });
+    const before = fm.memoryStats().wasmMemory;
+    const bytes = fm.encode([new Marker(), new Float32Array(BIG), new Marker()], { extensionCodec: codec });
+    grew(fm, before);
+    const back = fm.decode(bytes, { extensionCodec: codec });
+    expect([back[0], back[1].length, back[2]]).toEqual([[4, 3, 2, 1], BIG, [4, 3, 2, 1]]);
+  });
+
+  test('a packView() output as a bin, whose own size grows the output: copied before the growth', async () => {
+    const fm = await createFastmp(options);
+    const packed = fm.packView(new Float32Array(BIG).fill(2));
+    const copy = packed.slice();
+    const before = fm.memoryStats().wasmMemory;
+    const back = fm.decode(fm.encode({ packed, after: 1 }));
+    grew(fm, before);
+    expect(sameBytes(back.packed, copy) && back.after === 1).toBe(true);
+  });
+
+  test('a subarray of an alloc() array met after the call grew memory: STALE, saying why (its place is lost with its buffer)', async () => {
+    const fm = await createFastmp(options);
+    const x = allocated(fm, Float32Array, [1, 2, 3, 4]);
+    const err = (() => {
+      try {
+        fm.encode({ big: new Float32Array(BIG), part: x.subarray(1) });
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    expect(err).toBeInstanceOf(FastmpError);
+    expect(err.code).toBe('STALE');
+    expect(err.message).toMatch(/at \$\.part: encode\(\) grew wasm memory for this message/);
+    // Before any growth of the call's own, the same subarray is read as it is.
+    expect(fm.decode(fm.encode({ part: fm.refresh(x).subarray(1) }), { shape: { part: Float32Array } }).part).toEqual(Float32Array.of(2, 3, 4));
+  });
+
+  test('a view detached before the call is still STALE (refresh() first), not read from its allocation', async () => {
+    const fm = await createFastmp(options);
+    const x = allocated(fm, Float32Array, [1, 2]);
+    fm.pack(new Float32Array(BIG)); // grows memory: x is detached now
+    expect(() => fm.encode({ x })).toThrow(expect.objectContaining({ code: 'STALE', message: expect.stringMatching(/refresh\(x\)/) }));
+    expect(fm.decode(fm.encode({ x: fm.refresh(x) }), { shape: { x: Float32Array } }).x).toEqual(Float32Array.of(1, 2));
   });
 });

@@ -17,7 +17,9 @@ import { encoderConfig } from './options.js';
 import { addSegment, codecError, show, withPath } from './path.js';
 import { jsPort } from './port-js.js';
 import { encodeDateToTimeSpec, timestampSize, writeTimeSpec } from './timestamp.js';
-import { BoolArray, EXT_TYPED_ARRAY, isHalf, viewBytes, viewKind, widenHalf } from './typed.js';
+import {
+  BoolArray, EXT_TYPED_ARRAY, boolOriginal, isHalf, viewBytes, viewKind, widenHalf,
+} from './typed.js';
 import { TEXT_ENCODER_THRESHOLD, encodeUtf8Into, writeUtf8Short } from './utf8.js';
 
 const UINT8 = KIND_OF_NAME.get('Uint8Array');
@@ -141,7 +143,7 @@ export class Encoder {
     this.fastDates = ours && codec.nativeTimestamp;
     this.noExtensions = ours && codec.onlyTimestamps;
     const store = this.takeStore();
-    store.refresh();
+    store.start();
     this.bytes = store.bytes;
     this.view = store.view;
     this.pos = 0;
@@ -421,7 +423,7 @@ export class Encoder {
     } else if (ArrayBuffer.isView(value)) {
       this.writeView(value);
     } else if (value instanceof BoolArray) {
-      this.writeTypedArray(BOOL, value.bytes);
+      this.writeTypedArray(BOOL, this.store.live(value.bytes, boolOriginal(value)));
     } else if (typeof value === 'object') {
       this.writeMap(value, depth);
     } else {
@@ -499,7 +501,8 @@ export class Encoder {
    * Float16Array is written as its values widened to a Float32Array (exact;
    * msgpack and msgpackr's ext have no float16), except as 'bin': its bytes.
    */
-  writeView(view) {
+  writeView(value) {
+    let view = this.store.live(value);
     let kind = viewKind(view);
     if (kind === undefined && this.typedArrays !== 'bin' && isHalf(view)) {
       view = widenHalf(view, 'encode');
@@ -524,10 +527,14 @@ export class Encoder {
   writeBin(data) {
     const n = data.length;
     if (n >= UINT32_LIMIT) throw codecError('LENGTH', `a bin of ${n} bytes is longer than msgpack's limit of 2^32-1`, this.pos);
-    if (this.pos + 5 + n > this.bytes.length) this.grow(5 + n);
+    let bytes = data;
+    if (this.pos + 5 + n > this.bytes.length) {
+      bytes = this.store.keep(data); // (growth may detach bytes in wasm memory)
+      this.grow(5 + n);
+    }
     const size = n < 0x100 ? 2 : n < 0x10000 ? 3 : 5;
     this.putHeader(this.pos, n, size, 0xc4, 0xc5, 0xc6);
-    this.bytes.set(data, this.pos + size);
+    this.bytes.set(bytes, this.pos + size);
     this.pos += size + n;
   }
 
@@ -535,13 +542,17 @@ export class Encoder {
   writeTypedExt(kind, data) {
     const n = data.length + 1;
     if (n >= UINT32_LIMIT) throw codecError('LENGTH', `a ${kind.name} of ${data.length} bytes is too long for an ext`, this.pos);
-    if (this.pos + 7 + n > this.bytes.length) this.grow(7 + n);
+    let bytes = data;
+    if (this.pos + 7 + n > this.bytes.length) {
+      bytes = this.store.keep(data);
+      this.grow(7 + n);
+    }
     const size = n < 0x100 ? 2 : n < 0x10000 ? 3 : 5;
     this.putHeader(this.pos, n, size, 0xc7, 0xc8, 0xc9);
     const p = this.pos + size;
     this.bytes[p] = EXT_TYPED_ARRAY;
     this.bytes[p + 1] = kind.ext;
-    this.bytes.set(data, p + 2);
+    this.bytes.set(bytes, p + 2);
     this.pos = p + 1 + n;
   }
 
@@ -551,10 +562,14 @@ export class Encoder {
     let data = ext.data;
     const deferred = typeof data === 'function';
     if (deferred) data = data(this.base + this.pos + 6);
+    if (ArrayBuffer.isView(data)) data = this.store.live(data); // (an alloc() array this call's growth detached)
     const n = data?.length;
     if (typeof n !== 'number') throw new TypeError(`fastmp: extension ${type} returned ${show(data)}, not a Uint8Array`);
     if (n >= UINT32_LIMIT) throw codecError('LENGTH', `an extension of ${n} bytes is longer than msgpack's limit of 2^32-1`, this.pos);
-    if (this.pos + 6 + n > this.bytes.length) this.grow(6 + n);
+    if (this.pos + 6 + n > this.bytes.length) {
+      data = this.store.keep(data);
+      this.grow(6 + n);
+    }
     const b = this.bytes;
     let p = this.pos;
     if (deferred) {

@@ -164,6 +164,6 @@ export function asInput(input, port, fn = 'decode') {
     throw new TypeError(`fastmp: ${fn}() takes a Uint8Array, an ArrayBuffer or an array of bytes, not ${show(input)}`);
   }
   // A view of wasm memory that a later call overwrote, or that free() released, is refused.
-  port?.checkInput?.(bytes, input, fn);
-  return onceReadable(bytes);
+  // (In wasm memory: decoded from a copy, which the port makes.)
+  return onceReadable(port?.checkInput?.(bytes, input, fn) ?? bytes);
 }

@@ -10,8 +10,16 @@
 //     store.bytes   Uint8Array of the store; indices are store-relative;
 //                   its length is the capacity
 //     store.view    DataView over the same bytes
-//     store.refresh()           called at the start of every encode: re-take
-//                               bytes/view if they went stale (wasm memory growth)
+//     store.start()             called at the start of every encode: as refresh(),
+//                               and growth from here on is the call's own (live())
+//     store.refresh()           re-take bytes/view if they went stale (wasm memory growth)
+//     store.live(view, original?) -> view   a typed array or DataView met in the
+//                               value, as the call can read it (a growth of the
+//                               call's own may have detached it: wasm memory);
+//                               `original`: the array view was made of, whole
+//                               (asBools()); called before its bytes are taken
+//     store.keep(data) -> data  bytes about to be copied in after ensure():
+//                               a copy when ensure() could detach them
 //     store.ensure(pos, extra)  capacity >= pos + extra afterwards; bytes [0, pos)
 //                               are kept; MAY REPLACE store.bytes / store.view
 //     store.writeTyped(kind, x, pos) -> end
@@ -45,7 +53,17 @@ class JsStore {
     this.view = new DataView(this.bytes.buffer);
   }
 
+  start() {}
+
   refresh() {}
+
+  live(view) {
+    return view;
+  }
+
+  keep(data) {
+    return data;
+  }
 
   ensure(pos, extra) {
     const need = pos + extra;

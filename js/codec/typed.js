@@ -31,11 +31,18 @@ export function viewBytes(view) {
  * Marks bytes as booleans: encode() writes a BoolArray as a msgpack array of
  * false (0) / true (anything else), in every `typedArrays` mode.
  */
+// The array each BoolArray was made of: an alloc() array is found again by
+// it when memory growth detached both (the encoder's store, live()).
+const ORIGINALS = new WeakMap();
+/** The Uint8Array asBools() was given (undefined for an object BoolArray's constructor did not make). */
+export const boolOriginal = (b) => ORIGINALS.get(b);
+
 export class BoolArray {
   /** @param {Uint8Array} bytes */
   constructor(bytes) {
     if (typedArrayName(bytes) !== 'Uint8Array') throw new TypeError('fastmp: asBools() takes a Uint8Array (0 = false, else true)');
     /** @readonly */ this.bytes = ownView(bytes, Uint8Array, 'asBools'); // any realm; its real length
+    ORIGINALS.set(this, bytes);
   }
 
   get length() {
