@@ -815,6 +815,10 @@ class WasmStore {
   }
 }
 
+// The most of a message a shaped decode copies into the input region at once
+// (fields longer than UNPACK_CHUNK.from go a chunk at a time instead): 1 MB.
+const REGION_WINDOW = 1 << 20;
+
 /** Shaped typed-array fields of one input, decoded by the kernels: see js/codec/port-js.js. */
 class WasmReader {
   constructor(boundary, inJs, kernelError, input) {
@@ -822,7 +826,8 @@ class WasmReader {
     this.inJs = inJs;
     this.kernelError = kernelError;
     this.input = input;
-    this.from = -1; // input[from...] is copied at `base` (on the first field that needs it)
+    this.from = -1; // input[from, to) is copied at `base` (on the first field that needs it)
+    this.to = -1;
     this.base = 0;
   }
 
@@ -830,23 +835,36 @@ class WasmReader {
     const { b, input } = this;
     const { count, body } = readArrayHeader(input, offset);
     if (this.inJs('unpack', kind, count)) return unpackKind(kind, input, body, count, integralFloats);
-    if (this.from < 0 || offset < this.from) this.copyFrom(offset);
+    // The bytes the array can span (no element is longer than 9 bytes, a boolean 1).
     const len = Math.min(input.length - offset, body - offset + count * (kind.c === 'bool' ? 1 : MAX_NUMBER_BYTES));
+    const flags = integralFloats ? INTEGRAL_FLOATS : 0;
+    // A long field a chunk at a time, straight from the input (which is in JS
+    // memory: asInput() copies one in wasm memory): wasm memory holds a chunk,
+    // not the field and its output.
+    if (len >= UNPACK_CHUNK.from) return b.unpackChunked(kind, input, offset, body, count, offset + len, flags, this.kernelError);
+    if (this.from < 0 || offset < this.from || offset + len > this.to) this.copyFrom(offset, len);
     const out = b.reserve(count * kind.bytes);
     const base = this.base + (offset - this.from);
-    if (b.wasm[kind.unpack](base, len, out, count, integralFloats ? INTEGRAL_FLOATS : 0, b.result) !== 0) {
+    if (b.wasm[kind.unpack](base, len, out, count, flags, b.result) !== 0) {
       throw this.kernelError(kind, offset, b.readResult(), input);
     }
     const first = out / kind.bytes;
     return { value: copyOut(b.view(kind.Type), first, first + count), end: offset + b.resultEnd() };
   }
 
-  /** The input from `offset` to its end, into the input region: once per decode (fields come in order). */
-  copyFrom(offset) {
-    const part = this.input.subarray(offset);
+  /**
+   * The input from `offset` into the input region: to its end, or the next
+   * REGION_WINDOW bytes when it goes on longer (at least `len`, what the field
+   * at `offset` can span), so that the region stays small for a long message.
+   * Fields come in order: a message of less than that is copied once per decode.
+   */
+  copyFrom(offset, len) {
+    const end = Math.min(this.input.length, offset + Math.max(len, REGION_WINDOW));
+    const part = this.input.subarray(offset, end);
     this.base = this.b.inputRegion(part.length);
     this.b.u8.set(part, this.base);
     this.from = offset;
+    this.to = end;
   }
 }
 

@@ -92,3 +92,39 @@ test('a long input is decoded a chunk at a time: scratch holds a chunk, not the 
   // power of two. Whole, the 5 MB input and its 4 MB output would take 16 MB.
   expect(fm.memoryStats().scratch).toBeLessThanOrEqual(DEFAULT.bytes * 8);
 });
+
+// The same inputs as the field of a message: a shaped decode reads a long
+// field a chunk at a time too (js/memory.js WasmReader), straight from the input.
+/** The message { a: <bytes>, z: 1 } around an array's bytes (a cut array reads into what follows). */
+const inMessage = (bytes) => Uint8Array.from([0x82, 0xa1, 0x61, ...bytes, 0xa1, 0x7a, 0x01]);
+
+describe.each(BUILDS)('chunked shaped decode, %s build', (_, fm) => {
+  test.each(C_KINDS.map((k) => k.c))('%s: a field decodes in chunks of every size as whole and as pure JS', (c) => {
+    const shape = { a: c === 'bool' ? Boolean : C_KINDS.find((k) => k.c === c).Type };
+    for (const [name, bytes] of inputs(c.length * 11 + c.charCodeAt(1))) {
+      const message = inMessage(bytes);
+      const decode = (f) => () => ({ value: f.decode(message, { shape }).a });
+      const reference = outcome(decode(pureJs));
+      Object.assign(UNPACK_CHUNK, WHOLE);
+      expect(outcome(decode(fm)), `${name}: whole vs pure JS`).toEqual(reference);
+      for (const chunk of CHUNKS) {
+        Object.assign(UNPACK_CHUNK, { bytes: chunk, from: 0 });
+        expect(outcome(decode(fm)), `${name}: chunks of ${chunk} bytes`).toEqual(reference);
+      }
+    }
+  });
+});
+
+test('a long field of a shaped decode: wasm memory holds a chunk, not the message', () => {
+  const fm = createFastmpSync({ backend: 'simd', pureJs: 'never' });
+  const x = Float32Array.from({ length: 1 << 20 }, (_, i) => i / 7);
+  const small = Int16Array.from({ length: 500 }, (_, i) => i - 250);
+  // Small fields before and after it: the region copy of the first must not take the long one along.
+  const message = pureJs.encode({ small, x, after: small });
+  const before = fm.memoryStats().wasmMemory;
+  const back = fm.decode(message, { shape: { small: Int16Array, x: Float32Array, after: Int16Array } });
+  expect([back.x.length, back.x[12345], back.small[3], back.after[499]]).toEqual([x.length, x[12345], -247, 249]);
+  expect(Buffer.from(back.x.buffer).equals(Buffer.from(x.buffer))).toBe(true);
+  // The 5 MB message whole (and the 4 MB output) would grow memory by more than 9 MB.
+  expect(fm.memoryStats().wasmMemory - before).toBeLessThanOrEqual(4 << 20);
+});
