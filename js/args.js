@@ -99,7 +99,8 @@ export const viewBuffer = (view) => (typedArrayName(view) !== undefined ? buffer
  */
 export function isDetached(view) {
   if (typedArrayName(view) !== undefined) return lengthOf(view) === 0 && !hasBrand(typedValues, view);
-  return !hasBrand(dataViewByteLength, view); // throws for a detached DataView
+  // (A DataView's buffer getter takes a detached one, its byteLength getter does not.)
+  return hasBrand(dataViewBuffer, view) && !hasBrand(dataViewByteLength, view);
 }
 
 /** Refuses a typed array whose buffer is detached or too short for it (values() validates both). */

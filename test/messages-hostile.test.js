@@ -8,7 +8,9 @@ import * as msgpack from '@msgpack/msgpack';
 import { Packr } from 'msgpackr';
 import { describe, expect, test } from 'vitest';
 import { FastmpError } from '../js/errors.js';
-import { Decoder, Encoder, ExtensionCodec, decode, decodeFrom, encode, mapOf } from '../js/codec/index.js';
+import {
+  BoolArray, Decoder, Encoder, ExtensionCodec, asBools, decode, decodeFrom, encode, mapOf,
+} from '../js/codec/index.js';
 import { catchError, difference, hex } from './messages-helpers.js';
 
 const bytesOf = (...parts) => Uint8Array.from(parts.flat(2));
@@ -370,6 +372,14 @@ describe('hostile values', () => {
     const obj = new Proxy({ a: 1 }, {});
     const arr = new Proxy([1, 2], {});
     expect(hex(encode({ obj, arr }))).toBe(hex(msgpack.encode({ obj, arr })));
+  });
+
+  test('a BoolArray\'s bytes cannot be replaced; an object that only inherits from BoolArray is a TypeError', () => {
+    const flags = asBools(Uint8Array.of(1, 0));
+    expect(() => { flags.bytes = Uint8Array.of(0, 0, 1); }).toThrow(TypeError);
+    expect(decode(encode({ flags }))).toEqual({ flags: [true, false] });
+    const fake = Object.create(BoolArray.prototype, { bytes: { value: { length: 2, 0: 1, 1: 0 } } });
+    expect(() => encode({ fake })).toThrow(/a BoolArray holds a Uint8Array, not an object/);
   });
 
   test('a BigInt beyond 64 bits: RANGE (where @msgpack/msgpack silently wraps)', () => {

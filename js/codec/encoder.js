@@ -423,7 +423,7 @@ export class Encoder {
     } else if (ArrayBuffer.isView(value)) {
       this.writeView(value);
     } else if (value instanceof BoolArray) {
-      this.writeTypedArray(BOOL, this.store.live(value.bytes, boolOriginal(value)));
+      this.writeBools(value);
     } else if (typeof value === 'object') {
       this.writeMap(value, depth);
     } else {
@@ -511,6 +511,13 @@ export class Encoder {
     if (kind === undefined || kind === UINT8 || this.typedArrays === 'bin') this.writeBin(viewBytes(view));
     else if (this.typedArrays === 'ext') this.writeTypedExt(kind, viewBytes(view));
     else this.writeTypedArray(kind, view);
+  }
+
+  /** A BoolArray (one its constructor made: an object that only inherits from it is refused). */
+  writeBools(value) {
+    const bytes = value.bytes;
+    if (typedArrayName(bytes) !== 'Uint8Array') throw new TypeError(`fastmp: a BoolArray holds a Uint8Array, not ${show(bytes)}`);
+    this.writeTypedArray(BOOL, this.store.live(bytes, boolOriginal(value)));
   }
 
   /** A standard msgpack array of x's elements, written by the port at pos. */

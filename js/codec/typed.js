@@ -27,21 +27,24 @@ export function viewBytes(view) {
   return new Uint8Array(dataViewBuffer.call(view), dataViewByteOffset.call(view), dataViewByteLength.call(view));
 }
 
+// The array each BoolArray was made of (its `bytes` are a view of it, and
+// cannot be replaced): an alloc() array is found again by it when memory
+// growth detached both (the encoder's store, live()).
+const ORIGINALS = new WeakMap();
+/** The Uint8Array asBools() was given (undefined for an object the constructor did not make). */
+export const boolOriginal = (b) => ORIGINALS.get(b);
+
 /**
  * Marks bytes as booleans: encode() writes a BoolArray as a msgpack array of
  * false (0) / true (anything else), in every `typedArrays` mode.
  */
-// The array each BoolArray was made of: an alloc() array is found again by
-// it when memory growth detached both (the encoder's store, live()).
-const ORIGINALS = new WeakMap();
-/** The Uint8Array asBools() was given (undefined for an object BoolArray's constructor did not make). */
-export const boolOriginal = (b) => ORIGINALS.get(b);
-
 export class BoolArray {
   /** @param {Uint8Array} bytes */
   constructor(bytes) {
     if (typedArrayName(bytes) !== 'Uint8Array') throw new TypeError('fastmp: asBools() takes a Uint8Array (0 = false, else true)');
-    /** @readonly */ this.bytes = ownView(bytes, Uint8Array, 'asBools'); // any realm; its real length
+    // Any realm; its real length. Read-only (an assignment throws in strict code).
+    /** @readonly @type {Uint8Array} */ this.bytes = undefined;
+    Object.defineProperty(this, 'bytes', { value: ownView(bytes, Uint8Array, 'asBools'), enumerable: true, writable: false, configurable: false });
     ORIGINALS.set(this, bytes);
   }
 
