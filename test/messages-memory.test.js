@@ -70,7 +70,7 @@ describe.each(BUILDS)('%s', (name, options) => {
 // alloc() arrays among them, while the call still has to read them: an input
 // in wasm memory, a field met after the growth. A fresh instance has little
 // memory, so a field of a few million floats grows it within the call.
-describe.each(BUILDS)('%s: memory growth during a message call', (name, options) => {
+describe.each(BUILDS)('%s: wasm memory that a message call reads, and the call\'s own growth', (name, options) => {
   const BIG = 3_000_000; // floats: 12 MB in, 15 MB packed, more than a fresh instance has
 
   /** An alloc() array of `Type` holding `values`. */
@@ -166,6 +166,19 @@ describe.each(BUILDS)('%s: memory growth during a message call', (name, options)
     const back = fm.decode(fm.encode({ packed, after: 1 }));
     grew(fm, before);
     expect(sameBytes(back.packed, copy) && back.after === 1).toBe(true);
+  });
+
+  test('a stream chunk in wasm memory (a packView() output) is taken when it arrives, before a later call overwrites it', async () => {
+    const fm = await createFastmp(options);
+    const a = Float32Array.of(1.5, -2, 3e6);
+    async function* chunks() {
+      const packed = fm.packView(a); // valid until the next call: the stream takes it now
+      yield packed.subarray(0, 7); // a value cut in two: the stream keeps this part queued
+      const tail = packed.slice(7);
+      fm.packView(Float32Array.of(9, 9, 9)); // the same layout: overwrites the first part
+      yield tail;
+    }
+    expect(await fm.decodeAsync(chunks(), { shape: Float32Array })).toEqual(a);
   });
 
   test('a subarray of an alloc() array met after the call grew memory: STALE, saying why (its place is lost with its buffer)', async () => {

@@ -40,8 +40,10 @@ const isIncomplete = (err) => err instanceof FastmpError && (err.code === 'TRUNC
  * joined to them (joined only when a read could succeed).
  */
 class Pending {
-  constructor(source) {
+  /** `port`: the decoder's (a chunk in wasm memory is taken as a copy: a later call may overwrite it). */
+  constructor(source, port) {
     this.chunks = asAsyncIterable(source)[Symbol.asyncIterator]();
+    this.port = port;
     this.bytes = EMPTY;
     this.pos = 0;
     this.queue = [];
@@ -61,7 +63,7 @@ class Pending {
       if (done) {
         this.done = true;
       } else {
-        const chunk = asInput(value);
+        const chunk = asInput(value, this.port);
         this.queue.push(chunk);
         this.queued += chunk.length;
       }
@@ -131,7 +133,7 @@ class Pending {
  * count, bytes after the last are TRAILING.
  */
 async function* valuesOf(decoder, source, count, array) {
-  const pending = new Pending(source);
+  const pending = new Pending(source, decoder.port);
   const read = (bytes, pos) => decoder.decodeFrom(bytes, pos);
   try {
     if (array) {
