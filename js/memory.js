@@ -71,6 +71,7 @@ export class Boundary {
     // refused once stale even where a later output lies at the same place.
     this.outputs = new WeakMap();
     this.generation = 0; // one more at every reserve(), i.e. every call that uses scratch
+    this.regionUses = 0; // one more at every inputRegion()
     this.refreshViews();
     this.result = exports.malloc(RESULT.size) >>> 0;
     if (this.result === 0) throw new RangeError('fastmp: wasm memory exhausted');
@@ -618,8 +619,12 @@ export class Boundary {
   /**
    * The input region: a grow-only allocation apart from scratch, where a
    * shaped decode copies its input once (scratch then takes each field's output).
+   * Each call counts in `regionUses`: a decode made meanwhile (by an
+   * extension of the one in progress) takes the region over, and the reader
+   * that copied before it copies again (WasmReader.read()).
    */
   inputRegion(bytes) {
+    this.regionUses++;
     if (bytes > (this.inputCapacity ?? 0)) {
       if (this.inputPointer) this.wasm.free(this.inputPointer);
       this.inputPointer = 0;
@@ -829,6 +834,7 @@ class WasmReader {
     this.from = -1; // input[from, to) is copied at `base` (on the first field that needs it)
     this.to = -1;
     this.base = 0;
+    this.use = 0; // Boundary.regionUses when the copy was made
   }
 
   read(kind, offset, integralFloats) {
@@ -842,7 +848,7 @@ class WasmReader {
     // memory: asInput() copies one in wasm memory): wasm memory holds a chunk,
     // not the field and its output.
     if (len >= UNPACK_CHUNK.from) return b.unpackChunked(kind, input, offset, body, count, offset + len, flags, this.kernelError);
-    if (this.from < 0 || offset < this.from || offset + len > this.to) this.copyFrom(offset, len);
+    if (this.from < 0 || offset < this.from || offset + len > this.to || this.use !== b.regionUses) this.copyFrom(offset, len);
     const out = b.reserve(count * kind.bytes);
     const base = this.base + (offset - this.from);
     if (b.wasm[kind.unpack](base, len, out, count, flags, b.result) !== 0) {
@@ -862,6 +868,7 @@ class WasmReader {
     const end = Math.min(this.input.length, offset + Math.max(len, REGION_WINDOW));
     const part = this.input.subarray(offset, end);
     this.base = this.b.inputRegion(part.length);
+    this.use = this.b.regionUses;
     this.b.u8.set(part, this.base);
     this.from = offset;
     this.to = end;

@@ -181,6 +181,18 @@ describe.each(BUILDS)('%s: wasm memory that a message call reads, and the call\'
     expect(await fm.decodeAsync(chunks(), { shape: Float32Array })).toEqual(a);
   });
 
+  test('an extension that makes a shaped decode of its own during one: the outer decode\'s later fields read its own bytes', async () => {
+    const fm = await createFastmp(options);
+    const inner = fm.encode({ c: new Float32Array(300).fill(7) });
+    const codec = new ExtensionCodec();
+    codec.register({ type: 7, encode: () => null, decode: () => fm.decode(inner, { shape: { c: Float32Array } }).c[0] });
+    const a = Float32Array.from({ length: 200 }, (_, i) => i);
+    const b = Float32Array.from({ length: 200 }, (_, i) => -i - 0.5);
+    const message = fm.encode({ a, x: new ExtData(7, Uint8Array.of(1)), b });
+    // (The inner decode copied its input over the outer's in the input region.)
+    expect(fm.decode(message, { shape: { a: Float32Array, b: Float32Array }, extensionCodec: codec })).toEqual({ a, x: 7, b });
+  });
+
   test('a subarray of an alloc() array met after the call grew memory: STALE, saying why (its place is lost with its buffer)', async () => {
     const fm = await createFastmp(options);
     const x = allocated(fm, Float32Array, [1, 2, 3, 4]);
