@@ -382,6 +382,26 @@ describe('hostile values', () => {
     expect(() => encode({ fake })).toThrow(/a BoolArray holds a Uint8Array, not an object/);
   });
 
+  test('an extension\'s bytes whose length getter lies: its real bytes, never the output\'s stale bytes after them', () => {
+    class Lying extends Uint8Array {
+      get length() {
+        return 8;
+      }
+    }
+    class Marked {}
+    const codec = new ExtensionCodec();
+    codec.register({ type: 3, encode: (v) => (v instanceof Marked ? new Lying([1, 2]) : null), decode: (d) => Array.from(d) });
+    const encoder = new Encoder({ extensionCodec: codec });
+    encoder.encode('SECRET-SECRET-SECRET'); // leaves its bytes in the encoder's output buffer
+    const bytes = encoder.encode([new Marked()]);
+    expect(hex(bytes)).toBe(hex(Uint8Array.of(0x91, 0xd5, 3, 1, 2))); // fixext 2
+    // An array-like is read once: a getter that changes its answer changes nothing.
+    let reads = 0;
+    const shifty = { get length() { reads += 1; return reads === 1 ? 2 : 9; }, 0: 5, 1: 6 };
+    codec.register({ type: 4, encode: (v) => (v === shifty ? shifty : null), decode: (d) => Array.from(d) });
+    expect(hex(encoder.encode(shifty))).toBe(hex(Uint8Array.of(0xd5, 4, 5, 6)));
+  });
+
   test('a BigInt beyond 64 bits: RANGE (where @msgpack/msgpack silently wraps)', () => {
     expect(catchError(() => encode({ v: 2n ** 64n }, { useBigInt64: true }))).toMatchObject({ code: 'RANGE', path: '$.v' });
     expect(catchError(() => encode(-(2n ** 63n) - 1n, { useBigInt64: true }))).toMatchObject({ code: 'RANGE' });

@@ -9,7 +9,7 @@
 // cached bytes/view, re-read after every store call (any of which may replace
 // them). Each value is visited once: getters run once, nothing calls toJSON.
 
-import { asOffset, ownView, typedArrayName } from '../args.js';
+import { asOffset, lengthOf, ownView, typedArrayName } from '../args.js';
 import { BOOL, KIND_OF_NAME } from '../kinds.js';
 import { MAX_ELEMENTS } from '../wire.js';
 import { ExtData, ExtensionCodec } from './ext.js';
@@ -158,6 +158,17 @@ export class Encoder {
   /** Room for `extra` more bytes at pos: the store grows, bytes/view are re-read. */
   grow(extra) {
     this.growAt(this.pos, extra);
+  }
+
+  /**
+   * Room for `extra` more bytes at pos, `data` to be copied in there: returns
+   * data, or a copy of it when the growth could detach it (wasm memory).
+   */
+  roomFor(extra, data) {
+    if (this.pos + extra <= this.bytes.length) return data;
+    const kept = this.store.keep(data);
+    this.grow(extra);
+    return kept;
   }
 
   /** Room for `extra` bytes at p, keeping every byte before p (pos <= p). */
@@ -534,11 +545,7 @@ export class Encoder {
   writeBin(data) {
     const n = data.length;
     if (n >= UINT32_LIMIT) throw codecError('LENGTH', `a bin of ${n} bytes is longer than msgpack's limit of 2^32-1`, this.pos);
-    let bytes = data;
-    if (this.pos + 5 + n > this.bytes.length) {
-      bytes = this.store.keep(data); // (growth may detach bytes in wasm memory)
-      this.grow(5 + n);
-    }
+    const bytes = this.roomFor(5 + n, data);
     const size = n < 0x100 ? 2 : n < 0x10000 ? 3 : 5;
     this.putHeader(this.pos, n, size, 0xc4, 0xc5, 0xc6);
     this.bytes.set(bytes, this.pos + size);
@@ -549,11 +556,7 @@ export class Encoder {
   writeTypedExt(kind, data) {
     const n = data.length + 1;
     if (n >= UINT32_LIMIT) throw codecError('LENGTH', `a ${kind.name} of ${data.length} bytes is too long for an ext`, this.pos);
-    let bytes = data;
-    if (this.pos + 7 + n > this.bytes.length) {
-      bytes = this.store.keep(data);
-      this.grow(7 + n);
-    }
+    const bytes = this.roomFor(7 + n, data);
     const size = n < 0x100 ? 2 : n < 0x10000 ? 3 : 5;
     this.putHeader(this.pos, n, size, 0xc7, 0xc8, 0xc9);
     const p = this.pos + size;
@@ -569,14 +572,10 @@ export class Encoder {
     let data = ext.data;
     const deferred = typeof data === 'function';
     if (deferred) data = data(this.base + this.pos + 6);
-    if (ArrayBuffer.isView(data)) data = this.store.live(data); // (an alloc() array this call's growth detached)
-    const n = data?.length;
-    if (typeof n !== 'number') throw new TypeError(`fastmp: extension ${type} returned ${show(data)}, not a Uint8Array`);
+    data = this.extBytes(data, type);
+    const n = lengthOf(data);
     if (n >= UINT32_LIMIT) throw codecError('LENGTH', `an extension of ${n} bytes is longer than msgpack's limit of 2^32-1`, this.pos);
-    if (this.pos + 6 + n > this.bytes.length) {
-      data = this.store.keep(data);
-      this.grow(6 + n);
-    }
+    data = this.roomFor(6 + n, data);
     const b = this.bytes;
     let p = this.pos;
     if (deferred) {
@@ -589,6 +588,22 @@ export class Encoder {
     b[p] = type;
     b.set(data, p + 1);
     this.pos = p + 1 + n;
+  }
+
+  /**
+   * An extension's bytes as a typed array, whose length is the engine's: a
+   * typed array as it is (an alloc() array this call's growth detached found
+   * again), any other array-like copied once. (A subclass's `length` getter
+   * could claim more bytes than it holds, and the output's stale bytes after
+   * them would go out; an array-like's getters could run between reads.)
+   */
+  extBytes(data, type) {
+    if (typedArrayName(data) !== undefined) return this.store.live(data);
+    const length = data?.length; // read once
+    if (typeof length !== 'number') throw new TypeError(`fastmp: extension ${type} returned ${show(data)}, not a Uint8Array`);
+    const bytes = new Uint8Array(length);
+    for (let i = 0; i < length; i++) bytes[i] = data[i];
+    return bytes;
   }
 
   /** fixext 1/2/4/8/16 or ext 8/16/32 for n bytes at p; returns its size (without the type byte). */
