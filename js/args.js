@@ -108,9 +108,19 @@ function checkUsable(x, fn, detached) {
   try {
     typedValues.call(x);
   } catch {
-    throw detached?.(x, fn)
-      ?? new FastmpError('DETACHED', `fastmp: ${fn}() was given ${describe(x)} whose buffer is detached (or a resizable buffer shrank below it)`, -1, -1);
+    throw detached?.(x, fn) ?? detachedView(x, fn);
   }
+}
+
+const detachedView = (x, fn) => new FastmpError('DETACHED', `fastmp: ${fn}() was given ${describe(x)} whose buffer is detached (or a resizable buffer shrank below it)`, -1, -1);
+
+/**
+ * An ArrayBuffer view (typed array or DataView) as it is; a detached one is
+ * refused as usableLength() refuses one (`detached(view, fn)`, else DETACHED).
+ */
+export function usableView(view, fn, detached) {
+  if (isDetached(view)) throw detached?.(view, fn) ?? detachedView(view, fn);
+  return view;
 }
 
 // ---- describing values ---------------------------------------------------------------

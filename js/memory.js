@@ -16,7 +16,7 @@
 
 import { ELEMENTS_ONLY, INTEGRAL_FLOATS, MAX_ELEMENTS, MAX_NUMBER_BYTES, NO_INDEX_U32, RESULT, packBound } from './abi.js';
 import {
-  bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, typedArrayName, usableLength, viewBuffer,
+  bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, typedArrayName, usableLength, usableView, viewBuffer,
 } from './args.js';
 import { CODE_NAMES, usageError } from './errors.js';
 import { jsPort } from './codec/port-js.js';
@@ -244,7 +244,7 @@ export class Boundary {
    */
   detachedError(x, fn) {
     if (this.handles.get(x)?.live === false) return usageError('FREED', `${fn}() was given an array that free() has released`);
-    if (!this.pastBuffers.has(bufferOf(x))) return undefined;
+    if (!this.pastBuffers.has(viewBuffer(x))) return undefined;
     return usageError('STALE', `${fn}() was given a view of wasm memory that memory growth has detached; refresh(x) gives a live one of an alloc() array (a packView() output is valid until the next call only)`);
   }
 
@@ -258,7 +258,8 @@ export class Boundary {
    * the array `view` was made of, whole, as asBools() makes one.)
    */
   reattached(view, since, fn, original = view) {
-    if (!isDetached(view) || !(this.bufferEpochs.get(viewBuffer(view)) >= since)) return view;
+    if (!isDetached(view)) return view;
+    if (!(this.bufferEpochs.get(viewBuffer(view)) >= since)) return usableView(view, fn, (v, f) => this.detachedError(v, f));
     const record = this.handles.get(original);
     if (record?.live) return this.handOut(record);
     if (record !== undefined) throw usageError('FREED', `${fn}() was given an array that free() has released`);

@@ -402,6 +402,26 @@ describe('hostile values', () => {
     expect(hex(encoder.encode(shifty))).toBe(hex(Uint8Array.of(0xd5, 4, 5, 6)));
   });
 
+  test('a detached typed array or DataView: DETACHED with its path, as a bin, an array, an ext or an extension\'s bytes', () => {
+    const detached = (view) => {
+      structuredClone(view.buffer, { transfer: [view.buffer] });
+      return view;
+    };
+    const u = detached(new Uint8Array(4));
+    const f = detached(new Float32Array(4));
+    const d = detached(new DataView(new ArrayBuffer(8)));
+    expect(catchError(() => encode({ u }))).toMatchObject({ code: 'DETACHED', path: '$.u' });
+    expect(catchError(() => encode({ f }))).toMatchObject({ code: 'DETACHED', path: '$.f' });
+    expect(catchError(() => encode({ f }, { typedArrays: 'ext' }))).toMatchObject({ code: 'DETACHED', path: '$.f' });
+    expect(catchError(() => encode([d]))).toMatchObject({ code: 'DETACHED', path: '$[0]' });
+    class Marked {}
+    const codec = new ExtensionCodec();
+    codec.register({ type: 3, encode: (v) => (v instanceof Marked ? u : null), decode: (data) => data });
+    expect(catchError(() => encode({ m: new Marked() }, { extensionCodec: codec }))).toMatchObject({ code: 'DETACHED', path: '$.m' });
+    // Empty views are not detached ones.
+    expect(decode(encode({ e: new Uint8Array(0), v: new DataView(new ArrayBuffer(0)) }))).toEqual({ e: new Uint8Array(0), v: new Uint8Array(0) });
+  });
+
   test('a BigInt beyond 64 bits: RANGE (where @msgpack/msgpack silently wraps)', () => {
     expect(catchError(() => encode({ v: 2n ** 64n }, { useBigInt64: true }))).toMatchObject({ code: 'RANGE', path: '$.v' });
     expect(catchError(() => encode(-(2n ** 63n) - 1n, { useBigInt64: true }))).toMatchObject({ code: 'RANGE' });

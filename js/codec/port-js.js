@@ -15,7 +15,8 @@
 //     store.refresh()           re-take bytes/view if they went stale (wasm memory growth)
 //     store.live(view, original?) -> view   a typed array or DataView met in the
 //                               value, as the call can read it (a growth of the
-//                               call's own may have detached it: wasm memory);
+//                               call's own may have detached it: wasm memory); a
+//                               view detached otherwise is refused (DETACHED, STALE);
 //                               `original`: the array view was made of, whole
 //                               (asBools()); called before its bytes are taken
 //     store.keep(data) -> data  bytes about to be copied in after ensure():
@@ -43,7 +44,7 @@
 //                               element index and the absolute byte offset.
 
 import { MAX_ELEMENTS, packBound } from '../abi.js';
-import { usableLength } from '../args.js';
+import { usableLength, usableView } from '../args.js';
 import { packKindInto, readArrayHeader, unpackKind } from '../wire.js';
 
 /** An output store over a JS ArrayBuffer that doubles when it grows. */
@@ -58,7 +59,7 @@ class JsStore {
   refresh() {}
 
   live(view) {
-    return view;
+    return usableView(view, 'encode');
   }
 
   keep(data) {
