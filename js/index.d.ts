@@ -506,7 +506,7 @@ export interface EncoderOptions<ContextType = undefined> {
   maxDepth?: number;
   /** The output buffer's first capacity in bytes, 1 to 2^31 (default 2048). */
   initialBufferSize?: number;
-  /** Map keys sorted (canonical output). Default false. */
+  /** Map keys sorted (canonical output; a `Map` must then have string keys only). Default false. */
   sortKeys?: boolean;
   /** Numbers that are not integers as float32 (default false: float64). */
   forceFloat32?: boolean;

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { decode as msgpackDecode, encode as msgpackEncode } from '@msgpack/msgpack';
 import { Packr, Unpackr } from 'msgpackr';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { init, pack, unpack } from '../js/index.js';
+import { encode, init, pack, unpack } from '../js/index.js';
 import { randomF32, randomF64, rng } from './helpers.js';
 
 const sameNumbers = (got, want) => {
@@ -101,3 +101,10 @@ for (const [name, options] of [['wasm', { pureJs: 'never' }], ['pure-js', { pure
     });
   });
 }
+
+test("a message's Map with int keys and its Set: Python msgpack reads a dict with int keys and a list", () => {
+  init();
+  const bytes = encode({ m: new Map([[1, 'a'], [-2, 'b'], [300, [1.5]], ['k', null]]), s: new Set([3, 'x']) });
+  const script = 'print(repr(msgpack.unpackb(sys.stdin.buffer.read(), strict_map_key=False)))';
+  expect(python(script, bytes).toString().trim()).toBe("{'m': {1: 'a', -2: 'b', 300: [1.5], 'k': None}, 's': [3, 'x']}");
+});

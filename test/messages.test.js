@@ -13,7 +13,7 @@ import {
   decodeTimestampExtension, decodeTimestampToTimeSpec, encode, encodeDateToTimeSpec, encodeInto,
   encodeTimeSpecToTimestamp, encodeTimestampExtension,
 } from '../js/codec/index.js';
-import { anyBigInt, anyNumber, anyString, anyValue, difference, hex } from './messages-helpers.js';
+import { anyBigInt, anyNumber, anyString, anyValue, catchError, difference, hex } from './messages-helpers.js';
 
 /** Encoder options, each drawn independently (useBigInt64 is chosen by the caller). */
 const anyEncodeOptions = fc.record({
@@ -120,7 +120,7 @@ describe('encode: byte for byte what @msgpack/msgpack writes', () => {
     'dates, every timestamp form': [new Date(0), new Date(-1), new Date(-1000), new Date(-1002), new Date(1556636810000),
       new Date(1556636810389), new Date(Date.UTC(2200, 0)), new Date(0x400000000 * 1000), new Date(0x400000000 * 1000 + 2),
       new Date(8.64e15), new Date(-8.64e15), new Date(NaN), new Date(2 ** 32 * 1000 - 1000), new Date(2 ** 32 * 1000)],
-    'objects that are not plain': [new Map([[1, 2]]), new Set([1]), Object.create(null), new (class { constructor() { this.a = 1; } })(),
+    'objects that are not plain': [Object.create(null), new (class { constructor() { this.a = 1; } })(),
       Object.assign(Object.create({ inherited: 1 }), { own: 2 }), Object.assign([1, 2], { extra: 3 })],
   };
   const optionSets = [undefined, { sortKeys: true }, { forceFloat32: true }, { forceIntegerToFloat: true },
@@ -163,6 +163,80 @@ describe('encode: byte for byte what @msgpack/msgpack writes', () => {
     expect(a.buffer).not.toBe(b.buffer);
     expect(a.byteOffset).toBe(0);
     expect(a.buffer.byteLength).toBe(a.length);
+  });
+});
+
+describe("Map and Set: their entries, as msgpackr writes them (@msgpack/msgpack writes an empty map)", () => {
+  const entries = (n) => Array.from({ length: n }, (_, i) => [i % 2 ? `k${i}` : i - 8, i % 3 ? [i, 'v'] : null]);
+  const maps = [new Map(), new Map([['a', 1], [2, 'b'], [-3, [1, 2]], [true, null], [[1], 'array key']]),
+    new Map(entries(15)), new Map(entries(16)), new Map(entries(70000)), new Map([['m', new Map([['s', new Set([1, 'x'])]])]])];
+  const sets = [new Set(), new Set([1, 'x', [2], null, true]), new Set(Array.from({ length: 16 }, (_, i) => i)),
+    new Set(Array.from({ length: 70000 }, (_, i) => i)), new Set([new Map([[1, 2]]), new Set([3])])];
+
+  test('byte for byte what msgpackr packs, at every header size', () => {
+    const packr = new Packr({ useRecords: false });
+    for (const value of [...maps, ...sets]) expect(hex(encode(value))).toBe(hex(packr.pack(value)));
+  });
+
+  test('@msgpack/msgpack reads them back as the objects and arrays they hold', () => {
+    const mapKeyConverter = (key) => (typeof key === 'object' ? JSON.stringify(key) : key);
+    const plain = (v) => (v instanceof Map ? Object.fromEntries([...v].map(([k, x]) => [mapKeyConverter(k), plain(x)]))
+      : v instanceof Set || Array.isArray(v) ? [...v].map(plain) : v);
+    for (const value of [...maps, ...sets]) expect(msgpack.decode(encode(value), { mapKeyConverter })).toEqual(plain(value));
+  });
+
+  test('ignoreUndefined and sortKeys apply to a Map as to an object', () => {
+    const object = { b: 1, a: undefined, c: { z: 2, y: 3 } };
+    const map = new Map([['b', 1], ['a', undefined], ['c', new Map([['z', 2], ['y', 3]])]]);
+    for (const options of [{ sortKeys: true }, { ignoreUndefined: true }, { sortKeys: true, ignoreUndefined: true }]) {
+      expect(hex(encode(map, options))).toBe(hex(msgpack.encode(object, options)));
+    }
+  });
+
+  test('sortKeys on a Map with a key that is not a string: a TYPE error naming the entry', () => {
+    expect(catchError(() => encode({ m: new Map([['b', 1], [1, 2]]) }, { sortKeys: true }))).toMatchObject({
+      code: 'TYPE', path: '$.m', message: expect.stringMatching(/entry 1 has the key the number 1/),
+    });
+  });
+
+  test('errors inside them name the entry: its key when a string or a number, else its place', () => {
+    const fn = () => 1;
+    const paths = [[new Map([['a', fn]]), '$.m.a'], [new Map([[2, fn]]), '$.m[2]'], [new Map([[{}, fn]]), '$.m{entry 0}'],
+      [new Map([['a', 1], [fn, 1]]), '$.m{key 1}'], [new Set([1, fn]), '$.m[1]']];
+    for (const [m, path] of paths) expect(catchError(() => encode({ m }))).toMatchObject({ code: 'TYPE', path });
+  });
+
+  test('read through the intrinsics: a subclass cannot lie about its size or entries', () => {
+    class LyingMap extends Map {
+      get size() { return 99; }
+      forEach() {}
+      entries() { return [][Symbol.iterator](); }
+      [Symbol.iterator]() { return [][Symbol.iterator](); }
+    }
+    class LyingSet extends Set {
+      get size() { return 0; }
+      forEach() {}
+      values() { return [][Symbol.iterator](); }
+    }
+    expect(msgpack.decode(encode(new LyingMap([['a', 1]])))).toEqual({ a: 1 });
+    expect(msgpack.decode(encode(new LyingSet([1, 2])))).toEqual([1, 2]);
+  });
+
+  test('an object that only inherits from Map or Set, or a Proxy of one: a TYPE error, not an empty map', () => {
+    for (const m of [Object.create(Map.prototype), Object.create(Set.prototype), new Proxy(new Map([['a', 1]]), {})]) {
+      expect(catchError(() => encode({ m }))).toMatchObject({ code: 'TYPE', path: '$.m', message: expect.stringMatching(/inherits from (Map|Set) but is not one/) });
+    }
+  });
+
+  test('a Map changed while its values are encoded: the entries it had when its turn came', () => {
+    const map = new Map([['a', { get x() { map.delete('b'); map.set('z', 3); return 1; } }], ['b', 2]]);
+    expect(msgpack.decode(encode(map))).toEqual({ a: { x: 1 }, b: 2 });
+  });
+
+  test('an extension registered for Map still comes first', () => {
+    const extensionCodec = new ExtensionCodec();
+    extensionCodec.register({ type: 5, encode: (v) => (v instanceof Map ? Uint8Array.of(v.size) : null), decode: (d) => d[0] });
+    expect(decode(encode({ m: new Map([[1, 2]]) }, { extensionCodec }), { extensionCodec })).toEqual({ m: 1 });
   });
 });
 

@@ -1,5 +1,6 @@
-// encoder.js - values to MessagePack. Without typed arrays the bytes are
-// @msgpack/msgpack's (same choice of every form, same option semantics); a
+// encoder.js - values to MessagePack. Without typed arrays, Maps and Sets the
+// bytes are @msgpack/msgpack's (same choice of every form, same option
+// semantics); a Map or Set is written as msgpackr writes it (its entries); a
 // typed array is written by the port (js/codec/port-js.js documents the
 // contract) straight into the output store: a standard msgpack array by
 // default, msgpackr's ext 0x74 or a bin on request.
@@ -14,7 +15,7 @@ import { BOOL, KIND_OF_NAME } from '../kinds.js';
 import { MAX_ELEMENTS } from '../wire.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { encoderConfig } from './options.js';
-import { addSegment, codecError, show, withPath } from './path.js';
+import { EntrySegment, KeySegment, addSegment, codecError, show, withPath } from './path.js';
 import { jsPort } from './port-js.js';
 import { encodeDateToTimeSpec, timestampSize, writeTimeSpec } from './timestamp.js';
 import {
@@ -29,6 +30,33 @@ const BIGINT_MAX = 2n ** 64n - 1n;
 const BIGINT_MIN = -(2n ** 63n);
 /** Strings of at least this many UTF-16 units: room for one byte a unit first, more only when needed. */
 const HUGE_STRING = 0x10000;
+
+const mapForEach = Map.prototype.forEach;
+const setForEach = Set.prototype.forEach;
+
+/**
+ * [value, key] pairs of a Map or Set (forEach: its intrinsic), read before any
+ * is written. An object that only inherits from Map / Set (or a Proxy of one)
+ * has none to give: a TYPE error rather than an empty map.
+ */
+function snapshot(forEach, collection, name, offset) {
+  const entries = [];
+  try {
+    forEach.call(collection, (value, key) => entries.push([key, value]));
+  } catch {
+    throw codecError('TYPE', `cannot encode ${show(collection)}: it inherits from ${name} but is not one`, offset);
+  }
+  return entries;
+}
+
+/** sortKeys for a Map: its entries (indexes into entries) ordered as an object's keys are, which takes string keys only. */
+function sortedByKey(entries, order, offset) {
+  const bad = order.find((i) => typeof entries[i][0] !== 'string');
+  if (bad !== undefined) {
+    throw codecError('TYPE', `sortKeys orders string keys only; this Map's entry ${bad} has the key ${show(entries[bad][0])}`, offset);
+  }
+  return order.sort((a, b) => (entries[a][0] < entries[b][0] ? -1 : entries[a][0] > entries[b][0] ? 1 : 0));
+}
 
 /** Bytes of the smallest header of an array or map of n entries. */
 const containerHeaderSize = (n) => (n <= 15 ? 1 : n < 0x10000 ? 3 : 5);
@@ -55,7 +83,7 @@ function copyInto(encoder, target, offset) {
  * @property {boolean} [useBigInt64=false] write BigInts as int64/uint64 (and safe integers beyond 32 bits as float64)
  * @property {number} [maxDepth=100] the deepest nesting written (the top value has depth 1)
  * @property {number} [initialBufferSize=2048] the store's first capacity
- * @property {boolean} [sortKeys=false] write map keys sorted (canonical output)
+ * @property {boolean} [sortKeys=false] write map keys sorted (canonical output; a Map's keys must be strings)
  * @property {boolean} [forceFloat32=false] non-integer numbers as float32
  * @property {boolean} [ignoreUndefined=false] leave out map entries whose value is undefined
  * @property {boolean} [forceIntegerToFloat=false] integers as floats too
@@ -435,6 +463,10 @@ export class Encoder {
       this.writeView(value);
     } else if (value instanceof BoolArray) {
       this.writeBools(value);
+    } else if (value instanceof Map) {
+      this.writeMapEntries(value, depth);
+    } else if (value instanceof Set) {
+      this.writeSetValues(value, depth);
     } else if (typeof value === 'object') {
       this.writeMap(value, depth);
     } else {
@@ -471,6 +503,46 @@ export class Encoder {
       }
     } catch (err) {
       throw addSegment(err, keys[i]);
+    }
+  }
+
+  /**
+   * A Map as a msgpack map of its entries, in insertion order, keys of any
+   * type (msgpackr's rule; @msgpack/msgpack writes an empty map). The entries
+   * are taken first, through the intrinsic forEach: the header counts what is
+   * written even if encoding a value changes the Map, and a subclass's own
+   * size or iterator is never asked.
+   */
+  writeMapEntries(map, depth) {
+    const entries = snapshot(mapForEach, map, 'Map', this.pos);
+    let order = entries.map((_, i) => i);
+    if (this.ignoreUndefined) order = order.filter((i) => entries[i][1] !== undefined);
+    if (this.sortKeys) order = sortedByKey(entries, order, this.pos);
+    this.writeContainerHeader(order.length, 0x80, 0xde, 0xdf);
+    for (const i of order) {
+      const [key, value] = entries[i];
+      try {
+        this.encodeAny(key, depth + 1);
+      } catch (err) {
+        throw addSegment(err, new KeySegment(i));
+      }
+      try {
+        this.encodeAny(value, depth + 1);
+      } catch (err) {
+        throw addSegment(err, typeof key === 'string' || typeof key === 'number' ? key : new EntrySegment(i));
+      }
+    }
+  }
+
+  /** A Set as a msgpack array of its values, in insertion order (msgpackr's rule), taken first as a Map's entries are. */
+  writeSetValues(set, depth) {
+    const values = snapshot(setForEach, set, 'Set', this.pos).map(([value]) => value);
+    this.writeContainerHeader(values.length, 0x90, 0xdc, 0xdd);
+    let i = 0;
+    try {
+      for (; i < values.length; i++) this.encodeAny(values[i], depth + 1);
+    } catch (err) {
+      throw addSegment(err, i);
     }
   }
 

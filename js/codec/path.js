@@ -22,6 +22,13 @@ export class KeySegment {
   }
 }
 
+/** The segment of a Map entry whose key is neither a string nor a number: `{entry 3}` (the 4th entry's value). */
+export class EntrySegment {
+  constructor(index) {
+    this.index = index;
+  }
+}
+
 /** Adds one segment (an array index or a map key) to an error passing outwards; returns it. */
 export function addSegment(err, segment) {
   if (err instanceof FastmpError) (err[SEGMENTS] ??= []).push(segment);
@@ -53,6 +60,7 @@ const isStackOverflow = (err) => err instanceof RangeError && /call stack/i.test
 function formatSegment(s) {
   if (typeof s === 'number') return `[${s}]`;
   if (s instanceof KeySegment) return `{key ${s.index}}`;
+  if (s instanceof EntrySegment) return `{entry ${s.index}}`;
   const key = String(s);
   return IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
