@@ -566,7 +566,8 @@ export interface DecoderOptions<ContextType = undefined, S extends Shape = Shape
 /**
  * A value as MessagePack, in a new array. A Uint8Array is a bin; other typed
  * arrays are written as `options.typedArrays` says; a Date is a timestamp;
- * values nothing can encode are a FastmpError 'TYPE'.
+ * a Map is a map of its entries, a Set an array of its values; values
+ * nothing can encode are a FastmpError 'TYPE'.
  */
 export function encode<ContextType = undefined>(value: unknown, options?: EncoderOptions<ContextType>): Uint8Array<ArrayBuffer>;
 

@@ -2,8 +2,10 @@
 // options and bytes it takes: for values without typed arrays, encode() writes
 // exactly @msgpack/msgpack's bytes under every option, and decode() reads
 // what it reads. Random values by fast-check (over 100 000 per run), edge
-// cases by hand; expected bytes always come from @msgpack/msgpack.
+// cases by hand; expected bytes always come from @msgpack/msgpack (for a Map
+// or a Set, which it writes as an empty map, from msgpackr).
 
+import vm from 'node:vm';
 import * as msgpack from '@msgpack/msgpack';
 import fc from 'fast-check';
 import { Packr, Unpackr } from 'msgpackr';
@@ -220,6 +222,14 @@ describe("Map and Set: their entries, as msgpackr writes them (@msgpack/msgpack 
     }
     expect(msgpack.decode(encode(new LyingMap([['a', 1]])))).toEqual({ a: 1 });
     expect(msgpack.decode(encode(new LyingSet([1, 2])))).toEqual([1, 2]);
+  });
+
+  test('a Map and a Set of another realm (a vm context) too; an object tagged Map is still an object', () => {
+    const other = vm.runInNewContext('({ m: new Map([["a", 1], [2, new Set([3])]]), s: new Set(["x"]) })');
+    expect(hex(encode(other))).toBe(hex(encode({ m: new Map([['a', 1], [2, new Set([3])]]), s: new Set(['x']) })));
+    const Tagged = class { a = 1; get [Symbol.toStringTag]() { return 'Map'; } };
+    for (const tagged of [{ [Symbol.toStringTag]: 'Map', a: 1 }, new Tagged()]) expect(msgpack.decode(encode(tagged))).toEqual({ a: 1 });
+    expect(msgpack.decode(encode(Object.assign(Object.create(null), { a: 1 })))).toEqual({ a: 1 });
   });
 
   test('an object that only inherits from Map or Set, or a Proxy of one: a TYPE error, not an empty map', () => {

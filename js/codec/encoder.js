@@ -33,19 +33,48 @@ const HUGE_STRING = 0x10000;
 
 const mapForEach = Map.prototype.forEach;
 const setForEach = Set.prototype.forEach;
+const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, 'size').get;
+const setSize = Object.getOwnPropertyDescriptor(Set.prototype, 'size').get;
+
+const objectToString = Object.prototype.toString;
 
 /**
- * [value, key] pairs of a Map or Set (forEach: its intrinsic), read before any
- * is written. An object that only inherits from Map / Set (or a Proxy of one)
- * has none to give: a TYPE error rather than an empty map.
+ * Whether an object is a Map (Set) to write as one: one of this realm,
+ * a subclass's, or one that only inherits from Map (refused by snapshot()),
+ * by instanceof; one of another realm (a vm context, an iframe) by its tag
+ * and then its brand. A plain object is never asked more than instanceof.
  */
-function snapshot(forEach, collection, name, offset) {
-  const entries = [];
+function isCollection(value, Type, tag) {
+  if (value instanceof Type) return true;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null || objectToString.call(value) !== tag) return false;
+  return hasBrand(Type === Map ? mapSize : setSize, value);
+}
+
+/** Whether `getter` (an intrinsic brand-checking getter) accepts v. */
+function hasBrand(getter, v) {
   try {
-    forEach.call(collection, (value, key) => entries.push([key, value]));
+    getter.call(v);
+    return true;
   } catch {
+    return false;
+  }
+}
+
+/**
+ * [key, value] pairs of a Map (a Set: [value, value]), through its
+ * intrinsic forEach, all read before any is written. An object that only
+ * inherits from Map / Set (or a Proxy of one) fails the intrinsic size
+ * getter's brand check: a TYPE error rather than an empty map.
+ */
+function snapshot(forEach, size, collection, name, offset) {
+  if (!hasBrand(size, collection)) {
     throw codecError('TYPE', `cannot encode ${show(collection)}: it inherits from ${name} but is not one`, offset);
   }
+  const entries = [];
+  forEach.call(collection, (value, key) => {
+    entries.push([key, value]);
+  });
   return entries;
 }
 
@@ -463,9 +492,9 @@ export class Encoder {
       this.writeView(value);
     } else if (value instanceof BoolArray) {
       this.writeBools(value);
-    } else if (value instanceof Map) {
+    } else if (isCollection(value, Map, '[object Map]')) {
       this.writeMapEntries(value, depth);
-    } else if (value instanceof Set) {
+    } else if (isCollection(value, Set, '[object Set]')) {
       this.writeSetValues(value, depth);
     } else if (typeof value === 'object') {
       this.writeMap(value, depth);
@@ -514,7 +543,7 @@ export class Encoder {
    * size or iterator is never asked.
    */
   writeMapEntries(map, depth) {
-    const entries = snapshot(mapForEach, map, 'Map', this.pos);
+    const entries = snapshot(mapForEach, mapSize, map, 'Map', this.pos);
     let order = entries.map((_, i) => i);
     if (this.ignoreUndefined) order = order.filter((i) => entries[i][1] !== undefined);
     if (this.sortKeys) order = sortedByKey(entries, order, this.pos);
@@ -536,7 +565,7 @@ export class Encoder {
 
   /** A Set as a msgpack array of its values, in insertion order (msgpackr's rule), taken first as a Map's entries are. */
   writeSetValues(set, depth) {
-    const values = snapshot(setForEach, set, 'Set', this.pos).map(([value]) => value);
+    const values = snapshot(setForEach, setSize, set, 'Set', this.pos).map(([value]) => value);
     this.writeContainerHeader(values.length, 0x90, 0xdc, 0xdd);
     let i = 0;
     try {
