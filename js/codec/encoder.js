@@ -39,16 +39,17 @@ const setSize = Object.getOwnPropertyDescriptor(Set.prototype, 'size').get;
 const objectToString = Object.prototype.toString;
 
 /**
- * Whether an object is a Map (Set) to write as one: one of this realm,
- * a subclass's, or one that only inherits from Map (refused by snapshot()),
- * by instanceof; one of another realm (a vm context, an iframe) by its tag
- * and then its brand. A plain object is never asked more than instanceof.
+ * Map or Set when an object that instanceof did not take is a Map or Set of
+ * another realm (a vm context, an iframe), by its tag and then its brand;
+ * else null. A plain object (of this realm) is asked nothing.
  */
-function isCollection(value, Type, tag) {
-  if (value instanceof Type) return true;
+function foreignCollection(value) {
   const proto = Object.getPrototypeOf(value);
-  if (proto === Object.prototype || proto === null || objectToString.call(value) !== tag) return false;
-  return hasBrand(Type === Map ? mapSize : setSize, value);
+  if (proto === Object.prototype || proto === null) return null;
+  const tag = objectToString.call(value);
+  if (tag === '[object Map]' && hasBrand(mapSize, value)) return Map;
+  if (tag === '[object Set]' && hasBrand(setSize, value)) return Set;
+  return null;
 }
 
 /** Whether `getter` (an intrinsic brand-checking getter) accepts v. */
@@ -492,12 +493,12 @@ export class Encoder {
       this.writeView(value);
     } else if (value instanceof BoolArray) {
       this.writeBools(value);
-    } else if (isCollection(value, Map, '[object Map]')) {
+    } else if (value instanceof Map) {
       this.writeMapEntries(value, depth);
-    } else if (isCollection(value, Set, '[object Set]')) {
+    } else if (value instanceof Set) {
       this.writeSetValues(value, depth);
     } else if (typeof value === 'object') {
-      this.writeMap(value, depth);
+      this.writeOtherObject(value, depth);
     } else {
       throw codecError('TYPE', `cannot encode ${show(value)} (unrecognized object: an extension may take it)`, this.pos);
     }
@@ -512,6 +513,14 @@ export class Encoder {
     } catch (err) {
       throw addSegment(err, i);
     }
+  }
+
+  /** An object as a map of its own enumerable string keys, unless it is a Map or Set of another realm. */
+  writeOtherObject(object, depth) {
+    const collection = foreignCollection(object);
+    if (collection === Map) this.writeMapEntries(object, depth);
+    else if (collection === Set) this.writeSetValues(object, depth);
+    else this.writeMap(object, depth);
   }
 
   writeMap(object, depth) {
