@@ -52,6 +52,12 @@ export const byteLengthOf = (x) => byteLengthGetter.call(x);
 export const isArrayBuffer = (v) => hasBrand(arrayBufferByteLength, v);
 /** Whether v is a SharedArrayBuffer (any realm). */
 export const isSharedArrayBuffer = (v) => hasBrand(sharedByteLength, v);
+const mapSize = intrinsicGetter(Map.prototype, 'size');
+const setSize = intrinsicGetter(Set.prototype, 'size');
+/** Whether v is a Map (any realm, a subclass's too; not an object that only inherits from Map, nor a Proxy). */
+export const isMap = (v) => hasBrand(mapSize, v);
+/** Whether v is a Set, as isMap() asks. */
+export const isSet = (v) => hasBrand(setSize, v);
 /**
  * Whether a typed array's buffer is shared, i.e. another thread may write it
  * while we read. Asked as "not an ArrayBuffer": the common case then throws nothing.

@@ -10,7 +10,7 @@
 // cached bytes/view, re-read after every store call (any of which may replace
 // them). Each value is visited once: getters run once, nothing calls toJSON.
 
-import { asOffset, lengthOf, ownView, typedArrayName } from '../args.js';
+import { asOffset, isMap, isSet, lengthOf, ownView, typedArrayName } from '../args.js';
 import { BOOL, KIND_OF_NAME } from '../kinds.js';
 import { MAX_ELEMENTS } from '../wire.js';
 import { ExtData, ExtensionCodec } from './ext.js';
@@ -33,9 +33,6 @@ const HUGE_STRING = 0x10000;
 
 const mapForEach = Map.prototype.forEach;
 const setForEach = Set.prototype.forEach;
-const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, 'size').get;
-const setSize = Object.getOwnPropertyDescriptor(Set.prototype, 'size').get;
-
 const objectToString = Object.prototype.toString;
 
 /**
@@ -47,29 +44,19 @@ function foreignCollection(value) {
   const proto = Object.getPrototypeOf(value);
   if (proto === Object.prototype || proto === null) return null;
   const tag = objectToString.call(value);
-  if (tag === '[object Map]' && hasBrand(mapSize, value)) return Map;
-  if (tag === '[object Set]' && hasBrand(setSize, value)) return Set;
+  if (tag === '[object Map]' && isMap(value)) return Map;
+  if (tag === '[object Set]' && isSet(value)) return Set;
   return null;
-}
-
-/** Whether `getter` (an intrinsic brand-checking getter) accepts v. */
-function hasBrand(getter, v) {
-  try {
-    getter.call(v);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
  * [key, value] pairs of a Map (a Set: [value, value]), through its
  * intrinsic forEach, all read before any is written. An object that only
- * inherits from Map / Set (or a Proxy of one) fails the intrinsic size
- * getter's brand check: a TYPE error rather than an empty map.
+ * inherits from Map / Set (or a Proxy of one) fails the brand check
+ * (`is`): a TYPE error rather than an empty map.
  */
-function snapshot(forEach, size, collection, name, offset) {
-  if (!hasBrand(size, collection)) {
+function snapshot(forEach, is, collection, name, offset) {
+  if (!is(collection)) {
     throw codecError('TYPE', `cannot encode ${show(collection)}: it inherits from ${name} but is not one`, offset);
   }
   const entries = [];
@@ -552,7 +539,7 @@ export class Encoder {
    * size or iterator is never asked.
    */
   writeMapEntries(map, depth) {
-    const entries = snapshot(mapForEach, mapSize, map, 'Map', this.pos);
+    const entries = snapshot(mapForEach, isMap, map, 'Map', this.pos);
     let order = entries.map((_, i) => i);
     if (this.ignoreUndefined) order = order.filter((i) => entries[i][1] !== undefined);
     if (this.sortKeys) order = sortedByKey(entries, order, this.pos);
@@ -574,7 +561,7 @@ export class Encoder {
 
   /** A Set as a msgpack array of its values, in insertion order (msgpackr's rule), taken first as a Map's entries are. */
   writeSetValues(set, depth) {
-    const values = snapshot(setForEach, setSize, set, 'Set', this.pos).map(([value]) => value);
+    const values = snapshot(setForEach, isSet, set, 'Set', this.pos).map(([value]) => value);
     this.writeContainerHeader(values.length, 0x90, 0xdc, 0xdd);
     let i = 0;
     try {
