@@ -58,6 +58,15 @@ const setSize = intrinsicGetter(Set.prototype, 'size');
 export const isMap = (v) => hasBrand(mapSize, v);
 /** Whether v is a Set, as isMap() asks. */
 export const isSet = (v) => hasBrand(setSize, v);
+const dateGetTime = Date.prototype.getTime;
+/** A Date's time value (any realm; a subclass's own getTime is not asked), or undefined when v is no Date. */
+export function dateTime(v) {
+  try {
+    return dateGetTime.call(v);
+  } catch {
+    return undefined;
+  }
+}
 /**
  * Whether a typed array's buffer is shared, i.e. another thread may write it
  * while we read. Asked as "not an ArrayBuffer": the common case then throws nothing.

@@ -4,6 +4,7 @@
 // Each gives a documented FastmpError (or TypeError / RangeError for misuse),
 // never a crash, a stack overflow, a huge allocation or a polluted prototype.
 
+import vm from 'node:vm';
 import * as msgpack from '@msgpack/msgpack';
 import { Packr } from 'msgpackr';
 import { describe, expect, test } from 'vitest';
@@ -366,6 +367,28 @@ describe('hostile values', () => {
     Object.defineProperty(f32, 'byteLength', { value: 1e9 });
     expect([...decode(encode(f32, { typedArrays: 'bin' }))].length).toBe(8);
     expect(decode(encode(f32, { typedArrays: 'ext' }))).toEqual(Float32Array.from([1, 2]));
+  });
+
+  test('a Date is read through the intrinsic getTime: a subclass cannot lie, one of another realm is a timestamp too', () => {
+    class LyingDate extends Date {
+      getTime() { return 0; }
+      valueOf() { return 0; }
+    }
+    const codec = new ExtensionCodec();
+    codec.register({ type: 3, encode: (v) => (v instanceof RegExp ? Uint8Array.of(1) : null), decode: () => null });
+    for (const options of [undefined, { extensionCodec: codec }]) {
+      expect(hex(encode({ d: new LyingDate(5000) }, options))).toBe(hex(msgpack.encode({ d: new Date(5000) })));
+      const foreign = vm.runInNewContext('new Date(1556636810389)');
+      expect(hex(encode({ d: foreign }, options))).toBe(hex(msgpack.encode({ d: new Date(1556636810389) })));
+      expect(decode(encode(foreign, options))).toEqual(new Date(1556636810389));
+    }
+  });
+
+  test('an object that only inherits from Date: a TYPE error with its path, not the engine\'s TypeError', () => {
+    expect(() => msgpack.encode({ d: Object.create(Date.prototype) })).toThrow(TypeError);
+    expect(catchError(() => encode({ d: Object.create(Date.prototype) }))).toMatchObject({
+      code: 'TYPE', path: '$.d', offset: 3, message: expect.stringMatching(/inherits from Date but is not one/),
+    });
   });
 
   test('Proxies of objects and arrays encode as what they present', () => {

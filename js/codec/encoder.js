@@ -10,14 +10,14 @@
 // cached bytes/view, re-read after every store call (any of which may replace
 // them). Each value is visited once: getters run once, nothing calls toJSON.
 
-import { asOffset, isMap, isSet, lengthOf, ownView, typedArrayName } from '../args.js';
+import { asOffset, dateTime, isMap, isSet, lengthOf, ownView, typedArrayName } from '../args.js';
 import { BOOL, KIND_OF_NAME } from '../kinds.js';
 import { MAX_ELEMENTS } from '../wire.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { encoderConfig } from './options.js';
 import { EntrySegment, KeySegment, addSegment, codecError, show, withPath } from './path.js';
 import { jsPort } from './port-js.js';
-import { encodeDateToTimeSpec, timestampSize, writeTimeSpec } from './timestamp.js';
+import { timeSpecOfDate, timestampSize, writeTimeSpec } from './timestamp.js';
 import {
   BoolArray, EXT_TYPED_ARRAY, boolOriginal, isHalf, viewBytes, viewKind, widenHalf,
 } from './typed.js';
@@ -36,16 +36,17 @@ const setForEach = Set.prototype.forEach;
 const objectToString = Object.prototype.toString;
 
 /**
- * Map or Set when an object that instanceof did not take is a Map or Set of
+ * Map, Set or Date when an object that instanceof did not take is one of
  * another realm (a vm context, an iframe), by its tag and then its brand;
  * else null. A plain object (of this realm) is asked nothing.
  */
-function foreignCollection(value) {
+function foreignKind(value) {
   const proto = Object.getPrototypeOf(value);
   if (proto === Object.prototype || proto === null) return null;
   const tag = objectToString.call(value);
   if (tag === '[object Map]' && isMap(value)) return Map;
   if (tag === '[object Set]' && isSet(value)) return Set;
+  if (tag === '[object Date]' && dateTime(value) !== undefined) return Date;
   return null;
 }
 
@@ -502,11 +503,16 @@ export class Encoder {
     }
   }
 
-  /** An object as a map of its own enumerable string keys, unless it is a Map or Set of another realm. */
+  /**
+   * An object as a map of its own enumerable string keys, unless it is a
+   * Map, Set or Date of another realm (a Date: the timestamp extension, as
+   * one of this realm is written when no extension takes it first).
+   */
   writeOtherObject(object, depth) {
-    const collection = foreignCollection(object);
-    if (collection === Map) this.writeMapEntries(object, depth);
-    else if (collection === Set) this.writeSetValues(object, depth);
+    const kind = foreignKind(object);
+    if (kind === Map) this.writeMapEntries(object, depth);
+    else if (kind === Set) this.writeSetValues(object, depth);
+    else if (kind === Date) this.writeDate(object);
     else this.writeMap(object, depth);
   }
 
@@ -717,7 +723,7 @@ export class Encoder {
 
   /** A Date as the timestamp extension, written in place (what the built-in extension would return). */
   writeDate(date) {
-    const spec = encodeDateToTimeSpec(date);
+    const spec = timeSpecOfDate(date, this.pos);
     const n = timestampSize(spec);
     if (this.pos + 3 + n > this.bytes.length) this.grow(3 + n);
     const p = this.pos + this.writeExtHeader(this.pos, n);

@@ -3,7 +3,8 @@
 // seconds up to 2^34-1), 96 bits (anything else). The functions and the
 // choice of form are @msgpack/msgpack's, so the bytes are too.
 
-import { codecError } from './path.js';
+import { dateTime } from '../args.js';
+import { codecError, show } from './path.js';
 
 export const EXT_TIMESTAMP = -1;
 
@@ -18,7 +19,22 @@ const TIMESTAMP64_MAX_SEC = 0x400000000 - 1;
 
 /** @param {Date} date @returns {TimeSpec} (an invalid Date gives NaNs, which write as 0 like @msgpack/msgpack) */
 export function encodeDateToTimeSpec(date) {
-  const msec = date.getTime();
+  return timeSpecOf(date.getTime());
+}
+
+/**
+ * The TimeSpec of a Date met in a message, from its own time value (the
+ * intrinsic getTime: a subclass cannot lie); an object that only inherits
+ * from Date is a TYPE error at `offset` (the encoder adds the path).
+ */
+export function timeSpecOfDate(date, offset = -1) {
+  const msec = dateTime(date);
+  if (msec === undefined) throw codecError('TYPE', `cannot encode ${show(date)}: it inherits from Date but is not one`, offset);
+  return timeSpecOf(msec);
+}
+
+/** @param {number} msec milliseconds since the epoch @returns {TimeSpec} */
+function timeSpecOf(msec) {
   const sec = Math.floor(msec / 1e3);
   const nsec = (msec - sec * 1e3) * 1e6;
   const carry = Math.floor(nsec / 1e9);
@@ -54,9 +70,9 @@ export function encodeTimeSpecToTimestamp(spec) {
   return out;
 }
 
-/** The timestamp payload of a Date, or null for anything else (an extension encoder). */
+/** The timestamp payload of a Date, or null for anything else (an extension encoder; a Date of another realm is the encoder's to find). */
 export function encodeTimestampExtension(value) {
-  return value instanceof Date ? encodeTimeSpecToTimestamp(encodeDateToTimeSpec(value)) : null;
+  return value instanceof Date ? encodeTimeSpecToTimestamp(timeSpecOfDate(value)) : null;
 }
 
 /** @param {Uint8Array} data a timestamp payload @returns {TimeSpec} */
