@@ -15,7 +15,7 @@ import { BOOL, KIND_OF_NAME } from '../kinds.js';
 import { MAX_ELEMENTS } from '../wire.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { encoderConfig } from './options.js';
-import { EntrySegment, KeySegment, addSegment, codecError, show, withPath } from './path.js';
+import { EntrySegment, KeySegment, addSegment, codecError, impostorError, show, withPath } from './path.js';
 import { jsPort } from './port-js.js';
 import { timeSpecOfDate, timestampSize, writeTimeSpec } from './timestamp.js';
 import {
@@ -57,9 +57,7 @@ function foreignKind(value) {
  * (`is`): a TYPE error rather than an empty map.
  */
 function snapshot(forEach, is, collection, name, offset) {
-  if (!is(collection)) {
-    throw codecError('TYPE', `cannot encode ${show(collection)}: it inherits from ${name} but is not one`, offset);
-  }
+  if (!is(collection)) throw impostorError(collection, name, offset);
   const entries = [];
   forEach.call(collection, (value, key) => {
     entries.push([key, value]);

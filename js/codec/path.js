@@ -3,6 +3,7 @@
 // on its way out, adds its own segment, and rethrows; the outermost call
 // writes the path into the error once (err.path and the message's start).
 
+import { describe } from '../args.js';
 import { FastmpError, NO_INDEX } from '../errors.js';
 
 const SEGMENTS = Symbol('fastmp.pathSegments');
@@ -14,6 +15,9 @@ export const codecError = (code, message, offset, extra) => {
   if (extra !== undefined) Object.assign(err, extra);
   return err;
 };
+
+/** The TYPE error of an object that only inherits from `name` (Map, Set, Date) without being one. */
+export const impostorError = (value, name, offset) => codecError('TYPE', `cannot encode ${describe(value)}: it inherits from ${name} but is not one`, offset);
 
 /** The segment of a map key that could not be read: `{key 3}` (the 4th entry's key). */
 export class KeySegment {

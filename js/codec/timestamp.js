@@ -4,7 +4,7 @@
 // choice of form are @msgpack/msgpack's, so the bytes are too.
 
 import { dateTime } from '../args.js';
-import { codecError, show } from './path.js';
+import { codecError, impostorError } from './path.js';
 
 export const EXT_TIMESTAMP = -1;
 
@@ -29,7 +29,7 @@ export function encodeDateToTimeSpec(date) {
  */
 export function timeSpecOfDate(date, offset = -1) {
   const msec = dateTime(date);
-  if (msec === undefined) throw codecError('TYPE', `cannot encode ${show(date)}: it inherits from Date but is not one`, offset);
+  if (msec === undefined) throw impostorError(date, 'Date', offset);
   return timeSpecOf(msec);
 }
 
