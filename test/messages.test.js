@@ -268,13 +268,15 @@ describe('decode: what @msgpack/msgpack reads', () => {
     const isPlain = (v) => v !== null && typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v));
     const asBytes = (v) => (Buffer.isBuffer(v) ? new Uint8Array(v) : Array.isArray(v) ? v.map(asBytes)
       : isPlain(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asBytes(x)])) : v);
+    // A key "__proto__" (fast-check makes some) is a KEY error in fastmp by design (messages-hostile
+    // tests it), where msgpackr reads it: the values here hold none.
     const noUndefined = (v) => (v === undefined ? null : v instanceof Date && Number.isNaN(v.getTime()) ? new Date(0) : Array.isArray(v) ? v.map(noUndefined)
       : isPlain(v)
-        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, noUndefined(x)])) : v);
+        ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== '__proto__').map(([k, x]) => [k, noUndefined(x)])) : v);
     fc.assert(fc.property(anyValue(), (value) => {
       const bytes = packr.pack(noUndefined(value));
       expect(difference(asBytes(decode(bytes)), asBytes(unpackr.unpack(bytes)))).toBe('');
-    }), { numRuns: 10_000 });
+    }), { numRuns: 10_000, examples: [[{ ['__proto__']: {} }]] });
   });
 
   test('rawStrings, useBigInt64 and mapKeyConverter as @msgpack/msgpack applies them', () => {
