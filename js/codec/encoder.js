@@ -1,6 +1,7 @@
 // encoder.js - values to MessagePack. Without typed arrays, Maps and Sets the
 // bytes are @msgpack/msgpack's (same choice of every form, same option
-// semantics); a Map or Set is written as msgpackr writes it (its entries); a
+// semantics; a Date's time is the engine's, not an overridden getTime's); a
+// Map or Set is written as msgpackr writes it (its entries); a
 // typed array is written by the port (js/codec/port-js.js documents the
 // contract) straight into the output store: a standard msgpack array by
 // default, msgpackr's ext 0x74 or a bin on request.
