@@ -99,7 +99,7 @@ export function makeApi(core) {
   const jsPack = limits.pack;
   const jsUnpack = limits.unpack;
   /** Whether the pure-JS path takes n elements of kind (op 'pack' or 'unpack'). */
-  const useJs = (op, kind, n) => n < limits[op][kind.index];
+  const useJs = (op, kind, n) => n < (op === 'pack' ? jsPack : jsUnpack)[kind.index];
   const detached = (x, fn) => b.detachedError(x, fn);
   // Where the latest unpackAt() array ended (its second result, read by the
   // caller at once): no { value, end } object per call.

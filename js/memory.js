@@ -16,11 +16,11 @@
 
 import { ELEMENTS_ONLY, INTEGRAL_FLOATS, MAX_ELEMENTS, MAX_NUMBER_BYTES, NO_INDEX_U32, RESULT, packBound } from './abi.js';
 import {
-  bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, typedArrayName, usableLength, usableView, viewBuffer,
+  bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, lengthOf, typedArrayName, usableLength, usableView, viewBuffer,
 } from './args.js';
 import { CODE_NAMES, usageError } from './errors.js';
 import { jsPort } from './codec/port-js.js';
-import { arrayHeaderSize, packKind, packKindInto, readArrayHeader, unpackKind } from './wire.js';
+import { arrayCount, arrayHeaderSize, decodeKind, found, packKind, packKindInto } from './wire.js';
 
 const MIN_SCRATCH = 1 << 16;
 // The largest scratch region: wasm32 memory is at most 4 GiB (65536 pages); one page less.
@@ -600,7 +600,7 @@ export class Boundary {
   codecPort(inJs, kernelError) {
     return Object.freeze({
       newOutput: (initialBytes) => new WasmStore(this, inJs, initialBytes),
-      typedReader: (input) => new WasmReader(this, inJs, kernelError, input),
+      typedReader: (input, view) => new WasmReader(this, inJs, kernelError, input, view),
       // An input in wasm memory is decoded from a copy: a call during the
       // decode (a shaped field's, an extension's) may grow memory and detach it.
       checkInput: (bytes, original, fn) => {
@@ -827,28 +827,40 @@ const REGION_WINDOW = 1 << 20;
 
 /** Shaped typed-array fields of one input, decoded by the kernels: see js/codec/port-js.js. */
 class WasmReader {
-  constructor(boundary, inJs, kernelError, input) {
+  constructor(boundary, inJs, kernelError, input, view) {
     this.b = boundary;
     this.inJs = inJs;
     this.kernelError = kernelError;
     this.input = input;
+    this.inputView = view;
     this.from = -1; // input[from, to) is copied at `base` (on the first field that needs it)
     this.to = -1;
     this.base = 0;
     this.use = 0; // Boundary.regionUses when the copy was made
+    this.end = 0; // where the array read() last decoded ends
   }
 
   read(kind, offset, integralFloats) {
     const { b, input } = this;
-    const { count, body } = readArrayHeader(input, offset);
-    if (this.inJs('unpack', kind, count)) return unpackKind(kind, input, body, count, integralFloats);
+    const inputLength = lengthOf(input);
+    const count = arrayCount(input, offset, inputLength);
+    const body = found();
+    if (this.inJs('unpack', kind, count)) {
+      const value = decodeKind(kind, input, inputLength, body, count, integralFloats, this.inputView);
+      this.end = found();
+      return value;
+    }
     // The bytes the array can span (no element is longer than 9 bytes, a boolean 1).
     const len = Math.min(input.length - offset, body - offset + count * (kind.c === 'bool' ? 1 : MAX_NUMBER_BYTES));
     const flags = integralFloats ? INTEGRAL_FLOATS : 0;
     // A long field a chunk at a time, straight from the input (which is in JS
     // memory: asInput() copies one in wasm memory): wasm memory holds a chunk,
     // not the field and its output.
-    if (len >= UNPACK_CHUNK.from) return b.unpackChunked(kind, input, offset, body, count, offset + len, flags, this.kernelError);
+    if (len >= UNPACK_CHUNK.from) {
+      const { value, end } = b.unpackChunked(kind, input, offset, body, count, offset + len, flags, this.kernelError);
+      this.end = end;
+      return value;
+    }
     if (this.from < 0 || offset < this.from || offset + len > this.to || this.use !== b.regionUses) this.copyFrom(offset, len);
     const out = b.reserve(count * kind.bytes);
     const base = this.base + (offset - this.from);
@@ -856,7 +868,8 @@ class WasmReader {
       throw this.kernelError(kind, offset, b.readResult(), input);
     }
     const first = out / kind.bytes;
-    return { value: copyOut(b.view(kind.Type), first, first + count), end: offset + b.resultEnd() };
+    this.end = offset + b.resultEnd();
+    return copyOut(b.view(kind.Type), first, first + count);
   }
 
   /**

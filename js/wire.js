@@ -96,12 +96,6 @@ function longArrayCount(bytes, start, len, tag) {
   return count;
 }
 
-/** arrayCount() as { count, body }: for callers off the small-input path (the message codec). */
-export function readArrayHeader(bytes, start) {
-  const count = arrayCount(bytes, start, lengthOf(bytes));
-  return { count, body: foundAt };
-}
-
 /** The FastmpError of a bad array header at bytes[start] (a plain function: no closure per call). */
 const headerError = (code, bytes, start, count = 0) => msgpackError(code, NO_INDEX, start, bytes, count);
 
@@ -224,7 +218,8 @@ function nearestF32OfInt64(hi, lo, bytes, p, signed) {
 // an error) or for a short input, the caller's bytes: each element is read
 // once either way, and errors quote the caller's bytes. No DataView of the
 // caller's array is made, nor its buffer asked for (for a small on-heap
-// array that moves it off the heap: 300-850 ns).
+// array that moves it off the heap: 300-850 ns); a caller that has one
+// already passes it (leadingF32s()).
 const COPY_BYTES = 1024;
 const COPY_FROM = 8;
 const COPY = new Uint8Array(COPY_BYTES);
@@ -238,26 +233,52 @@ function copied(bytes, len, count) {
 }
 
 /**
+ * A float decoder's first loop: the elements of src (bytes, or their copy
+ * COPY) from `body` while they are float32 and no NaN, read through `from`
+ * (src's DataView, offsets alike), into out; returns how many. The message
+ * decoder passes its own view of the input (before, its fields of fewer than
+ * COPY_FROM elements, or in an input of more than COPY_BYTES, were read byte
+ * by byte: f32At() and be32() took a third of W4's decode in a profile).
+ */
+function leadingF32s(src, from, out, body, whole) {
+  let i = 0;
+  for (let p = body; i < whole && src[p] === 0xca; i++, p += 5) {
+    const v = from.getFloat32(p + 1);
+    if (v !== v) break;
+    out[i] = v;
+  }
+  return i;
+}
+
+/** leadingF32s() of float64 elements. */
+function leadingF64s(src, from, out, body, whole) {
+  let i = 0;
+  for (let p = body; i < whole && src[p] === 0xcb; i++, p += 9) {
+    const v = from.getFloat64(p + 1);
+    if (v !== v) break;
+    out[i] = v;
+  }
+  return i;
+}
+
+/**
  * Decodes `count` numeric elements from bytes[body] (the input holds len
  * bytes) into a new Float32Array; returns it, and where the array ends is
- * then found(). Float32 elements are read from COPY as long as they come (see
- * copied()); the rest, and all of a short input, by the second loop, where a
+ * then found(). Float32 elements are read by leadingF32s() as long as they
+ * come; the rest, and all of a short input, by the second loop, where a
  * NaN and every other form go through readElement() (which copies a NaN's bits
  * exactly). Float32Array and Float64Array each have a decoder of their own:
  * one store site that saw both would serve each more slowly.
  */
-function decodeF32s(bytes, len, body, count) {
+function decodeF32s(bytes, len, body, count, kind, integralFloats, view) {
   const out = new Float32Array(count);
   let i = 0;
-  let p = body;
-  if (copied(bytes, len, count)) {
+  if (view !== undefined || copied(bytes, len, count)) {
     const whole = Math.min(count, Math.floor((len - body) / 5)); // elements that fit in the input
-    for (; i < whole && COPY[p] === 0xca; i++, p += 5) {
-      const v = COPY_VIEW.getFloat32(p + 1);
-      if (v !== v) break;
-      out[i] = v;
-    }
+    // Two call sites, each inlined with its own arguments (COPY's are constants).
+    i = view !== undefined ? leadingF32s(bytes, view, out, body, whole) : leadingF32s(COPY, COPY_VIEW, out, body, whole);
   }
+  let p = body + 5 * i;
   for (; i < count; i++) {
     if (bytes[p] === 0xca && len - p >= 5) {
       const v = f32At(bytes, p + 1);
@@ -274,18 +295,15 @@ function decodeF32s(bytes, len, body, count) {
 }
 
 /** decodeF32s() into a new Float64Array, whose own form is float64. */
-function decodeF64s(bytes, len, body, count) {
+function decodeF64s(bytes, len, body, count, kind, integralFloats, view) {
   const out = new Float64Array(count);
   let i = 0;
-  let p = body;
-  if (copied(bytes, len, count)) {
+  if (view !== undefined || copied(bytes, len, count)) {
     const whole = Math.min(count, Math.floor((len - body) / 9));
-    for (; i < whole && COPY[p] === 0xcb; i++, p += 9) {
-      const v = COPY_VIEW.getFloat64(p + 1);
-      if (v !== v) break;
-      out[i] = v;
-    }
+    // Two call sites, each inlined with its own arguments (COPY's are constants).
+    i = view !== undefined ? leadingF64s(bytes, view, out, body, whole) : leadingF64s(COPY, COPY_VIEW, out, body, whole);
   }
+  let p = body + 9 * i;
   for (; i < count; i++) {
     if (bytes[p] === 0xcb && len - p >= 9) {
       const v = f64At(bytes, p + 1);
@@ -543,15 +561,12 @@ export const packKind = (kind, x, n) => PACKERS[kind.index](x, n, kind);
 /**
  * The pure-JS unpacker of a kind (BOOL too): the array of `count` elements at
  * bytes[body] (the input holds len bytes) as a new typed array; where the
- * array ends is then found().
+ * array ends is then found(). `view`, where the caller has one: a DataView of
+ * bytes' own memory with the same offsets (the message decoder's), which the
+ * float decoders read through.
  */
-export const decodeKind = (kind, bytes, len, body, count, integralFloats) => DECODERS[kind.index](bytes, len, body, count, kind, integralFloats);
-
-/** decodeKind() as { value, end }: for callers off the small-input path (the message codec). */
-export function unpackKind(kind, bytes, body, count, integralFloats) {
-  const value = decodeKind(kind, bytes, lengthOf(bytes), body, count, integralFloats);
-  return { value, end: foundAt };
-}
+export const decodeKind = (kind, bytes, len, body, count, integralFloats, view = undefined) => (
+  DECODERS[kind.index](bytes, len, body, count, kind, integralFloats, view));
 
 /**
  * The pure-JS packer of a kind, into out[at...], which has room for

@@ -484,9 +484,9 @@ export class Decoder {
     const n = this.arrayHeader(tag, start);
     if (n >= 0) {
       if (n > this.maxArrayLength) throw this.overLimit(start, 'an array', n, 'maxArrayLength', this.maxArrayLength);
-      this.reader ??= this.port.typedReader(this.bytes);
-      const { value, end } = this.reader.read(kind === HALF ? FLOAT64 : kind, start, this.integralFloats);
-      this.pos = end;
+      this.reader ??= this.port.typedReader(this.bytes, this.view);
+      const value = this.reader.read(kind === HALF ? FLOAT64 : kind, start, this.integralFloats);
+      this.pos = this.reader.end;
       return kind === HALF ? halfOf(value) : value;
     }
     if (kind !== BOOL && tag >= 0xc4 && tag <= 0xc6) return this.typedFromBin(kind, start);

@@ -33,19 +33,21 @@
 //     store.copyInto(target, offset, pos)   copies [0, pos) to target[offset]
 //   The encoder re-reads store.bytes / store.view after every store call.
 //
-//   port.typedReader(input) -> reader          one per decode call that meets a
+//   port.typedReader(input, view) -> reader    one per decode call that meets a
 //                                              shaped typed-array field (input: the
-//                                              Uint8Array being decoded)
-//     reader.read(kind, offset, integralFloats) -> { value, end }
+//                                              Uint8Array being decoded; view: a
+//                                              DataView of the same bytes, offsets alike)
+//     reader.read(kind, offset, integralFloats) -> value
 //                               the standard msgpack array at input[offset] as a new
 //                               typed array of kind (kinds.BOOL: a Uint8Array of 0 / 1),
-//                               range-checked as unpack() does; `end` is the absolute
-//                               offset after it. Errors are FastmpErrors with the
-//                               element index and the absolute byte offset.
+//                               range-checked as unpack() does. Errors are FastmpErrors
+//                               with the element index and the absolute byte offset.
+//     reader.end                after read(): the absolute offset after that array
+//                               (a field, not a { value, end } object per call)
 
 import { MAX_ELEMENTS, packBound } from '../abi.js';
-import { usableLength, usableView } from '../args.js';
-import { packKindInto, readArrayHeader, unpackKind } from '../wire.js';
+import { lengthOf, usableLength, usableView } from '../args.js';
+import { arrayCount, decodeKind, found, packKindInto } from '../wire.js';
 
 /** An output store over a JS ArrayBuffer that doubles when it grows. */
 class JsStore {
@@ -93,19 +95,24 @@ class JsStore {
 
 /** Reads shaped typed-array fields of one input with wire.js. */
 class JsReader {
-  constructor(input) {
+  constructor(input, view) {
     this.input = input;
+    this.view = view;
+    this.end = 0;
   }
 
   read(kind, offset, integralFloats) {
     const input = this.input;
-    const { count, body } = readArrayHeader(input, offset);
-    return unpackKind(kind, input, body, count, integralFloats);
+    const length = lengthOf(input);
+    const count = arrayCount(input, offset, length);
+    const value = decodeKind(kind, input, length, found(), count, integralFloats, this.view);
+    this.end = found();
+    return value;
   }
 }
 
 /** The pure-JS port. */
 export const jsPort = Object.freeze({
   newOutput: (initialBytes) => new JsStore(initialBytes),
-  typedReader: (input) => new JsReader(input),
+  typedReader: (input, view) => new JsReader(input, view),
 });
