@@ -732,6 +732,7 @@ class WasmStore {
   constructor(boundary, inJs, initialBytes) {
     this.b = boundary;
     this.inJs = inJs;
+    this.detached = (v, fn) => boundary.detachedError(v, fn); // made once: writeTyped() runs per typed array
     this.region = { pointer: 0, capacity: 0 };
     this.grow(0, Math.max(initialBytes, 64));
     boundary.regions.add(this.region);
@@ -790,7 +791,7 @@ class WasmStore {
 
   writeTyped(kind, x, pos) {
     const b = this.b;
-    const n = usableLength(x, 'encode', (v, fn) => b.detachedError(v, fn));
+    const n = usableLength(x, 'encode', this.detached);
     if (n > MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${n}`);
     // Where x is, before the store grows (which may grow memory and detach
     // x): an alloc() array is read at its address, which growth keeps; the
