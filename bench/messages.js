@@ -189,6 +189,7 @@ export const NAMES = {
   fastmpDecodePlain: 'fastmp decode(bytes) (module-level)',
   fastmpBinDecoder: 'fastmp new Decoder({shape}), bin input',
   floor: 'copy floor: Uint8Array#slice of fastmp output',
+  vectorsFloor: 'floor: a bare loop making the 10 000 Float32Array(3), no checks',
   msgpackrFrom: `${MR} + Array.from (timed)`,
   msgpackrPre: `${MR}, pre-converted input`,
   msgpackFrom: `${MM} + Array.from (timed)`,
@@ -261,6 +262,30 @@ function peerRows(w, fastmpOut, binBytes) {
 }
 
 /**
+ * W4's bytes (an array16 of fixarrays of float32) as Float32Arrays by the
+ * barest loop: no checks but the ones that keep it from reading garbage, a
+ * DataView made once. What any decoder that makes typed arrays pays at least
+ * (a Float32Array costs V8 more to make than an array of three numbers).
+ */
+function vectorsFloor(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes[0] !== 0xdc) throw new Error('W4 floor: expected an array16');
+  const n = view.getUint16(1);
+  const out = new Array(n);
+  let p = 3;
+  for (let i = 0; i < n; i++) {
+    const count = bytes[p++] & 0x0f;
+    const a = new Float32Array(count);
+    for (let j = 0; j < count; j++, p += 5) {
+      if (bytes[p] !== 0xca) throw new Error('W4 floor: expected float32 elements');
+      a[j] = view.getFloat32(p + 1);
+    }
+    out[i] = a;
+  }
+  return out;
+}
+
+/**
  * The encode and decode tables of one workload: { name, op, input, refs,
  * tasks: [{ name, fn, wire?, info?, floor? }], check() }. refs: the rows the
  * ratio columns divide by. check() throws unless every contender's output
@@ -291,6 +316,7 @@ function tables(w, api) {
     enc.push({ name: NAMES.floor, fn: () => fastmpOut.slice(), floor: true });
     dec.push({ name: NAMES.fastmpBinDecoder, fn: () => decoder.decode(binBytes), bin: true });
   }
+  if (w.id === 'W4') dec.push({ name: NAMES.vectorsFloor, fn: () => vectorsFloor(fastmpOut), info: true });
   // The paths: an instance each.
   for (const [path] of PATHS) {
     const pathEncoder = new api.paths[path].Encoder();
@@ -516,6 +542,8 @@ const INFO = [
   ['W3 encode vs msgpackr {useRecords:false}', NAMES.fastmpEncoder, NAMES.msgpackrPlainEnc, 'W3 encode'],
   ['W3 decode vs msgpackr {useRecords:false}', NAMES.fastmpDecoderPlain, NAMES.msgpackrUnpackPlain, 'W3 decode'],
   ['W4 decode vs msgpackr + Float32Array.from', NAMES.fastmpDecoder, NAMES.msgpackrUnpackFrom, 'W4 decode'],
+  ['W4 decode: fastmp vs the bare Float32Array(3) loop (floor)', NAMES.fastmpDecoder, NAMES.vectorsFloor, 'W4 decode'],
+  ['W4 decode: the bare Float32Array(3) loop (floor) vs msgpackr reading plain arrays', NAMES.vectorsFloor, NAMES.msgpackrUnpack, 'W4 decode'],
   ['W1 encode: wasm-simd ÷ wasm-scalar instance', 'fastmp Encoder (wasm-simd instance), reused', 'fastmp Encoder (wasm-scalar instance), reused', 'W1 encode'],
   ['W1 decode: wasm-simd ÷ wasm-scalar instance', 'fastmp Decoder {shape} (wasm-simd instance), reused', 'fastmp Decoder {shape} (wasm-scalar instance), reused', 'W1 decode'],
   ['W1 encode: auto instance vs pure-js instance', 'fastmp Encoder (auto instance), reused', 'fastmp Encoder (pure-js instance), reused', 'W1 encode'],
