@@ -264,8 +264,8 @@ function peerRows(w, fastmpOut, binBytes) {
 /**
  * W4's bytes (an array16 of fixarrays of float32) as Float32Arrays by the
  * barest loop: no checks but the ones that keep it from reading garbage, a
- * DataView made once. What any decoder that makes typed arrays pays at least
- * (a Float32Array costs V8 more to make than an array of three numbers).
+ * DataView made once: what any decoder that makes these typed arrays pays at
+ * least, so that fastmp's own overhead per field can be read off the table.
  */
 function vectorsFloor(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
