@@ -852,7 +852,7 @@ class WasmReader {
       return value;
     }
     // The bytes the array can span (no element is longer than 9 bytes, a boolean 1).
-    const len = Math.min(input.length - offset, body - offset + count * (kind.c === 'bool' ? 1 : MAX_NUMBER_BYTES));
+    const len = Math.min(inputLength - offset, body - offset + count * (kind.c === 'bool' ? 1 : MAX_NUMBER_BYTES));
     const flags = integralFloats ? INTEGRAL_FLOATS : 0;
     // A long field a chunk at a time, straight from the input (which is in JS
     // memory: asInput() copies one in wasm memory): wasm memory holds a chunk,
