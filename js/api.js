@@ -322,7 +322,7 @@ export function makeApi(core) {
   }
 
   // Whole messages (js/codec/): typed-array fields through this instance's kernels.
-  const port = b.codecPort(useJs, kernelError);
+  const port = b.codecPort(useJs, jsUnpack, kernelError);
   const api = {
     pack, packBool, packBoolView, packInto, packView, unpack, unpackFrom, unpackBool, unpackBoolFrom, alloc, free, refresh,
     backend: () => core.backend,

@@ -20,7 +20,7 @@ import {
 } from './args.js';
 import { CODE_NAMES, usageError } from './errors.js';
 import { jsPort } from './codec/port-js.js';
-import { arrayCount, arrayHeaderSize, decodeKind, found, packKind, packKindInto } from './wire.js';
+import { arrayCount, arrayHeaderSize, found, packKind, packKindInto } from './wire.js';
 
 const MIN_SCRATCH = 1 << 16;
 // The largest scratch region: wasm32 memory is at most 4 GiB (65536 pages); one page less.
@@ -595,12 +595,15 @@ export class Boundary {
    * typed-array fields: an Encoder's output lives in wasm memory, where the
    * kernels write each field in place; a shaped decode copies its input into
    * wasm memory once. `inJs(op, kind, n)` says when the pure-JS path is
-   * faster; `kernelError(kind, start, result, input)` words a kernel's failure as unpack() does.
+   * faster, `unpackInJsBelow` (by kind index) the same for unpack, as the
+   * decoder asks it; `kernelError(kind, start, result, input)` words a
+   * kernel's failure as unpack() does.
    */
-  codecPort(inJs, kernelError) {
+  codecPort(inJs, unpackInJsBelow, kernelError) {
     return Object.freeze({
       newOutput: (initialBytes) => new WasmStore(this, inJs, initialBytes),
-      typedReader: (input, view) => new WasmReader(this, inJs, kernelError, input, view),
+      unpackInJsBelow,
+      typedReader: (input) => new WasmReader(this, kernelError, input),
       // An input in wasm memory is decoded from a copy: a call during the
       // decode (a shaped field's, an extension's) may grow memory and detach it.
       checkInput: (bytes, original, fn) => {
@@ -828,12 +831,10 @@ const REGION_WINDOW = 1 << 20;
 
 /** Shaped typed-array fields of one input, decoded by the kernels: see js/codec/port-js.js. */
 class WasmReader {
-  constructor(boundary, inJs, kernelError, input, view) {
+  constructor(boundary, kernelError, input) {
     this.b = boundary;
-    this.inJs = inJs;
     this.kernelError = kernelError;
     this.input = input;
-    this.inputView = view;
     this.from = -1; // input[from, to) is copied at `base` (on the first field that needs it)
     this.to = -1;
     this.base = 0;
@@ -846,11 +847,6 @@ class WasmReader {
     const inputLength = lengthOf(input);
     const count = arrayCount(input, offset, inputLength);
     const body = found();
-    if (this.inJs('unpack', kind, count)) {
-      const value = decodeKind(kind, input, inputLength, body, count, integralFloats, this.inputView);
-      this.end = found();
-      return value;
-    }
     // The bytes the array can span (no element is longer than 9 bytes, a boolean 1).
     const len = Math.min(inputLength - offset, body - offset + count * (kind.c === 'bool' ? 1 : MAX_NUMBER_BYTES));
     const flags = integralFloats ? INTEGRAL_FLOATS : 0;

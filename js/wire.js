@@ -91,9 +91,20 @@ function longArrayCount(bytes, start, len, tag) {
   } else {
     throw headerError('NOT_ARRAY', bytes, start);
   }
-  if (count > len - body) throw headerError('LENGTH', bytes, start, count);
+  checkCount(bytes, start, body, count, len);
   foundAt = body;
   return count;
+}
+
+/**
+ * Throws LENGTH unless the `count` elements that the array header at
+ * bytes[start] claims can fit in bytes[body, len): every element takes at
+ * least one byte. arrayCount() checks every header it reads with it; the
+ * message decoder, which reads its headers itself, checks with it before it
+ * decodes a shaped field's elements.
+ */
+export function checkCount(bytes, start, body, count, len) {
+  if (count > len - body) throw headerError('LENGTH', bytes, start, count);
 }
 
 /** The FastmpError of a bad array header at bytes[start] (a plain function: no closure per call). */

@@ -33,10 +33,15 @@
 //     store.copyInto(target, offset, pos)   copies [0, pos) to target[offset]
 //   The encoder re-reads store.bytes / store.view after every store call.
 //
-//   port.typedReader(input, view) -> reader    one per decode call that meets a
-//                                              shaped typed-array field (input: the
-//                                              Uint8Array being decoded; view: a
-//                                              DataView of the same bytes, offsets alike)
+//   port.unpackInJsBelow      an array by kind index (js/kinds.js, BOOL last): a
+//                             shaped typed-array field of n elements of a kind with
+//                             n < unpackInJsBelow[kind.index] is decoded by the decoder
+//                             itself, with wire.js decodeKind() (as unpack() decodes
+//                             it below its crossover); a longer one by the reader
+//   port.typedReader(input) -> reader    one per decode call that meets a shaped
+//                                        typed-array field at or above that limit
+//                                        (input: the Uint8Array being decoded); a
+//                                        port whose limits are all Infinity has none
 //     reader.read(kind, offset, integralFloats) -> value
 //                               the standard msgpack array at input[offset] as a new
 //                               typed array of kind (kinds.BOOL: a Uint8Array of 0 / 1),
@@ -46,8 +51,9 @@
 //                               (a field, not a { value, end } object per call)
 
 import { MAX_ELEMENTS, packBound } from '../abi.js';
-import { lengthOf, usableLength, usableView } from '../args.js';
-import { arrayCount, decodeKind, found, packKindInto } from '../wire.js';
+import { usableLength, usableView } from '../args.js';
+import { BOOL, KINDS } from '../kinds.js';
+import { packKindInto } from '../wire.js';
 
 /** An output store over a JS ArrayBuffer that doubles when it grows. */
 class JsStore {
@@ -93,26 +99,8 @@ class JsStore {
   }
 }
 
-/** Reads shaped typed-array fields of one input with wire.js. */
-class JsReader {
-  constructor(input, view) {
-    this.input = input;
-    this.view = view;
-    this.end = 0;
-  }
-
-  read(kind, offset, integralFloats) {
-    const input = this.input;
-    const length = lengthOf(input);
-    const count = arrayCount(input, offset, length);
-    const value = decodeKind(kind, input, length, found(), count, integralFloats, this.view);
-    this.end = found();
-    return value;
-  }
-}
-
 /** The pure-JS port. */
 export const jsPort = Object.freeze({
   newOutput: (initialBytes) => new JsStore(initialBytes),
-  typedReader: (input, view) => new JsReader(input, view),
+  unpackInJsBelow: Object.freeze([...KINDS, BOOL].map(() => Infinity)), // every field: no typedReader
 });
