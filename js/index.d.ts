@@ -512,7 +512,7 @@ export interface EncoderOptions<ContextType = undefined> {
   forceFloat32?: boolean;
   /** Map entries whose value is undefined left out (default false: written as nil). */
   ignoreUndefined?: boolean;
-  /** Integers as floats too. Default false. */
+  /** Integers as floats too (float32 with forceFloat32), a `Map`'s integer keys included. Default false. */
   forceIntegerToFloat?: boolean;
   /**
    * How typed arrays other than Uint8Array (always a bin) are written:

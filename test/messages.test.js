@@ -195,6 +195,17 @@ describe("Map and Set: their entries, as msgpackr writes them (@msgpack/msgpack 
     }
   });
 
+  test('forceIntegerToFloat applies to a Map\'s integer keys as to every number (README)', () => {
+    const map = new Map([[1, 'a'], [-2, 'b']]);
+    expect(hex(encode(map))).toBe('8201a161fea162');
+    // Each key as @msgpack/msgpack writes that number under the same options: float64, or float32 with forceFloat32.
+    for (const options of [{ forceIntegerToFloat: true }, { forceIntegerToFloat: true, forceFloat32: true }]) {
+      const key = (n) => hex(msgpack.encode(n, options));
+      expect(hex(encode(map, options))).toBe(`82${key(1)}a161${key(-2)}a162`);
+      expect(key(1)).not.toBe('01');
+    }
+  });
+
   test('sortKeys on a Map with a key that is not a string: a TYPE error naming the entry', () => {
     expect(catchError(() => encode({ m: new Map([['b', 1], [1, 2]]) }, { sortKeys: true }))).toMatchObject({
       code: 'TYPE', path: '$.m', message: expect.stringMatching(/entry 1 has the key the number 1/),
