@@ -98,8 +98,6 @@ export function makeApi(core) {
   const limits = jsLimits(core.backend, core.pureJs);
   const jsPack = limits.pack;
   const jsUnpack = limits.unpack;
-  /** Whether the pure-JS path takes n elements of kind (op 'pack' or 'unpack'). */
-  const useJs = (op, kind, n) => n < (op === 'pack' ? jsPack : jsUnpack)[kind.index];
   const detached = (x, fn) => b.detachedError(x, fn);
   // Where the latest unpackAt() array ended (its second result, read by the
   // caller at once): no { value, end } object per call.
@@ -322,7 +320,7 @@ export function makeApi(core) {
   }
 
   // Whole messages (js/codec/): typed-array fields through this instance's kernels.
-  const port = b.codecPort(useJs, jsUnpack, kernelError);
+  const port = b.codecPort(jsPack, jsUnpack, kernelError);
   const api = {
     pack, packBool, packBoolView, packInto, packView, unpack, unpackFrom, unpackBool, unpackBoolFrom, alloc, free, refresh,
     backend: () => core.backend,

@@ -594,14 +594,14 @@ export class Boundary {
    * The port through which the message codec (js/codec/) packs and unpacks
    * typed-array fields: an Encoder's output lives in wasm memory, where the
    * kernels write each field in place; a shaped decode copies its input into
-   * wasm memory once. `inJs(op, kind, n)` says when the pure-JS path is
-   * faster, `unpackInJsBelow` (by kind index) the same for unpack, as the
-   * decoder asks it; `kernelError(kind, start, result, input)` words a
-   * kernel's failure as unpack() does.
+   * wasm memory once. `packInJsBelow` and `unpackInJsBelow` (by kind index:
+   * api.js jsLimits()) say below how many elements the pure-JS path is
+   * faster; `kernelError(kind, start, result, input)` words a kernel's
+   * failure as unpack() does.
    */
-  codecPort(inJs, unpackInJsBelow, kernelError) {
+  codecPort(packInJsBelow, unpackInJsBelow, kernelError) {
     return Object.freeze({
-      newOutput: (initialBytes) => new WasmStore(this, inJs, initialBytes),
+      newOutput: (initialBytes) => new WasmStore(this, packInJsBelow, initialBytes),
       unpackInJsBelow,
       typedReader: (input) => new WasmReader(this, kernelError, input),
       // An input in wasm memory is decoded from a copy: a call during the
@@ -732,9 +732,9 @@ const regions = typeof FinalizationRegistry === 'function'
 
 /** An Encoder's output, in wasm memory: see the port contract in js/codec/port-js.js. */
 class WasmStore {
-  constructor(boundary, inJs, initialBytes) {
+  constructor(boundary, packInJsBelow, initialBytes) {
     this.b = boundary;
-    this.inJs = inJs;
+    this.jsBelow = packInJsBelow; // by kind index: fields of fewer elements are packed by wire.js
     this.detached = (v, fn) => boundary.detachedError(v, fn); // made once: writeTyped() runs per typed array
     this.region = { pointer: 0, capacity: 0 };
     this.grow(0, Math.max(initialBytes, 64));
@@ -806,7 +806,7 @@ class WasmStore {
       at = OUTSIDE;
     }
     this.ensure(pos, packBound(n, kind.wire));
-    if (this.inJs('pack', kind, n)) return packKindInto(kind, at >= 0 ? new kind.Type(b.buffer, at, n) : elements, n, this.bytes, pos);
+    if (n < this.jsBelow[kind.index]) return packKindInto(kind, at >= 0 ? new kind.Type(b.buffer, at, n) : elements, n, this.bytes, pos);
     // Elements from JS memory are copied into scratch; that may grow memory.
     const source = at >= 0 ? at : b.copyIn(kind, elements, n);
     const size = b.wasm[kind.pack](source, n, this.region.pointer + pos) >>> 0;
