@@ -41,7 +41,7 @@ export function writeArrayHeaderAt(out, at, n) {
 // DataView: a DataView of a small on-heap array moves it off-heap first, which
 // costs more than decoding it (300-850 ns in V8).
 const be16 = (b, p) => (b[p] << 8) | b[p + 1];
-const be32 = (b, p) => ((b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]) >>> 0;
+export const be32 = (b, p) => ((b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]) >>> 0;
 /** The 64-bit int at b[p], as a BigInt: signed (int64) or not (uint64). */
 const be64 = (b, p, signed) => {
   const v = (BigInt(be32(b, p)) << 32n) | BigInt(be32(b, p + 4));

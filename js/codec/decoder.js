@@ -62,6 +62,7 @@ export class Decoder {
     this.end = 0;
     this.reader = null;
     this.entered = false;
+    this.copyBytes = false; // bins, raw strs and ext payloads as copies, not views of the input (streams)
   }
 
   /**
@@ -152,6 +153,17 @@ export class Decoder {
   /** A fresh decoder with the same options and port (for a call made while this one is busy). */
   clone() {
     return new this.constructor(this.config, this.port);
+  }
+
+  /**
+   * The decoder of one stream: a clone whose values hold no view of the
+   * bytes it reads (the stream's source may refill its chunks, and the
+   * stream reuses its own buffer).
+   */
+  forStream() {
+    const decoder = this.clone();
+    decoder.copyBytes = true;
+    return decoder;
   }
 
   setInput(bytes, offset) {
@@ -292,13 +304,18 @@ export class Decoder {
     return codecError('UTF8', `the str at byte ${start} is not valid UTF-8 (rawStrings: true reads its bytes)`, start);
   }
 
-  /** A bin (and a raw str): a view of the input, as @msgpack/msgpack returns it. */
+  /** A bin (and a raw str): a view of the input, as @msgpack/msgpack returns it (a stream's: a copy). */
   readBin(n, start) {
     if (n > this.maxBinLength) throw this.overLimit(start, 'a bin', n, 'maxBinLength', this.maxBinLength);
     const p = this.pos;
     if (n > this.end - p) throw this.tooLong(start, 'a bin', `${n} bytes`, p + n);
     this.pos = p + n;
-    return this.bytes.subarray(p, p + n);
+    return this.bytesAt(p, n);
+  }
+
+  /** input[p, p + n): a view, or with copyBytes a copy. */
+  bytesAt(p, n) {
+    return this.copyBytes ? this.bytes.slice(p, p + n) : this.bytes.subarray(p, p + n);
   }
 
   /** An array of n elements; `elem`: the shape of each (null: none). */
@@ -314,11 +331,16 @@ export class Decoder {
     return array;
   }
 
-  /** Limits of an array of n elements: each takes at least a byte, and they are one level deeper. */
+  /**
+   * Limits of an array of n elements: they are one level deeper, and each
+   * takes at least a byte. The options first: a stream (js/codec/stream.js)
+   * asks this decoder whether a header its scanner stopped at is refused,
+   * with the bytes so far, which the elements may not have reached yet.
+   */
   checkArray(n, start, depth) {
     if (n > this.maxArrayLength) throw this.overLimit(start, 'an array', n, 'maxArrayLength', this.maxArrayLength);
-    if (n > this.end - this.pos) throw this.tooLong(start, 'an array', `${n} elements`, this.pos + n);
     if (n > 0 && depth >= this.maxDepth) throw this.tooDeep(start, depth);
+    if (n > this.end - this.pos) throw this.tooLong(start, 'an array', `${n} elements`, this.pos + n);
   }
 
   /**
@@ -345,8 +367,8 @@ export class Decoder {
 
   checkMap(n, start, depth) {
     if (n > this.maxMapLength) throw this.overLimit(start, 'a map', n, 'maxMapLength', this.maxMapLength);
-    if (2 * n > this.end - this.pos) throw this.tooLong(start, 'a map', `${n} entries`, this.pos + 2 * n);
     if (n > 0 && depth >= this.maxDepth) throw this.tooDeep(start, depth);
+    if (2 * n > this.end - this.pos) throw this.tooLong(start, 'a map', `${n} entries`, this.pos + 2 * n);
   }
 
   /**
@@ -402,7 +424,7 @@ export class Decoder {
     const p = this.pos;
     if (n + 1 > this.end - p) throw this.tooLong(start, 'an ext', `${n} bytes`, p + n + 1);
     const type = (this.bytes[p] << 24) >> 24;
-    const data = this.bytes.subarray(p + 1, p + 1 + n);
+    const data = this.bytesAt(p + 1, n);
     this.pos = p + 1 + n;
     return this.extValue(type, data, start);
   }

@@ -1,16 +1,28 @@
 // stream.js - decoding from an async iterable of chunks (a Node stream, a web
-// ReadableStream, an async generator). Chunks are collected until a value can
-// be complete; the value is then read by the ordinary decoder. A value still
-// cut short is read again from its start once enough bytes have arrived for
-// what the failed read asked for (err.needed), so a value that arrives in k
-// chunks is read at most k times, usually far fewer. Buffers handed out are
-// never written again: bins and raw strings may be views of them.
+// ReadableStream, an async generator), in time linear in the bytes whatever
+// the chunking.
+//
+// A value that lies whole in a chunk is decoded from the chunk. A value the
+// chunk cuts is copied, from its first byte, into a buffer the stream owns
+// (the tail), and the chunks after it are added to the tail only until a
+// scanner (js/codec/scan.js), which keeps its place between chunks, finds the
+// value's end; the decoder then reads the value once. So no value is decoded
+// again for every chunk that arrives, and no chunk is kept across the next
+// pull: a source may refill one buffer for all its chunks. Values never hold a
+// view of a chunk or of the tail (Decoder.forStream(): bins are copies).
+//
+// Errors count `offset` from the first byte of the value at fault, and
+// `streamOffset` says where that value starts in the stream.
 
+import { bufferOf, byteOffsetOf, copyInto, typedArrayName, usableLength } from '../args.js';
 import { FastmpError } from '../errors.js';
 import { asInput } from './options.js';
 import { codecError, show } from './path.js';
+import { LIMIT, MORE, ValueScanner } from './scan.js';
 
 const EMPTY = new Uint8Array(0);
+/** Bytes of a chunk added to the tail at a time beyond those the scanner knows the value needs. */
+const STEP = 4096;
 
 /** An AsyncIterable of a web ReadableStream (for engines whose streams are not iterable yet). */
 function asAsyncIterable(source) {
@@ -35,79 +47,205 @@ async function* readerIterable(stream) {
 /** A read that failed only because the input stops too early. */
 const isIncomplete = (err) => err instanceof FastmpError && (err.code === 'TRUNCATED' || err.code === 'LENGTH');
 
-/**
- * The unread bytes of a stream: `bytes` from `pos`, and chunks not yet
- * joined to them (joined only when a read could succeed).
- */
-class Pending {
-  /** `port`: the decoder's (a chunk in wasm memory is taken as a copy: a later call may overwrite it). */
-  constructor(source, port) {
-    this.chunks = asAsyncIterable(source)[Symbol.asyncIterator]();
-    this.port = port;
+/** A growable buffer of bytes the stream owns: the start of a value that a chunk cut. */
+class Tail {
+  constructor() {
     this.bytes = EMPTY;
-    this.pos = 0;
-    this.queue = [];
-    this.queued = 0;
-    this.needed = 1; // bytes from pos a read needs before it is worth trying
+    this.length = 0;
+  }
+
+  /** Adds bytes[from, to) at the end (the capacity doubles: each byte is copied O(1) times). */
+  append(bytes, from, to) {
+    const at = this.length;
+    const need = at + to - from;
+    if (need > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(need, 2 * this.bytes.length, 256));
+      grown.set(this.bytes.subarray(0, at));
+      this.bytes = grown;
+    }
+    const out = this.bytes;
+    if (to - from <= 64) {
+      for (let i = from; i < to; i++) out[at + i - from] = bytes[i]; // (a call to set() costs more)
+    } else {
+      copyInto(out, viewOf(bytes, from, to), at);
+    }
+    this.length = need;
+  }
+}
+
+/**
+ * A chunk as the stream reads it: a Uint8Array as it is, any other kind of
+ * bytes as asInput() converts it. The stream reads a chunk by index and
+ * through the intrinsics only (no property a subclass could misreport): its
+ * length (chunkLength), bytes copied into the tail, and views made of it for
+ * the decoder, whose asInput() copies one in wasm memory or a SharedArrayBuffer.
+ */
+const chunkOf = (value, port) => (typedArrayName(value) === 'Uint8Array' ? value : asInput(value, port, 'decodeAsync'));
+
+/** chunk[from, to) as a plain Uint8Array view (no species: a subclass's constructor is not asked). */
+const viewOf = (chunk, from, to) => new Uint8Array(bufferOf(chunk), byteOffsetOf(chunk) + from, to - from);
+
+/** How the header of decodeArrayStream()'s array is found: it ends after 1, 3 or 5 bytes. */
+class HeaderScanner {
+  next = 0; // (no payload to wait for)
+
+  reset() {}
+
+  scan(bytes, length) {
+    const tag = bytes[0];
+    const size = tag === 0xdc ? 3 : tag === 0xdd ? 5 : 1; // (not an array: readArrayHeader() says so)
+    return length >= size ? size : MORE;
+  }
+}
+
+/** The chunks of a stream, read a value at a time. */
+class StreamReader {
+  constructor(decoder, source) {
+    this.decoder = decoder.forStream();
+    this.chunks = asAsyncIterable(source)[Symbol.asyncIterator]();
+    this.chunk = EMPTY; // the latest chunk, read from `at`; the source may reuse it after the next pull
+    this.chunkLength = 0;
+    this.at = 0;
+    this.chunkStart = 0; // where the chunk starts in the stream
+    this.tail = new Tail(); // the value the chunk cut, from its first byte
+    this.tailStart = 0; // where that value starts in the stream
     this.done = false;
+    this.values = new ValueScanner(this.decoder);
+    this.header = new HeaderScanner();
+    this.readValue = (bytes) => this.decoder.decodeFrom(bytes, 0);
   }
 
-  get left() {
-    return this.bytes.length - this.pos + this.queued;
+  /** The next chunk (the current one is read to its end). False at the end of the stream. */
+  async pull() {
+    while (!this.done) {
+      const { done, value } = await this.chunks.next();
+      if (done) this.done = true;
+      else if (this.take(value)) return true;
+    }
+    return false;
   }
 
-  /** Waits for chunks until `needed` bytes are unread or the stream ends; false when nothing is left. */
-  async fill() {
-    while (!this.done && this.left < this.needed) {
+  /** A chunk from the source as the current one; false when it is empty. */
+  take(value) {
+    const chunk = chunkOf(value, this.decoder.port);
+    this.chunkStart += this.chunkLength;
+    this.chunk = chunk;
+    this.chunkLength = usableLength(chunk, 'decodeAsync'); // (a detached chunk: DETACHED)
+    this.at = 0;
+    return this.chunkLength > 0;
+  }
+
+  /**
+   * The next value, by `read(bytes)` -> { value, end } of a value at bytes[0]
+   * and `scanner`, which finds where such a value ends: { value }, or
+   * undefined at the stream's end before any byte of it.
+   */
+  async next(read, scanner) {
+    while (this.at === this.chunkLength) {
+      if (!(await this.pull())) return undefined;
+    }
+    const start = this.at;
+    try {
+      // (A view from the value's start: errors count from it.)
+      const { value, end } = read(viewOf(this.chunk, start, this.chunkLength));
+      this.at = start + end;
+      return { value };
+    } catch (err) {
+      if (!isIncomplete(err)) throw this.located(err, this.chunkStart + start);
+    }
+    // The chunk ends inside the value: from here on it is read from the tail.
+    this.tailStart = this.chunkStart + start;
+    this.tail.length = 0;
+    this.tail.append(this.chunk, start, this.chunkLength);
+    this.at = this.chunkLength;
+    scanner.reset();
+    return this.finish(read, scanner);
+  }
+
+  /** The value begun in the tail: chunks added until the scanner finds its end, then read once. */
+  async finish(read, scanner) {
+    const tail = this.tail;
+    let end = scanner.scan(tail.bytes, tail.length);
+    for (;;) {
+      if (end >= 0) {
+        // Bytes after the end came from the current chunk, which reads on from them.
+        this.at -= tail.length - end;
+        tail.length = end;
+        return this.readTail(read);
+      }
+      if (end === LIMIT) {
+        // A header the options refuse: the decoder reports it, unless it first
+        // needs bytes still to come (the header is then in a shaped field, say).
+        try {
+          return this.readTail(read);
+        } catch (err) {
+          if (!isIncomplete(err)) throw err;
+          scanner.checking = false; // (once a value: each check reads the tail again)
+        }
+        end = scanner.scan(tail.bytes, tail.length);
+        if (end === MORE) end = this.feed(scanner);
+        continue;
+      }
+      // MORE, the chunk used up. (The source is awaited here, not in pull(): an
+      // async call less per chunk, the most a stream of small chunks pays.)
       const { done, value } = await this.chunks.next();
       if (done) {
         this.done = true;
-      } else {
-        const chunk = asInput(value, this.port);
-        this.queue.push(chunk);
-        this.queued += chunk.length;
+        return this.readTail(read); // the stream ends inside the value: the decoder's TRUNCATED or LENGTH
       }
+      this.take(value);
+      end = this.feed(scanner);
     }
-    this.join();
-    return this.pos < this.bytes.length;
   }
 
-  /** One buffer of every unread byte (a new one: buffers read before are never written again). */
-  join() {
-    if (this.queue.length === 0) return;
-    const rest = this.bytes.subarray(this.pos);
-    let joined;
-    if (rest.length === 0 && this.queue.length === 1) {
-      joined = this.queue[0];
-    } else {
-      joined = new Uint8Array(rest.length + this.queued);
-      joined.set(rest);
-      let at = rest.length;
-      for (const chunk of this.queue) {
-        joined.set(chunk, at);
-        at += chunk.length;
-      }
+  /**
+   * Adds bytes of the current chunk to the tail while the scanner needs more
+   * (each time what it knows the value spans, a payload's length, and STEP
+   * bytes more), and scans them. Returns the scanner's answer: an end, MORE
+   * with the chunk used up, or LIMIT.
+   */
+  feed(scanner) {
+    const { tail, chunk, chunkLength } = this;
+    let end = MORE;
+    while (end === MORE && this.at < chunkLength) {
+      const to = Math.min(chunkLength, this.at + Math.max(scanner.next - tail.length, 0) + STEP);
+      tail.append(chunk, this.at, to);
+      this.at = to;
+      end = scanner.scan(tail.bytes, tail.length);
     }
-    this.bytes = joined;
-    this.pos = 0;
-    this.queue = [];
-    this.queued = 0;
+    return end;
   }
 
-  /** `read(bytes, pos)` -> { value, end } once enough bytes are here; undefined at the stream's clean end. */
-  async next(read) {
-    this.needed = 1;
-    for (;;) {
-      if (!(await this.fill())) return undefined;
-      try {
-        const { value, end } = read(this.bytes, this.pos);
-        this.pos = end;
-        return { value };
-      } catch (err) {
-        if (this.done || !isIncomplete(err)) throw err;
-        this.needed = Math.max((err.needed ?? this.bytes.length + 1) - this.pos, this.bytes.length - this.pos + 1);
-      }
+  /** read() of the tail: { value } when it holds the value whole. */
+  readTail(read) {
+    try {
+      const { value, end } = read(this.tail.bytes.subarray(0, this.tail.length));
+      if (end === this.tail.length) return { value };
+      // (The scanner and the decoder agree on where a value ends: this is never reached.)
+      throw codecError('TRAILING', `internal: the value ends at byte ${end} of ${this.tail.length}`, end);
+    } catch (err) {
+      throw this.located(err, this.tailStart);
     }
+  }
+
+  /** An error of the value that starts at stream byte `start`, saying where that is. */
+  located(err, start) {
+    if (err instanceof FastmpError && err.streamOffset === undefined) {
+      err.streamOffset = start;
+      err.message += ` (the value at byte ${start} of the stream)`;
+    }
+    return err;
+  }
+
+  /** Throws TRAILING when any byte is left. */
+  async expectEnd(what) {
+    while (this.at === this.chunkLength) {
+      if (!(await this.pull())) return;
+    }
+    const start = this.chunkStart + this.at;
+    const err = codecError('TRAILING', `bytes follow ${what} in the stream, from its byte ${start}`, 0);
+    err.streamOffset = start;
+    throw err;
   }
 
   /** Lets the source go (a generator's finally runs, a stream's reader is released). */
@@ -115,14 +253,6 @@ class Pending {
     if (!this.done) {
       this.done = true;
       await this.chunks.return?.();
-    }
-  }
-
-  /** Throws TRAILING when any byte is left after the last value. */
-  async expectEnd(what) {
-    this.needed = 1;
-    if (await this.fill()) {
-      throw codecError('TRAILING', `bytes follow ${what} in the stream`, this.pos);
     }
   }
 }
@@ -133,25 +263,24 @@ class Pending {
  * count, bytes after the last are TRAILING.
  */
 async function* valuesOf(decoder, source, count, array) {
-  const pending = new Pending(source, decoder.port);
-  const read = (bytes, pos) => decoder.decodeFrom(bytes, pos);
+  const reader = new StreamReader(decoder, source);
   try {
     if (array) {
-      const header = await pending.next(readArrayHeader);
+      const header = await reader.next(readArrayHeader, reader.header);
       if (header === undefined) throw codecError('TRUNCATED', 'the stream ended before an array', 0, { needed: 1 });
       count = header.value;
     }
     for (let i = 0; i < count; i++) {
-      const got = await pending.next(read);
+      const got = await reader.next(reader.readValue, reader.values);
       if (got === undefined) {
         if (count === Infinity) return;
-        throw codecError('TRUNCATED', `the stream ended before value ${i + 1} of ${count}`, pending.pos, { needed: pending.pos + 1 });
+        throw reader.located(codecError('TRUNCATED', `the stream ended before value ${i + 1} of ${count}`, 0, { needed: 1 }), reader.chunkStart + reader.at);
       }
       yield got.value;
     }
-    await pending.expectEnd(array ? 'the array' : 'the value');
+    await reader.expectEnd(array ? 'the array' : 'the value');
   } finally {
-    await pending.close();
+    await reader.close();
   }
 }
 
@@ -181,15 +310,13 @@ export const decodeMultiStream = (decoder, source) => valuesOf(decoder, source, 
  */
 export const decodeArrayStream = (decoder, source) => valuesOf(decoder, source, 0, true);
 
-/** The element count of the array header at bytes[pos] (its elements may not be here yet). */
-function readArrayHeader(bytes, pos) {
-  const tag = bytes[pos];
-  if (tag >= 0x90 && tag <= 0x9f) return { value: tag & 0x0f, end: pos + 1 };
+/** The element count of the array header at bytes[0] (its elements may not be here yet) -> { value, end }. */
+function readArrayHeader(bytes) {
+  const tag = bytes[0];
+  if (tag >= 0x90 && tag <= 0x9f) return { value: tag & 0x0f, end: 1 };
   const size = tag === 0xdc ? 3 : tag === 0xdd ? 5 : 0;
-  if (size === 0) throw codecError('TYPE', `decodeArrayStream() expects an array, found byte 0x${tag.toString(16)}`, pos);
-  if (bytes.length - pos < size) {
-    throw codecError('TRUNCATED', `the stream ends inside the array header at byte ${pos}`, pos, { needed: pos + size });
-  }
-  const view = new DataView(bytes.buffer, bytes.byteOffset + pos + 1, size - 1);
-  return { value: size === 3 ? view.getUint16(0) : view.getUint32(0), end: pos + size };
+  if (size === 0) throw codecError('TYPE', `decodeArrayStream() expects an array, found byte 0x${tag.toString(16)}`, 0);
+  if (bytes.length < size) throw codecError('TRUNCATED', 'the stream ends inside the array header', 0, { needed: size });
+  const view = new DataView(bytes.buffer, bytes.byteOffset + 1, size - 1);
+  return { value: size === 3 ? view.getUint16(0) : view.getUint32(0), end: size };
 }
