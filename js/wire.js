@@ -3,7 +3,7 @@
 // the C kernels rule for rule (c/fm_msgpack.h); the parity tests hold it to
 // them byte for byte.
 
-import { bufferOf, byteOffsetOf, copyInto, lengthOf } from './args.js';
+import { bufferOf, byteOffsetOf, copyInto, isShared, lengthOf } from './args.js';
 import { NO_INDEX, msgpackError } from './errors.js';
 import { BOOL, KINDS } from './kinds.js';
 
@@ -480,12 +480,25 @@ const SAFE = 2n ** 53n;
 const asSafe = (v) => (v < SAFE && v > -SAFE ? Number(v) : v);
 
 /**
+ * x's first n elements as a packer that reads them twice (to size its output,
+ * then to write it) may read them: x itself, or a copy when x is in a
+ * SharedArrayBuffer, where another thread may change them between the two
+ * readings (the header would then disagree with the body). Only for arrays of
+ * more than 64 bytes: a smaller one may be on the engine's heap, where asking
+ * for its buffer moves it off (such a caller copies it anyway, see packInts()).
+ */
+function readOnce(x, n, kind) {
+  const buffer = bufferOf(x);
+  return isShared(buffer) ? new kind.Type(new kind.Type(buffer, byteOffsetOf(x), n)) : x;
+}
+
+/**
  * An integer typed array of numbers (not BigInts) -> msgpack array of ints.
  * Up to 64 elements are read once, by a loop of their own type, into a
- * Float64Array that the rest reads (see toNumbers()).
+ * Float64Array that the rest reads (see toNumbers()); more, see readOnce().
  */
 export function packInts(x, n, kind) {
-  const values = n <= 64 ? toNumbers(x, n, kind) : x;
+  const values = n <= 64 ? toNumbers(x, n, kind) : readOnce(x, n, kind);
   let size = arrayHeaderSize(n);
   for (let i = 0; i < n; i++) size += intSize(values[i]);
   const out = new Uint8Array(size);
@@ -509,8 +522,16 @@ export function packIntsInto(x, n, out, at) {
  */
 const toNumbers = (x, n, kind) => TO_NUMBERS[kind.index](x, n, SMALL_NUMBERS);
 
-/** BigInt64Array / BigUint64Array -> msgpack array of ints. */
-export function packBigInts(x, n = lengthOf(x)) {
+/** x's first n (<= 8) elements, read once by index. */
+function copySmall(x, n, kind) {
+  const copy = new kind.Type(n);
+  for (let i = 0; i < n; i++) copy[i] = x[i];
+  return copy;
+}
+
+/** BigInt64Array / BigUint64Array -> msgpack array of ints (read once: see readOnce()). */
+export function packBigInts(x, n, kind) {
+  x = n <= 8 ? copySmall(x, n, kind) : readOnce(x, n, kind);
   let size = arrayHeaderSize(n);
   for (let i = 0; i < n; i++) {
     const v = asSafe(x[i]);
