@@ -104,8 +104,14 @@ function emptyLength(x, fn, detached) {
 const dataViewBuffer = intrinsicGetter(DataView.prototype, 'buffer');
 const dataViewByteLength = intrinsicGetter(DataView.prototype, 'byteLength');
 
+const dataViewByteOffset = intrinsicGetter(DataView.prototype, 'byteOffset');
+
 /** The buffer of an ArrayBuffer view (a typed array or a DataView), as the engine knows it. */
 export const viewBuffer = (view) => (typedArrayName(view) !== undefined ? bufferOf(view) : dataViewBuffer.call(view));
+/** The byte offset of an ArrayBuffer view (a typed array or a DataView), as the engine knows it. */
+export const viewByteOffset = (view) => (typedArrayName(view) !== undefined ? byteOffsetOf(view) : dataViewByteOffset.call(view));
+/** The byte length of an ArrayBuffer view (a typed array or a DataView), as the engine knows it. */
+export const viewByteLength = (view) => (typedArrayName(view) !== undefined ? byteLengthOf(view) : dataViewByteLength.call(view));
 
 /**
  * Whether an ArrayBuffer view (typed array or DataView) has lost its bytes:

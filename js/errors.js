@@ -96,4 +96,7 @@ const headerSize = (tag) => ({ 0xdc: 3, 0xdd: 5, 0xc4: 2, 0xc5: 3, 0xc6: 5 })[ta
 /** Misuse of a view of wasm memory (STALE, FREED) or of a detached input: names no input position. */
 export const usageError = (code, message) => new FastmpError(code, `fastmp: ${message}`, NO_INDEX, NO_INDEX);
 
+/** STALE: an input that lies in the output an encode is writing (read now, it would be what the call wrote there). */
+export const writtenOutputError = (fn) => usageError('STALE', `${fn}() was given a view of the output an encode is writing (an encodeSharedRef() output is valid until its encoder's next call ends; copy it (slice()) to keep it)`);
+
 const formatValue = (v) => (typeof v === 'bigint' ? `${v}` : Object.is(v, -0) ? '-0' : String(v));

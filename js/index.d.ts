@@ -623,12 +623,19 @@ export class Encoder<ContextType = undefined> {
   /** The value as MessagePack, in a new array. */
   encode(value: unknown): Uint8Array<ArrayBuffer>;
   /**
-   * encode() without the copy: a view of the encoder's buffer, valid until its
-   * next call (on a wasm instance, until wasm memory next grows, too).
+   * encode() without the copy: a view of a buffer the encoder keeps, valid
+   * until its next call ends (which may read it) or dispose() (on a wasm
+   * instance, until wasm memory next grows, too).
    */
   encodeSharedRef(value: unknown): Uint8Array<ArrayBuffer>;
   /** Into target[offset...] (offset default 0); returns the offset after the message. Too small: RangeError with `needed`. */
   encodeInto(value: unknown, target: Uint8Array, offset?: number): number;
+  /**
+   * Gives back the buffer of the latest encodeSharedRef() output (which then
+   * expires). Also under Symbol.dispose where the engine has it (not declared
+   * here: that needs TypeScript's esnext.disposable lib).
+   */
+  dispose(): void;
 }
 
 /**
@@ -710,7 +717,7 @@ export class FastmpError extends Error {
   readonly code: FastmpErrorCode;
   /** The element (or char) at fault, or -1 when the fault is in none (a header, trailing bytes). */
   readonly index: number;
-  /** Byte offset of the fault in the input (the message codec's encode: in the output; in streams: in the bytes still buffered). */
+  /** Byte offset of the fault in the input (the message codec's encode: in the output; in streams: from the first byte of the value at fault). */
   readonly offset: number;
   /** RANGE (and TYPE for a float into an integer array): the element's value. */
   readonly value?: number | bigint;
@@ -721,5 +728,7 @@ export class FastmpError extends Error {
    * value (what a stream waits for).
    */
   readonly needed?: number;
+  /** Errors of a stream: where the value at fault (or the bytes after the last value) starts in the stream. */
+  readonly streamOffset?: number;
   constructor(code: FastmpErrorCode, message: string, index: number, offset: number, value?: number | bigint);
 }

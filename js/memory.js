@@ -16,9 +16,9 @@
 
 import { ELEMENTS_ONLY, INTEGRAL_FLOATS, MAX_ELEMENTS, MAX_NUMBER_BYTES, NO_INDEX_U32, RESULT, packBound } from './abi.js';
 import {
-  bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, lengthOf, typedArrayName, usableLength, usableView, viewBuffer,
+  bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, lengthOf, usableLength, usableView, viewBuffer,
 } from './args.js';
-import { CODE_NAMES, usageError } from './errors.js';
+import { CODE_NAMES, usageError, writtenOutputError } from './errors.js';
 import { jsPort } from './codec/port-js.js';
 import { arrayCount, arrayHeaderSize, found, packKind, packKindInto } from './wire.js';
 
@@ -67,8 +67,9 @@ export class Boundary {
     this.regions = new Set();
     // The latest packView() output: valid while `generation` is the boundary's.
     this.output = { start: 0, end: 0, generation: -1 };
-    // Every packView() output handed out -> its generation: the very object is
-    // refused once stale even where a later output lies at the same place.
+    // Every packView() output handed out -> { generation, start, size }: the
+    // very object is refused once stale even where a later output lies at the
+    // same place, and found again while valid if memory growth detached it.
     this.outputs = new WeakMap();
     this.generation = 0; // one more at every reserve(), i.e. every call that uses scratch
     this.regionUses = 0; // one more at every inputRegion()
@@ -234,7 +235,7 @@ export class Boundary {
   outputView(start, size) {
     this.output = { start, end: start + size, generation: this.generation };
     const view = new Uint8Array(this.buffer, start, size);
-    this.outputs.set(view, this.generation);
+    this.outputs.set(view, { generation: this.generation, start, size });
     return view;
   }
 
@@ -263,7 +264,9 @@ export class Boundary {
     const record = this.handles.get(original);
     if (record?.live) return this.handOut(record);
     if (record !== undefined) throw usageError('FREED', `${fn}() was given an array that free() has released`);
-    throw usageError('STALE', `${fn}() grew wasm memory for this message, which detached this view of wasm memory before it was read; only an array from alloc() itself is found again: pass a copy of a subarray or a packView() output`);
+    const output = this.outputs.get(original);
+    if (output?.generation === this.generation) return new Uint8Array(this.buffer, output.start, output.size);
+    throw usageError('STALE', `${fn}() grew wasm memory for this message, which detached this view of wasm memory before it was read; only an array from alloc(), a packView() output and an encodeSharedRef() output themselves are found again: pass a copy of a subarray`);
   }
 
   /**
@@ -296,7 +299,7 @@ export class Boundary {
   locateView(x, fn, original) {
     if (bufferOf(x) !== this.buffer) return OUTSIDE; // (a detached view was refused by args.js usableLength)
     const handed = this.outputs.get(original);
-    if (handed !== undefined && handed !== this.generation) throw this.staleOutput(fn);
+    if (handed !== undefined && handed.generation !== this.generation) throw this.staleOutput(fn);
     // (An empty alloc() array overlaps no range: only its record tells that it was freed.)
     if (this.handles.get(original)?.live === false) throw usageError('FREED', `${fn}() was given an array that free() has released`);
     const start = byteOffsetOf(x);
@@ -304,11 +307,26 @@ export class Boundary {
     if (this.allocationHolding(start, end) !== undefined) return start;
     const o = this.output;
     if (o.generation === this.generation && start >= o.start && end <= o.end) return IN_OUTPUT;
+    this.refuseWritten(start, end, fn);
     for (const r of this.regions) if (start >= r.pointer && end <= r.pointer + r.capacity) return IN_OUTPUT;
     if (this.freed.some((r) => start < r.end && end > r.start)) {
       throw usageError('FREED', `${fn}() was given a view of an array that free() has released`);
     }
     throw this.staleOutput(fn);
+  }
+
+  /**
+   * Refuses bytes [start, end) of wasm memory when an Encoder's store that a
+   * call is writing holds any of them (STALE): read now, they would be what
+   * the call has written over them. (Only a view kept past its lifetime can
+   * be there: an encodeSharedRef() output after its encoder's next call.)
+   */
+  refuseWritten(start, end, fn) {
+    for (const r of this.regions) {
+      if (r.writing && start < r.pointer + r.capacity && end > r.pointer) {
+        throw writtenOutputError(fn);
+      }
+    }
   }
 
   /**
@@ -613,13 +631,6 @@ export class Boundary {
     });
   }
 
-  /** The n elements of typed array x copied into scratch (x not in scratch); returns their address. */
-  copyIn(kind, x, n) {
-    const base = this.reserve(n * kind.bytes);
-    this.view(kind.Type).set(x, base / kind.bytes);
-    return base;
-  }
-
   /**
    * The input region: a grow-only allocation apart from scratch, where a
    * shaped decode copies its input once (scratch then takes each field's output).
@@ -736,26 +747,51 @@ class WasmStore {
     this.b = boundary;
     this.jsBelow = packInJsBelow; // by kind index: fields of fewer elements are packed by wire.js
     this.detached = (v, fn) => boundary.detachedError(v, fn); // made once: writeTyped() runs per typed array
-    this.region = { pointer: 0, capacity: 0 };
+    this.region = { pointer: 0, capacity: 0, writing: false }; // writing: during a call (Boundary.refuseWritten())
+    this.use = 0;
     this.grow(0, Math.max(initialBytes, 64));
     boundary.regions.add(this.region);
-    regions?.register(this, { boundary, region: this.region });
+    regions?.register(this, { boundary, region: this.region }, this);
   }
 
   /** At the start of every encode: the memory epoch from which growth is the call's own (live()). */
   start() {
     this.since = this.b.epoch;
+    this.region.writing = true;
     this.refresh();
   }
 
-  /** A view met in the message, as the call reads it: Boundary.reattached(). */
-  live(view, original = view) {
-    return this.b.reattached(view, this.since, 'encode', original);
+  /** At the end of every encode. */
+  stop() {
+    this.region.writing = false;
   }
 
-  /** Bytes that a growth of the store must not detach: a copy when they are in wasm memory. */
-  keep(data) {
-    return typedArrayName(data) !== undefined && bufferOf(data) === this.b.buffer ? new Uint8Array(data) : data;
+  /** Frees the region (the store is not used again). */
+  release() {
+    this.b.regions.delete(this.region);
+    regions?.unregister(this);
+    this.b.wasm.free(this.region.pointer);
+    this.region.pointer = 0;
+    this.region.capacity = 0;
+  }
+
+  /** A view met in the message, as the call reads it: Boundary.reattached(). */
+  live(view, original = view, fn = 'encode') {
+    return this.b.reattached(view, this.since, fn, original);
+  }
+
+  /**
+   * Bytes about to be copied in: refused in a store being written, a copy
+   * when they are in wasm memory and a growth could detach them. (A view
+   * from offset 0 that ends below LOW_MEMORY is neither: its buffer is not
+   * asked for, see Boundary.locateSized().)
+   */
+  source(data, growing) {
+    const start = byteOffsetOf(data);
+    const size = byteLengthOf(data);
+    if ((start === 0 && size <= LOW_MEMORY) || bufferOf(data) !== this.b.buffer) return data;
+    this.b.refuseWritten(start, start + size, 'encode');
+    return growing ? new Uint8Array(data) : data;
   }
 
   /** Views of the region, taken again whenever memory has grown since. */
@@ -805,11 +841,23 @@ class WasmStore {
       elements = new kind.Type(x);
       at = OUTSIDE;
     }
-    this.ensure(pos, packBound(n, kind.wire));
-    if (n < this.jsBelow[kind.index]) return packKindInto(kind, at >= 0 ? new kind.Type(b.buffer, at, n) : elements, n, this.bytes, pos);
-    // Elements from JS memory are copied into scratch; that may grow memory.
-    const source = at >= 0 ? at : b.copyIn(kind, elements, n);
-    const size = b.wasm[kind.pack](source, n, this.region.pointer + pos) >>> 0;
+    const room = packBound(n, kind.wire);
+    if (n < this.jsBelow[kind.index]) {
+      this.ensure(pos, room);
+      return packKindInto(kind, at >= 0 ? new kind.Type(b.buffer, at, n) : elements, n, this.bytes, pos);
+    }
+    if (at >= 0) {
+      this.ensure(pos, room);
+    } else {
+      // Elements from JS memory are copied into the store itself, past the
+      // output's room (16-byte aligned): a call writes into its own store
+      // only, never into the scratch region that a packView() output in the
+      // same message may lie in.
+      this.ensure(pos, room + 16 + n * kind.bytes);
+      at = align16(this.region.pointer + pos + room);
+      b.view(kind.Type).set(elements, at / kind.bytes);
+    }
+    const size = b.wasm[kind.pack](at, n, this.region.pointer + pos) >>> 0;
     this.refresh();
     return pos + size;
   }

@@ -22,6 +22,23 @@ export const WASM = {
  */
 export const PORTS = [['pure-JS', jsPort, null], ['wasm SIMD', WASM.simd[CODEC_PORT], WASM.simd], ['wasm scalar', WASM.scalar[CODEC_PORT], WASM.scalar]];
 
+/**
+ * `port` with its newOutput() watched: `stores` lists every store the codec
+ * had it make (an Encoder borrows one from its port's pool per call).
+ */
+export function watchedPort(port) {
+  const stores = [];
+  const watched = Object.freeze({
+    ...port,
+    newOutput: (initialBytes) => {
+      const store = port.newOutput(initialBytes);
+      stores.push(store);
+      return store;
+    },
+  });
+  return { port: watched, stores };
+}
+
 /** A typed array's raw bytes. */
 const rawBytes = (x) => new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
 

@@ -21,7 +21,7 @@ describe.each(BUILDS)('%s', (name, options) => {
   test('a reused Encoder: wasm memory and the scratch region stop growing, and every output is whole', async () => {
     const fm = await createFastmp(options);
     const encoder = new fm.Encoder();
-    encoder.encode(message(1));
+    fm.decode(encoder.encode(message(1)), { shape: { embedding: Float32Array } });
     const settled = fm.memoryStats();
     for (let i = 0; i < 2000; i++) {
       const bytes = encoder.encode(message(i));
@@ -41,7 +41,7 @@ describe.each(BUILDS)('%s', (name, options) => {
     const set = vi.spyOn(Uint8Array.prototype, 'set');
     try {
       const bytes = encoder.encode(message(2));
-      // One set() copies the elements into scratch per typed-array field (embedding, scores,
+      // One set() copies the elements into the store per typed-array field (embedding, scores,
       // ids), and one copies the whole message out; none copies a packed array into the output.
       const sizes = set.mock.calls.map(([source]) => source.length);
       expect(sizes.filter((n) => n >= 1536 * 5)).toEqual([bytes.length]);

@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { BoolArray, ExtensionCodec, asBools, makeCodec, mapOf } from '../js/codec/index.js';
 import { KINDS } from '../js/kinds.js';
 import { randomF32, randomF64, rng } from './helpers.js';
-import { PORTS, catchError, difference, hex, python, referenceArray } from './messages-helpers.js';
+import { PORTS, catchError, difference, hex, python, referenceArray, watchedPort } from './messages-helpers.js';
 
 const SIZES = [0, 1, 15, 16, 17, 255, 65535, 65536];
 
@@ -114,12 +114,15 @@ describe.each(PORTS)('the %s port', (portName, port, instance) => {
     });
 
     test('a reused Encoder writes many typed arrays without growing once warm', () => {
-      const encoder = new Encoder();
+      const watched = watchedPort(port);
+      const encoder = new (makeCodec(watched.port).Encoder)();
       const message = { embedding: randomF32(1536, 1), scores: randomF64(10, 2), ids: randomTyped(KINDS[7], 100, 3) };
       const first = encoder.encode(message);
-      const capacity = encoder.store.bytes.length;
+      const [store] = watched.stores;
+      const capacity = store.bytes.length;
       for (let i = 0; i < 20; i++) expect(hex(encoder.encode(message))).toBe(hex(first));
-      expect(encoder.store.bytes.length).toBe(capacity);
+      expect(watched.stores).toEqual([store]);
+      expect(store.bytes.length).toBe(capacity);
     });
   });
 

@@ -13,9 +13,9 @@ import { describe, expect, test } from 'vitest';
 import {
   Decoder, EXT_TIMESTAMP, Encoder, ExtData, ExtensionCodec, decode, decodeFrom, decodeMulti,
   decodeTimestampExtension, decodeTimestampToTimeSpec, encode, encodeDateToTimeSpec, encodeInto,
-  encodeTimeSpecToTimestamp, encodeTimestampExtension,
+  encodeTimeSpecToTimestamp, encodeTimestampExtension, jsPort, makeCodec,
 } from '../js/codec/index.js';
-import { anyBigInt, anyNumber, anyString, anyValue, catchError, difference, hex } from './messages-helpers.js';
+import { anyBigInt, anyNumber, anyString, anyValue, catchError, difference, hex, watchedPort } from './messages-helpers.js';
 
 /** Encoder options, each drawn independently (useBigInt64 is chosen by the caller). */
 const anyEncodeOptions = fc.record({
@@ -320,25 +320,34 @@ describe('decode: what @msgpack/msgpack reads', () => {
 });
 
 describe('Encoder and Decoder instances', () => {
-  test('a reused Encoder keeps its store: no growth once the largest message fits', () => {
-    const encoder = new Encoder({ initialBufferSize: 16 });
+  test('Encoders borrow their store from a pool: no new store and no growth once the largest message fits', () => {
+    const { port, stores } = watchedPort(jsPort);
+    const { Encoder: Watched } = makeCodec(port);
+    const encoder = new Watched({ initialBufferSize: 16 });
     const big = { data: 'x'.repeat(5000), list: Array.from({ length: 500 }, (_, i) => i) };
     const first = encoder.encode(big);
-    const store = encoder.store;
-    const capacity = store.bytes.length;
+    expect(stores).toHaveLength(1);
+    const capacity = stores[0].bytes.length;
     for (let i = 0; i < 50; i++) {
       expect(hex(encoder.encode(big))).toBe(hex(first));
-      expect(hex(encoder.encode({ small: i }))).toBe(hex(msgpack.encode({ small: i })));
+      expect(hex(new Watched().encode({ small: i }))).toBe(hex(msgpack.encode({ small: i }))); // one per call, as @msgpack/msgpack users write it
     }
-    expect(encoder.store).toBe(store);
-    expect(store.bytes.length).toBe(capacity);
+    expect(stores).toHaveLength(1);
+    expect(stores[0].bytes.length).toBe(capacity);
   });
 
-  test('encodeSharedRef returns a view of the store with the same bytes', () => {
-    const encoder = new Encoder();
+  test('encodeSharedRef returns a view of a store with the same bytes, kept until the next call ends', () => {
+    const { port, stores } = watchedPort(jsPort);
+    const { Encoder: Watched } = makeCodec(port);
+    const encoder = new Watched();
     const view = encoder.encodeSharedRef({ a: [1, 2] });
-    expect(view.buffer).toBe(encoder.store.bytes.buffer);
+    expect(view.buffer).toBe(stores[0].bytes.buffer);
     expect(hex(view)).toBe(hex(msgpack.encode({ a: [1, 2] })));
+    // The next call writes into another store, so that it may read the view (as a bin here).
+    expect(hex(encoder.encode({ b: view }))).toBe(hex(msgpack.encode({ b: msgpack.encode({ a: [1, 2] }) })));
+    expect(stores).toHaveLength(2);
+    // Once it has ended, the view's store is back in the pool, and the view refused.
+    expect(catchError(() => encoder.encode({ b: view }))).toMatchObject({ code: 'STALE' });
   });
 
   test('encodeInto writes at the offset, returns the end, allocates no output', () => {

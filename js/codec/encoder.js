@@ -12,7 +12,8 @@
 // them). Each value is visited once: getters run once, nothing calls toJSON.
 
 import { asOffset, dateTime, isMap, isSet, lengthOf, ownView, typedArrayName } from '../args.js';
-import { BOOL, KIND_OF_NAME } from '../kinds.js';
+import { usageError } from '../errors.js';
+import { BOOL, KIND_OF_NAME, kindOfName } from '../kinds.js';
 import { MAX_ELEMENTS } from '../wire.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { encoderConfig } from './options.js';
@@ -20,7 +21,7 @@ import { EntrySegment, KeySegment, addSegment, codecError, impostorError, show, 
 import { jsPort } from './port-js.js';
 import { timeSpecOfDate, timestampSize, writeTimeSpec } from './timestamp.js';
 import {
-  BoolArray, EXT_TYPED_ARRAY, boolOriginal, isHalf, viewBytes, viewKind, widenHalf,
+  BoolArray, EXT_TYPED_ARRAY, boolOriginal, isHalf, viewBytes, widenHalf,
 } from './typed.js';
 import { TEXT_ENCODER_THRESHOLD, encodeUtf8Into, writeUtf8Short } from './utf8.js';
 
@@ -79,18 +80,83 @@ function sortedByKey(entries, order, offset) {
 const containerHeaderSize = (n) => (n <= 15 ? 1 : n < 0x10000 ? 3 : 5);
 
 const takeCopy = (encoder) => encoder.store.take(encoder.pos);
-const takeView = (encoder) => encoder.store.bytes.subarray(0, encoder.pos);
 
-/** encodeInto's finish: the message into target[offset...], or a RangeError naming its size. */
-function copyInto(encoder, target, offset) {
+/** encodeSharedRef's finish: a view of the store, which the encoder keeps until its next call. */
+function takeView(encoder) {
+  const view = encoder.store.bytes.subarray(0, encoder.pos);
+  SHARED_REFS.set(view, { store: encoder.store, use: encoder.store.use, size: encoder.pos });
+  return view;
+}
+
+/**
+ * encodeInto's finish: the message into target[offset...] (`out`, an own view
+ * of it), or a RangeError naming its size. The target as the call left it: a
+ * getter may have detached it (DETACHED), or the call's growth of wasm memory
+ * (an alloc() array is found again; another view of wasm memory is STALE).
+ */
+function copyInto(encoder, out, target, offset) {
+  const live = encoder.store.live(out, target, 'encodeInto');
   const size = encoder.pos;
-  if (size > target.length - offset) {
-    const err = new RangeError(`fastmp: encodeInto() needs ${size} bytes from offset ${offset}, the target has ${target.length - offset}`);
+  const room = lengthOf(live) - offset;
+  if (size > room) {
+    const err = new RangeError(`fastmp: encodeInto() needs ${size} bytes from offset ${offset}, the target has ${room}`);
     err.needed = size;
     throw err;
   }
-  encoder.store.copyInto(target, offset, size);
+  encoder.store.copyInto(live, offset, size);
   return offset + size;
+}
+
+// ---- output stores ------------------------------------------------------------------
+// An Encoder holds a store (its output buffer, from the port) only during a
+// call: it borrows one from its port's pool when the call starts and gives it
+// back when the call ends, so that encoders made and dropped per call (as
+// @msgpack/msgpack's encode() does) reuse a few stores, and wasm memory stays
+// bounded without a garbage collection. encodeSharedRef() keeps its store
+// until the encoder's next call ends (or dispose()): the next call writes
+// into another store, so the view it returned stays intact while that call
+// may read it.
+
+/** Idle stores a pool keeps (each as large as the largest message it held); others are released. */
+const POOLED_STORES = 4;
+
+/** The idle stores of one port. */
+class StorePool {
+  constructor(port) {
+    this.port = port;
+    this.idle = [];
+  }
+
+  borrow(initialBytes) {
+    return this.idle.pop() ?? this.port.newOutput(initialBytes);
+  }
+
+  giveBack(store) {
+    store.use++; // views of it that encodeSharedRef() handed out expire
+    if (this.idle.length < POOLED_STORES) this.idle.push(store);
+    else store.release();
+  }
+}
+
+const POOLS = new WeakMap();
+const poolOf = (port) => POOLS.get(port) ?? POOLS.set(port, new StorePool(port)).get(port);
+
+/** The views encodeSharedRef() handed out -> { store, use, size }: valid while store.use is `use` (until the store goes back). */
+const SHARED_REFS = new WeakMap();
+
+/**
+ * A view met in the value as the call reads it: a live view of an
+ * encodeSharedRef() output (found again after the call's own growth of wasm
+ * memory), STALE once that output expired; any other through store.live().
+ */
+function liveSource(encoder, view, original = view, brand = typedArrayName(original)) {
+  const ref = brand === 'Uint8Array' ? SHARED_REFS.get(original) : undefined;
+  if (ref === undefined) return encoder.store.live(view, original);
+  if (ref.store.use !== ref.use) {
+    throw usageError('STALE', 'encode() was given an encodeSharedRef() output after its encoder\'s next call (it is valid until then: copy it (slice()) to keep it)');
+  }
+  ref.store.refresh();
+  return ref.store.bytes.subarray(0, ref.size);
 }
 
 /**
@@ -117,7 +183,9 @@ export class Encoder {
     this.config = c;
     this.port = port;
     Object.assign(this, c); // each option as a field of its own
-    this.store = null;
+    this.pool = poolOf(port);
+    this.store = null; // borrowed for a call
+    this.kept = null; // the store of the latest encodeSharedRef() output
     this.bytes = new Uint8Array(0);
     this.view = new DataView(this.bytes.buffer);
     this.pos = 0;
@@ -137,13 +205,22 @@ export class Encoder {
 
   /**
    * encode() without the copy: a view of the encoder's store, valid until
-   * its next call (with the wasm port: until wasm memory next grows, too).
+   * its next call ends, or dispose() (with the wasm port: until wasm memory
+   * next grows, too). The next call may read it (as a bin, say).
    * @param {unknown} value
    * @returns {Uint8Array}
    */
   encodeSharedRef(value) {
     return this.entered ? this.clone().encodeSharedRef(value) : this.session(value, 0, takeView);
   }
+
+  /** Gives back the store the latest encodeSharedRef() output lives in (that output expires). */
+  dispose() {
+    if (this.entered || this.kept === null) return;
+    this.pool.giveBack(this.kept);
+    this.kept = null;
+  }
+
 
   /**
    * Encodes into target[offset...] without allocating an output.
@@ -157,17 +234,32 @@ export class Encoder {
     if (typedArrayName(target) !== 'Uint8Array') throw new TypeError(`fastmp: encodeInto() writes into a Uint8Array, not ${show(target)}`);
     const out = ownView(target, Uint8Array, 'encodeInto'); // its real length (any realm; a subclass cannot lie)
     asOffset(offset, out, 'encodeInto');
-    if (this.entered) return this.clone().encodeInto(value, out, offset);
-    return this.session(value, offset, (encoder) => copyInto(encoder, out, offset));
+    if (this.entered) return this.clone().encodeInto(value, target, offset);
+    return this.session(value, offset, (encoder) => copyInto(encoder, out, target, offset));
   }
 
-  /** One call: the value into the store (the output will start at `base`), then `finish` of this. */
+  /**
+   * One call: the value into a store borrowed for it (the output will start
+   * at `base`), then `finish` of this. The store goes back when the call
+   * ends, and so does the one kept for an earlier encodeSharedRef() output,
+   * unless this call keeps its own for one.
+   */
   session(value, base, finish) {
     this.entered = true;
+    const earlier = this.kept;
+    this.kept = null;
+    this.store = this.pool.borrow(this.initialBufferSize);
+    let result;
     try {
       this.run(value, base);
-      return finish(this);
+      result = finish(this);
+      if (finish === takeView) this.kept = this.store;
+      return result;
     } finally {
+      this.store.stop();
+      if (this.kept !== this.store) this.pool.giveBack(this.store);
+      if (earlier !== null) this.pool.giveBack(earlier);
+      this.store = null;
       this.entered = false;
     }
   }
@@ -177,17 +269,12 @@ export class Encoder {
     return new this.constructor(this.config, this.port);
   }
 
-  /** The store, made on first use (module-level encode() lends its own to others). */
-  takeStore() {
-    return (this.store ??= this.port.newOutput(this.initialBufferSize));
-  }
-
   run(value, base) {
     const codec = this.extensionCodec;
     const ours = codec instanceof ExtensionCodec;
     this.fastDates = ours && codec.nativeTimestamp;
     this.noExtensions = ours && codec.onlyTimestamps;
-    const store = this.takeStore();
+    const store = this.store;
     store.start();
     this.bytes = store.bytes;
     this.view = store.view;
@@ -207,12 +294,13 @@ export class Encoder {
 
   /**
    * Room for `extra` more bytes at pos, `data` to be copied in there: returns
-   * data, or a copy of it when the growth could detach it (wasm memory).
+   * data, or a copy of it when the growth could detach it (wasm memory);
+   * data in a store being written is refused (store.source()).
    */
   roomFor(extra, data) {
-    if (this.pos + extra <= this.bytes.length) return data;
-    const kept = this.store.keep(data);
-    this.grow(extra);
+    const growing = this.pos + extra > this.bytes.length;
+    const kept = this.store.source(data, growing);
+    if (growing) this.grow(extra);
     return kept;
   }
 
@@ -615,8 +703,9 @@ export class Encoder {
    * msgpack and msgpackr's ext have no float16), except as 'bin': its bytes.
    */
   writeView(value) {
-    let view = this.store.live(value);
-    let kind = viewKind(view);
+    const brand = typedArrayName(value); // (read once: the live view is of the same type)
+    let view = liveSource(this, value, value, brand);
+    let kind = kindOfName(brand);
     if (kind === undefined && this.typedArrays !== 'bin' && isHalf(view)) {
       view = widenHalf(view, 'encode');
       kind = FLOAT32;
@@ -630,7 +719,7 @@ export class Encoder {
   writeBools(value) {
     const bytes = value.bytes;
     if (typedArrayName(bytes) !== 'Uint8Array') throw new TypeError(`fastmp: a BoolArray holds a Uint8Array, not ${show(bytes)}`);
-    this.writeTypedArray(BOOL, this.store.live(bytes, boolOriginal(value)));
+    this.writeTypedArray(BOOL, liveSource(this, bytes, boolOriginal(value)));
   }
 
   /** A standard msgpack array of x's elements, written by the port at pos. */
@@ -700,7 +789,7 @@ export class Encoder {
    * them would go out; an array-like's getters could run between reads.)
    */
   extBytes(data, type) {
-    if (typedArrayName(data) !== undefined) return this.store.live(data);
+    if (typedArrayName(data) !== undefined) return liveSource(this, data);
     const length = data?.length; // read once
     if (typeof length !== 'number') throw new TypeError(`fastmp: extension ${type} returned ${show(data)}, not a Uint8Array`);
     const bytes = new Uint8Array(length);
@@ -731,3 +820,7 @@ export class Encoder {
     this.pos = p + 1 + n;
   }
 }
+
+// `using encoder = new Encoder()` gives the store back at the end of its block
+// (engines without explicit resource management call dispose() themselves).
+if (typeof Symbol.dispose === 'symbol') Encoder.prototype[Symbol.dispose] = Encoder.prototype.dispose;

@@ -119,25 +119,9 @@ export function makeCodec(port) {
   let sharedEncoder = null;
   let sharedDecoder = null;
 
-  /**
-   * An Encoder for one call: the shared one, or (with options) a new one that
-   * borrows the shared one's store, marked busy meanwhile so that a nested
-   * call (from an extension) gets a store of its own.
-   */
-  function withEncoder(options, use) {
-    const shared = (sharedEncoder ??= new Encoder());
-    if (options === undefined) return use(shared);
-    const encoder = new Encoder(options);
-    if (shared.entered) return use(encoder);
-    shared.entered = true;
-    try {
-      encoder.store = shared.takeStore();
-      return use(encoder);
-    } finally {
-      shared.entered = false;
-    }
-  }
-
+  // (Without options, one Encoder and one Decoder serve every call; a call
+  // made during another, from an extension, gets a fresh one of its own.)
+  const encoderFor = (options) => (options === undefined ? (sharedEncoder ??= new Encoder()) : new Encoder(options));
   const decoderFor = (options) => (options === undefined ? (sharedDecoder ??= new Decoder()) : new Decoder(options));
 
   return {
@@ -148,7 +132,7 @@ export function makeCodec(port) {
      * @param {import('./encoder.js').EncoderOptions} [options]
      * @returns {Uint8Array}
      */
-    encode: (value, options) => withEncoder(options, (e) => e.encode(value)),
+    encode: (value, options) => encoderFor(options).encode(value),
     /**
      * @param {unknown} value
      * @param {Uint8Array} target
@@ -156,7 +140,7 @@ export function makeCodec(port) {
      * @param {import('./encoder.js').EncoderOptions} [options]
      * @returns {number} the end offset
      */
-    encodeInto: (value, target, offset = 0, options = undefined) => withEncoder(options, (e) => e.encodeInto(value, target, offset)),
+    encodeInto: (value, target, offset = 0, options = undefined) => encoderFor(options).encodeInto(value, target, offset),
     /**
      * @param {Uint8Array|ArrayBufferLike|ArrayLike<number>} bytes
      * @param {import('./decoder.js').DecoderOptions} [options]

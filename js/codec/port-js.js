@@ -6,21 +6,29 @@
 //
 // THE PORT CONTRACT
 //
-//   port.newOutput(initialBytes) -> store        one per Encoder, kept between calls
+//   port.newOutput(initialBytes) -> store        a new store; the codec keeps a pool of
+//                                                them per port (js/codec/encoder.js) and
+//                                                lends one to an Encoder for each call
 //     store.bytes   Uint8Array of the store; indices are store-relative;
 //                   its length is the capacity
 //     store.view    DataView over the same bytes
+//     store.use     a number the codec counts up each time the store goes back to its
+//                   pool (its encodeSharedRef() views expire); 0 in a new store
 //     store.start()             called at the start of every encode: as refresh(),
 //                               and growth from here on is the call's own (live())
+//     store.stop()              called at the end of every encode
 //     store.refresh()           re-take bytes/view if they went stale (wasm memory growth)
-//     store.live(view, original?) -> view   a typed array or DataView met in the
-//                               value, as the call can read it (a growth of the
-//                               call's own may have detached it: wasm memory); a
-//                               view detached otherwise is refused (DETACHED, STALE);
-//                               `original`: the array view was made of, whole
-//                               (asBools()); called before its bytes are taken
-//     store.keep(data) -> data  bytes about to be copied in after ensure():
-//                               a copy when ensure() could detach them
+//     store.live(view, original?, fn?) -> view   a typed array or DataView met in
+//                               the value (or encodeInto's target), as the call can
+//                               read it (a growth of the call's own may have detached
+//                               it: wasm memory); a view detached otherwise is refused
+//                               (DETACHED, STALE); `original`: the array view
+//                               was made of, whole (asBools()); `fn` names the call;
+//                               called before its bytes are taken
+//     store.source(data, growing?) -> data   bytes (a typed array) about to be copied
+//                               into the store (a bin, an ext's payload): refused when
+//                               they lie in a store a call is writing (STALE); a copy
+//                               when `growing` (ensure() comes first) could detach them
 //     store.ensure(pos, extra)  capacity >= pos + extra afterwards; bytes [0, pos)
 //                               are kept; MAY REPLACE store.bytes / store.view
 //     store.writeTyped(kind, x, pos) -> end
@@ -28,9 +36,13 @@
 //                               (kind: a Kind of js/kinds.js, or kinds.BOOL with x
 //                               a Uint8Array read as 0 = false, else true), exactly
 //                               as pack(x, { bin: false }) / packBool(x) write it,
-//                               ensuring capacity itself; MAY REPLACE bytes / view
+//                               ensuring capacity itself; MAY REPLACE bytes / view;
+//                               writes nothing outside the store (no shared scratch);
+//                               x in a store a call is writing is refused (STALE)
 //     store.take(pos) -> Uint8Array   a fresh copy of [0, pos) with its own ArrayBuffer
 //     store.copyInto(target, offset, pos)   copies [0, pos) to target[offset]
+//     store.release()           frees what the store holds (its pool is full); it is
+//                               not used again
 //   The encoder re-reads store.bytes / store.view after every store call.
 //
 //   port.unpackInJsBelow      an array by kind index (js/kinds.js, BOOL last): a
@@ -51,7 +63,8 @@
 //                               (a field, not a { value, end } object per call)
 
 import { MAX_ELEMENTS, packBound } from '../abi.js';
-import { usableLength, usableView } from '../args.js';
+import { usableLength, usableView, viewBuffer, viewByteLength, viewByteOffset } from '../args.js';
+import { writtenOutputError } from '../errors.js';
 import { BOOL, KINDS } from '../kinds.js';
 import { packKindInto } from '../wire.js';
 
@@ -60,18 +73,34 @@ class JsStore {
   constructor(initialBytes) {
     this.bytes = new Uint8Array(initialBytes);
     this.view = new DataView(this.bytes.buffer);
+    this.use = 0;
   }
 
   start() {}
 
+  stop() {}
+
   refresh() {}
 
-  live(view) {
-    return usableView(view, 'encode');
+  release() {}
+
+  live(view, original, fn = 'encode') {
+    return usableView(view, fn);
   }
 
-  keep(data) {
+  source(data) {
+    this.refuseOwn(data);
     return data;
+  }
+
+  /**
+   * Refuses a view of this store while a call writes it (only an
+   * encodeSharedRef() output kept past its lifetime can be one: STALE). A
+   * view from offset 0 of up to 64 bytes is not asked for its buffer (the
+   * engine may keep such an array on its heap, and asking moves it off).
+   */
+  refuseOwn(view) {
+    if ((viewByteOffset(view) !== 0 || viewByteLength(view) > 64) && viewBuffer(view) === this.bytes.buffer) throw writtenOutputError('encode');
   }
 
   ensure(pos, extra) {
@@ -86,6 +115,7 @@ class JsStore {
   writeTyped(kind, x, pos) {
     const n = usableLength(x, 'encode');
     if (n > MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${n}`);
+    this.refuseOwn(x);
     this.ensure(pos, packBound(n, kind.wire));
     return packKindInto(kind, x, n, this.bytes, pos);
   }

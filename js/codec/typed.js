@@ -3,7 +3,7 @@
 // then the elements' raw little-endian bytes).
 
 import { bufferOf, byteLengthOf, byteOffsetOf, ownView, typedArrayName } from '../args.js';
-import { KIND_OF_EXT, KIND_OF_NAME } from '../kinds.js';
+import { KIND_OF_EXT } from '../kinds.js';
 import { codecError } from './path.js';
 
 /** msgpackr's typed-array extension type ('t'). */
@@ -13,9 +13,6 @@ export const EXT_RECORD = 0x72;
 /** msgpackr's 0x74 codes for a whole ArrayBuffer and a DataView. */
 const EXT_CODE_ARRAY_BUFFER = 16;
 const EXT_CODE_DATA_VIEW = 17;
-
-/** The kind (js/kinds.js) of an ArrayBuffer view, or undefined (DataView, Float16Array: see HALF): by its brand (args.js). */
-export const viewKind = (view) => KIND_OF_NAME.get(typedArrayName(view));
 
 // A DataView's bytes through its intrinsic getters (a typed array's: args.js).
 const getter = (name) => Object.getOwnPropertyDescriptor(DataView.prototype, name).get;
