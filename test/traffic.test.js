@@ -1,0 +1,287 @@
+// traffic.test.js - what real traffic does to a codec, beyond hostile bytes:
+// inputs that lie in memory the call writes (an output of ours fed back in),
+// stream sources that refill one buffer, chunkings of every size and the
+// work they cost, encoders made per call, and other threads writing an input.
+// The numbered tests are the seven findings of issue 24, each of which failed
+// before its fix.
+
+import { Worker } from 'node:worker_threads';
+import * as msgpack from '@msgpack/msgpack';
+import fc from 'fast-check';
+import { describe, expect, test, vi } from 'vitest';
+import { Decoder as BaseDecoder } from '../js/codec/decoder.js';
+import { ValueScanner } from '../js/codec/scan.js';
+import { ExtData, asBools, createFastmpSync } from '../js/index.js';
+import { anyValue, catchError, difference, hex } from './messages-helpers.js';
+
+/** Instances whose every typed array goes through the kernels, and one without wasm. */
+const INSTANCES = [
+  ['pure JS', createFastmpSync({ backend: 'js' })],
+  ['wasm SIMD', createFastmpSync({ backend: 'simd', pureJs: 'never' })],
+  ['wasm scalar', createFastmpSync({ backend: 'scalar', pureJs: 'never' })],
+];
+
+/** Chunks of `bytes`, each `size` long, all handed out in one buffer that the source refills. */
+async function* refilled(bytes, size) {
+  const buffer = new Uint8Array(size);
+  for (let at = 0; at < bytes.length; at += size) {
+    const n = Math.min(size, bytes.length - at);
+    buffer.set(bytes.subarray(at, at + n));
+    yield buffer.subarray(0, n);
+  }
+  buffer.fill(0xc1); // what the source writes next: nothing may still read it
+}
+
+/** Chunks of `bytes` of the given sizes, in turn. */
+async function* chunked(bytes, sizes) {
+  for (let at = 0, i = 0; at < bytes.length; i++) {
+    const n = sizes[i % sizes.length];
+    yield bytes.slice(at, at + n);
+    at += n;
+  }
+}
+
+async function collect(iterable) {
+  const out = [];
+  for await (const value of iterable) out.push(value);
+  return out;
+}
+
+// ---- inputs that alias what the call writes --------------------------------------------
+
+describe.each(INSTANCES)('%s: a source in memory the encoder writes is read as it was', (name, fm) => {
+  const wasm = name !== 'pure JS';
+  /** Where the source bytes come from: each a view that fastmp itself handed out (or owns). */
+  const sources = [
+    ['its own encodeSharedRef() output', (encoder) => encoder.encodeSharedRef({ hello: 'world', list: [1, 2, 3, 4, 5, 6, 7] })],
+    ['another Encoder\'s encodeSharedRef() output', () => new fm.Encoder().encodeSharedRef({ other: 1.5, text: 'abcdefgh' })],
+    ['a packView() output', () => fm.packView(Int16Array.of(1, -300, 70, 5, 9, 1000, -1))],
+    ...(wasm ? [['an alloc() array', () => {
+      const x = fm.alloc(Uint8Array, 24);
+      x.set(Array.from({ length: 24 }, (_, i) => i * 7));
+      return x;
+    }]] : []),
+  ];
+  /** How the bytes are put in the value: every kind of field that is written from a view. */
+  const fields = [
+    ['a bin', (b) => b],
+    ['a DataView', (b) => new DataView(b.buffer, b.byteOffset, b.byteLength)],
+    ['an ExtData payload', (b) => new ExtData(9, b)],
+    ['an Int8Array view', (b) => new Int8Array(b.buffer, b.byteOffset, b.byteLength)],
+    ['asBools() of it', (b) => asBools(b)],
+  ];
+  /** Where the field sits: before or after a typed field that the kernels write, nested. */
+  const places = [
+    ['first', (f) => ({ f, t: new Float32Array(2000).fill(0.5) })],
+    ['after a typed field', (f) => ({ t: new Float32Array(2000).fill(0.5), f })],
+    ['nested after typed fields', (f) => ({ a: [1, { t: new Float64Array(700).fill(-2), deep: [Int32Array.of(9, 99999), f] }] })],
+  ];
+  const cases = sources.flatMap(([s, source]) => fields.flatMap(([f, field]) => places.map(([p, place]) => [`${s} as ${f}, ${p}`, source, field, place])));
+
+  test.each(['array', 'bin', 'ext'])("typedArrays '%s': the bytes of a copy taken before the call, every source, field and place", (typedArrays) => {
+    for (const [what, source, field, place] of cases) {
+      const encoder = new fm.Encoder({ typedArrays });
+      const bytes = source(encoder);
+      const copy = bytes.slice();
+      const want = hex(new fm.Encoder({ typedArrays }).encode(place(field(copy))));
+      expect(hex(encoder.encode(place(field(bytes)))), what).toBe(want);
+    }
+  });
+
+  test('1: encode({ b: encoder.encodeSharedRef(v) }) on the same Encoder writes b whole', () => {
+    const encoder = new fm.Encoder();
+    const ref = encoder.encodeSharedRef({ hello: 'world' });
+    expect(hex(encoder.encode({ b: ref }))).toBe(hex(msgpack.encode({ b: msgpack.encode({ hello: 'world' }) })));
+  });
+
+  test('2: a packView() output as a bin after a typed-array field keeps its own bytes', () => {
+    const x = fm.packView(Float32Array.of(1, 2, 3));
+    const want = x.slice();
+    const back = fm.decode(fm.encode({ t: new Float32Array(2000), b: x }));
+    expect(hex(back.b)).toBe(hex(want));
+  });
+
+  test('7: encodeInto() of a target a getter detaches is DETACHED, with no `needed`', () => {
+    const target = new Uint8Array(100);
+    const value = {
+      get x() {
+        structuredClone(target.buffer, { transfer: [target.buffer] });
+        return 1;
+      },
+    };
+    const err = catchError(() => fm.encodeInto(value, target));
+    expect(err).toMatchObject({ name: 'FastmpError', code: 'DETACHED' });
+    expect(err.needed).toBeUndefined();
+    const small = catchError(() => fm.encodeInto({ x: 'too long for it' }, new Uint8Array(4)));
+    expect(small).toBeInstanceOf(RangeError);
+    expect(small.needed).toBe(msgpack.encode({ x: 'too long for it' }).length);
+  });
+});
+
+describe.each(INSTANCES.slice(1))('%s: a target that the call\'s own growth of wasm memory detaches', (name) => {
+  const options = { backend: name === 'wasm SIMD' ? 'simd' : 'scalar' };
+  const big = { big: new Float32Array(1_500_000).fill(0.5) }; // grows a fresh instance's memory
+
+  test('7: an alloc() target is found again and written; a subarray of one is STALE', () => {
+    const fm = createFastmpSync(options);
+    const size = fm.encode(big).length;
+    const fresh = createFastmpSync(options);
+    const target = fresh.alloc(Uint8Array, size + 8);
+    const before = fresh.memoryStats().wasmMemory;
+    expect(fresh.encodeInto(big, target, 8)).toBe(size + 8);
+    expect(fresh.memoryStats().wasmMemory).toBeGreaterThan(before);
+    expect(Buffer.compare(fresh.refresh(target).subarray(8), fm.encode(big))).toBe(0);
+
+    const other = createFastmpSync(options);
+    const part = other.alloc(Uint8Array, size + 8).subarray(8);
+    expect(catchError(() => other.encodeInto(big, part))).toMatchObject({ code: 'STALE' });
+  });
+});
+
+// ---- encoders made per call ----------------------------------------------------------------
+
+describe.each(INSTANCES.slice(1))('%s: Encoders made and dropped per call', (name) => {
+  const options = { backend: name === 'wasm SIMD' ? 'simd' : 'scalar' };
+  const message = { id: 1, frame: new Float32Array(25_000).fill(0.25), tags: ['a', 'b'] }; // 100 KB of floats
+
+  test('5: 2000 new Encoder().encode(100 KB) grow wasm memory by at most 32 MB (no garbage collection needed)', () => {
+    const fm = createFastmpSync(options);
+    const before = fm.memoryStats().wasmMemory;
+    for (let i = 0; i < 2000; i++) {
+      const bytes = new fm.Encoder(i % 2 ? { sortKeys: true } : undefined).encode(message);
+      if (i % 500 === 0) expect(fm.decode(bytes, { shape: { frame: Float32Array } }).frame).toEqual(message.frame);
+    }
+    expect(fm.memoryStats().wasmMemory - before).toBeLessThanOrEqual(32 << 20);
+  });
+
+  test('encodeSharedRef() keeps one store until the next call ends or dispose() (Symbol.dispose)', () => {
+    const fm = createFastmpSync(options);
+    const before = fm.memoryStats().wasmMemory;
+    for (let i = 0; i < 1000; i++) {
+      const encoder = new fm.Encoder();
+      const view = encoder.encodeSharedRef(message);
+      expect(view.length).toBeGreaterThan(125_000);
+      if (i % 2) encoder.dispose();
+      else encoder[Symbol.dispose]();
+      expect(catchError(() => fm.encode({ v: view }))).toMatchObject({ code: 'STALE' });
+    }
+    expect(fm.memoryStats().wasmMemory - before).toBeLessThanOrEqual(32 << 20);
+  });
+});
+
+// ---- another thread writing an input ---------------------------------------------------------
+
+describe.each([['pure JS', { backend: 'js' }], ['wasm, pure-JS path', { pureJs: 'always' }]])('%s', (name, options) => {
+  // Values whose msgpack forms differ in size (1 and 5 bytes; 1 and 9), flipped as fast as the thread can.
+  test.each([['Int32Array', Int32Array, 'i % 3 ? 1 : 100000'], ['BigInt64Array', BigInt64Array, 'BigInt(i % 3 ? 1 : 2 ** 40)']])(
+    '6: pack() of a %s in a SharedArrayBuffer that a Worker writes: every output is well-formed msgpack',
+    async (_, Type, value) => {
+      const fm = createFastmpSync(options);
+      const shared = new SharedArrayBuffer(1000 * Type.BYTES_PER_ELEMENT);
+      const x = new Type(shared);
+      const worker = new Worker(`
+        const { workerData } = require('node:worker_threads');
+        const x = new ${Type.name}(workerData);
+        for (let i = 0; ; i++) x[i % x.length] = ${value};`, { eval: true, workerData: shared });
+      let bad = 0;
+      const end = Date.now() + 1500;
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        for (let k = 0; Date.now() < end; k++) {
+          for (const input of [x, x.subarray(0, 50), x.subarray(0, 8)]) {
+            try {
+              if (msgpack.decode(fm.pack(input), { useBigInt64: true }).length !== input.length) bad++;
+            } catch {
+              bad++;
+            }
+          }
+        }
+      } finally {
+        await worker.terminate();
+      }
+      expect(bad).toBe(0);
+    },
+  );
+});
+
+// ---- streams ------------------------------------------------------------------------------
+
+describe('streams', () => {
+  const values = [{ a: 1, s: 'x'.repeat(40), b: Uint8Array.of(1, 2, 3) }, [1, 2, 3], 'hello world', { nested: { bin: new Uint8Array(300).fill(7) } }];
+  const bytes = Uint8Array.from(values.flatMap((v) => [...msgpack.encode(v)]));
+
+  test('3: a source that refills one buffer for every chunk, at every chunk size: the values, and bins that stay intact', async () => {
+    const want = [...msgpack.decodeMulti(bytes)].map((v) => structuredClone(v));
+    for (let size = 1; size <= bytes.length; size += size < 48 ? 1 : 37) {
+      const got = await collect(INSTANCES[1][1].decodeMultiStream(refilled(bytes, size)));
+      expect(difference(got, want), `chunks of ${size}`).toBe('');
+      const [one] = await collect(INSTANCES[1][1].decodeArrayStream(refilled(msgpack.encode([values[3]]), size)));
+      expect(difference(one, values[3]), `array stream, chunks of ${size}`).toBe('');
+    }
+  });
+
+  /**
+   * The work of one stream decode per input byte: the bytes the decoder is
+   * given, and the bytes the scanner reads on, summed over every call.
+   */
+  async function workOf(decode, input, size) {
+    let work = 0;
+    const { decodeFrom } = BaseDecoder.prototype;
+    const { scan } = ValueScanner.prototype;
+    vi.spyOn(BaseDecoder.prototype, 'decodeFrom').mockImplementation(function counted(b, offset) {
+      work += b.length - (offset ?? 0);
+      return decodeFrom.call(this, b, offset);
+    });
+    vi.spyOn(ValueScanner.prototype, 'scan').mockImplementation(function counted(b, length) {
+      work += Math.max(0, length - this.next);
+      return scan.call(this, b, length);
+    });
+    try {
+      await decode(chunked(input, [size]));
+      return work / input.length;
+    } finally {
+      vi.restoreAllMocks();
+    }
+  }
+
+  test('4: work is linear in the bytes whatever the chunking: each byte decoded and scanned a bounded number of times', async () => {
+    const fm = INSTANCES[1][1];
+    const big = msgpack.encode({ list: Array.from({ length: 12_000 }, (_, i) => ({ i, s: 'abc', f: i / 3 })) }); // ~200 KB
+    const typed = fm.encode({ t: new Float32Array(40_000).fill(1.25), id: 'x' });
+    for (const size of [1, 16, 64, 1000]) {
+      expect(await workOf((s) => fm.decodeAsync(s), big, size), `chunks of ${size}`).toBeLessThan(4);
+      expect(await workOf((s) => fm.decodeAsync(s, { shape: { t: Float32Array } }), typed, size), `typed, chunks of ${size}`).toBeLessThan(4);
+    }
+    const many = Uint8Array.from(Array.from({ length: 500 }, (_, i) => [...msgpack.encode({ i, s: 'y'.repeat(i % 50) })]).flat());
+    for (const size of [1, 7, 64]) expect(await workOf((s) => collect(fm.decodeMultiStream(s)), many, size)).toBeLessThan(4);
+  });
+
+  test('a limit met in a value still arriving is reported at once, not after the bytes it claims', async () => {
+    const fm = INSTANCES[0][1];
+    let pulled = 0;
+    async function* endless() {
+      yield Uint8Array.of(0x82, 0xa1, 0x61, 0x01, 0xa1, 0x62, 0xdb, 0x7f, 0xff, 0xff, 0xff); // { a: 1, b: str of 2 GB }
+      for (;;) {
+        pulled++;
+        yield new Uint8Array(64).fill(0x41);
+      }
+    }
+    const err = await fm.decodeAsync(endless(), { maxStrLength: 1000 }).catch((e) => e);
+    expect(err).toMatchObject({ code: 'MAX_LENGTH', path: '$.b', streamOffset: 0 });
+    expect(pulled).toBe(0);
+    async function* deep() {
+      for (let i = 0; ; i++) yield Uint8Array.of(0x91);
+    }
+    expect(await fm.decodeAsync(deep(), { maxDepth: 50 }).catch((e) => e)).toMatchObject({ code: 'DEPTH' });
+  });
+
+  test('random values in random chunkings and refilled buffers: what decodeMulti() reads from the whole', async () => {
+    const fm = INSTANCES[2][1];
+    await fc.assert(fc.asyncProperty(fc.array(anyValue(), { minLength: 1, maxLength: 6 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }), async (list, sizes) => {
+      const whole = Uint8Array.from(list.flatMap((v) => [...fm.encode(v)]));
+      const want = [...fm.decodeMulti(whole)];
+      expect(difference(await collect(fm.decodeMultiStream(chunked(whole, sizes))), want)).toBe('');
+      expect(difference(await collect(fm.decodeMultiStream(refilled(whole, sizes[0]))), want)).toBe('');
+    }), { numRuns: 300 });
+  });
+});
