@@ -1,4 +1,4 @@
-// messages.js - the whole-message benchmark (issue 12, "Benchmarks and targets"):
+// messages.js - the whole-message benchmark:
 // four workloads encoded and decoded by fastmp (every path), @msgpack/msgpack
 // and msgpackr, configured as their READMEs advise, in one process per memory
 // regime, contenders interleaved in rotated rounds, ratios taken within the run.
@@ -15,7 +15,7 @@
 // process and prints JSON (for profiling:
 // node --cpu-prof --expose-gc bench/messages.js --child --only 'W1 encode').
 // `npm run bench` runs this suite too (bench/run.js).
-import { Decoder as MsgpackDecoder, Encoder as MsgpackEncoder } from '@msgpack/msgpack';
+import { Decoder as MsgpackDecoder, Encoder as MsgpackEncoder, decodeAsync as msgpackDecodeAsync } from '@msgpack/msgpack';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FLOAT32_OPTIONS, Packr, Unpackr, isNativeAccelerationEnabled } from 'msgpackr';
 import { Bench } from 'tinybench';
-import { Decoder, Encoder, backend, createFastmp, decode, encode, init } from '../js/index.js';
+import { Decoder, Encoder, backend, createFastmp, decode, decodeAsync, encode, init } from '../js/index.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(HERE, '..');
@@ -208,6 +208,8 @@ export const NAMES = {
   msgpackrUnpackPlain: 'msgpackr Unpackr {useRecords:false}, reused',
   msgpackrUnpackRecords: 'msgpackr Unpackr, records input',
   msgpackDec: '@msgpack/msgpack Decoder, reused',
+  fastmpStream: 'fastmp decodeAsync(chunks)',
+  msgpackStream: '@msgpack/msgpack decodeAsync(chunks)',
 };
 
 /** The peers of a workload, as their READMEs advise. */
@@ -344,6 +346,43 @@ function tables(w, api) {
   ];
 }
 
+// ---- streams: one value from many small chunks ------------------------------------------
+
+/** The stream tables' values (bytes, about) and chunk sizes. */
+export const STREAM_SIZES = [100_000, 400_000, 1_000_000];
+export const STREAM_CHUNKS = [64, 16];
+const streamName = (size, chunk) => `S ${size >= 1e6 ? `${size / 1e6} MB` : `${size / 1e3} KB`}, ${chunk} B chunks`;
+
+/** `bytes` in chunks of `size` bytes, each a view made as it is handed out, by an async generator (as a socket's reader). */
+async function* chunksOf(bytes, size) {
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+}
+
+/**
+ * decodeAsync of one value of about `size` bytes (a list of W3's API
+ * objects) from chunks of `chunk` bytes, by fastmp and @msgpack/msgpack:
+ * a table per size and chunking.
+ */
+function streamTables(api, w3) {
+  const each = api.encode(w3.value).length;
+  return STREAM_CHUNKS.flatMap((chunk) => STREAM_SIZES.map((size) => {
+    const count = Math.round(size / each);
+    const bytes = api.encode({ items: Array.from({ length: count }, () => w3.value) });
+    const tasks = [
+      { name: NAMES.fastmpStream, fn: () => api.decodeAsync(chunksOf(bytes, chunk)) },
+      { name: NAMES.msgpackStream, fn: () => msgpackDecodeAsync(chunksOf(bytes, chunk)) },
+    ];
+    return {
+      name: streamName(size, chunk), workload: 'S', op: 'decode', refs: [NAMES.msgpackStream], tasks,
+      input: `fastmp's output, ${bytes.length} bytes (${count} W3 objects in a list), in ${Math.ceil(bytes.length / chunk)} chunks of ${chunk} bytes from an async generator`,
+      check: async () => {
+        const want = api.decode(bytes);
+        for (const t of tasks) same(want, await t.fn());
+      },
+    };
+  }));
+}
+
 // ---- correctness: the same numbers from every contender, before anything is timed ----
 
 /** Typed arrays at the shape's positions, from standard arrays or bins (a canonical form). */
@@ -465,13 +504,13 @@ async function runChild({ quick, only }) {
   await init();
   const paths = {};
   for (const [name, options] of PATHS) paths[name] = await createFastmp(options);
-  const api = { encode, decode, Encoder, Decoder, paths, reference: (bytes) => decode(bytes) };
+  const api = { encode, decode, decodeAsync, Encoder, Decoder, paths, reference: (bytes) => decode(bytes) };
   const started = Date.now();
   const out = [];
-  const all = workloads().flatMap((w) => tables(w, api));
+  const all = [...workloads().flatMap((w) => tables(w, api)), ...streamTables(api, workloads()[2])];
   const selected = all.filter((t) => !only || only.test(t.name));
   for (const [k, table] of selected.entries()) {
-    table.check();
+    await table.check();
     const ns = await rounds(table.tasks, budget(quick));
     const rows = table.tasks.map((t, i) => ({
       name: t.name, key: t.key ?? t.name, ns: ns[i], median: median(ns[i]), min: Math.min(...ns[i]), max: Math.max(...ns[i]),
@@ -532,7 +571,19 @@ export const TARGETS = [
   ['W4 decode by shape ≥ 1.0× msgpackr reading them as plain arrays (no conversion)', NAMES.fastmpDecoder, NAMES.msgpackrUnpack, 'W4 decode', 1],
   ["W1 typedArrays:'bin' encode ≥ 1.0× msgpackr's default (bin; {useRecords:false}, as its pack())", NAMES.fastmpBin, NAMES.msgpackrBin, 'W1 encode', 1],
   ["W1 typedArrays:'bin' encode ≥ 1.0× msgpackr new Packr() (records: its literal default)", NAMES.fastmpBin, NAMES.msgpackrRecords, 'W1 encode', 1],
+  ...STREAM_CHUNKS.flatMap((chunk) => STREAM_SIZES.map((size) => [
+    `${streamName(size, chunk)}: decodeAsync ≥ 1.0× @msgpack/msgpack's`, NAMES.fastmpStream, NAMES.msgpackStream, streamName(size, chunk), 1,
+  ])),
 ];
+
+/**
+ * Streams are linear in the input: the time for 4× the bytes, in chunks of
+ * the same size, at most 5× the time (ratio = big table's time ÷ small
+ * table's, per round). [what, row, small table, big table, most].
+ */
+export const LINEAR = STREAM_CHUNKS.flatMap((chunk) => [NAMES.fastmpStream, NAMES.msgpackStream].map((name) => [
+  `${chunk} B chunks, ${name}: 400 KB ÷ 100 KB (4× the bytes)`, name, streamName(100_000, chunk), streamName(400_000, chunk), name === NAMES.fastmpStream ? 5 : undefined,
+]));
 /** Reported beside the targets, without a goal: [what, fastmp row, row divided by, table]. */
 const INFO = [
   ['W1 encode: module-level encode() vs msgpackr + Array.from', NAMES.fastmpEncode, NAMES.msgpackrFrom, 'W1 encode'],
@@ -561,6 +612,18 @@ export function evaluate(regimes) {
     lines.push({ what, mine, peer, goal, cells });
   }
   return lines;
+}
+
+/** LINEAR's rows: the time ratio of the big table to the small one, per regime, against its most (if any). */
+export function evaluateLinear(regimes) {
+  return LINEAR.map(([what, name, small, big, most]) => {
+    const cells = {};
+    for (const [regime, run] of Object.entries(regimes)) {
+      const q = ratio(row(run.tables.find((t) => t.name === big), name), row(run.tables.find((t) => t.name === small), name));
+      cells[regime] = { ratio: q, met: q === undefined || most === undefined ? undefined : q.value <= most };
+    }
+    return { what, most, cells };
+  });
 }
 
 function mdTable(rows) {
@@ -613,8 +676,21 @@ export function markdown(regimes, meta) {
   });
   out.push(mdTable(targetRows(lines.filter((l) => l.goal !== undefined))), '');
   out.push('Reported without a goal:', '', mdTable(targetRows(lines.filter((l) => l.goal === undefined))), '');
+  const linear = evaluateLinear(regimes);
+  if (linear.some((l) => names.some((n) => l.cells[n].ratio !== undefined))) {
+    out.push('Streams, linear in the input: the time for 4× the bytes in chunks of the same size (goal for fastmp: at most 5×).', '');
+    out.push(mdTable(linear.map((l) => {
+      const r = { what: l.what };
+      for (const n of names) {
+        const c = l.cells[n];
+        r[n] = c.ratio === undefined ? 'not measured' : `${fmtRatio(c.ratio)}${c.met === undefined ? '' : c.met ? ' **PASS**' : ' **MISS**'}`;
+      }
+      return r;
+    })), '');
+  }
 
   const workloadTitles = Object.fromEntries(workloads().map((w) => [w.id, w.title]));
+  workloadTitles.S = 'S: one value (a list of W3 objects) from a stream of small chunks, by decodeAsync';
   for (const regime of names) {
     out.push(`## ${regime}: ${REGIMES[regime].title}`, '');
     let lastWorkload = null;
@@ -647,7 +723,7 @@ function gitState() {
 
 /**
  * Runs the suite in a child process per regime and writes RESULTS-messages.md
- * and results-messages.json into outDir. Returns { meta, regimes, targets }.
+ * and results-messages.json into outDir. Returns { meta, regimes, targets, linear }.
  */
 export async function runMessages({ quick = false, outDir = HERE, only = null, regimes = ['plain', 'kept'], command }) {
   const started = Date.now();
@@ -674,11 +750,12 @@ export async function runMessages({ quick = false, outDir = HERE, only = null, r
     msgpack: versionOf('@msgpack/msgpack'),
   };
   const targets = evaluate(results);
+  const linear = evaluateLinear(results);
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'RESULTS-messages.md'), `${markdown(results, meta)}\n`);
-  writeFileSync(join(outDir, 'results-messages.json'), `${JSON.stringify({ meta, regimes: results, targets }, null, 1)}\n`);
+  writeFileSync(join(outDir, 'results-messages.json'), `${JSON.stringify({ meta, regimes: results, targets, linear }, null, 1)}\n`);
   process.stderr.write(`wrote ${join(outDir, 'RESULTS-messages.md')} and results-messages.json in ${meta.seconds.toFixed(0)} s\n`);
-  return { meta, regimes: results, targets };
+  return { meta, regimes: results, targets, linear };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { KEPT_TUNABLES, TARGETS } from '../bench/messages.js';
+import { KEPT_TUNABLES, LINEAR, STREAM_CHUNKS, STREAM_SIZES, TARGETS } from '../bench/messages.js';
 import { ROOT } from './helpers.js';
 
 const out = mkdtempSync(join(tmpdir(), 'fastmp-bench-messages-'));
@@ -17,14 +17,16 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 test('bench/messages.js --quick: both regimes, every row timed, every target evaluated', () => {
   execFileSync(process.execPath, ['--expose-gc', join(ROOT, 'bench', 'messages.js'), '--quick', '--out', out], { stdio: 'pipe' });
-  const { meta, regimes, targets } = JSON.parse(readFileSync(join(out, 'results-messages.json'), 'utf8'));
+  const { meta, regimes, targets, linear } = JSON.parse(readFileSync(join(out, 'results-messages.json'), 'utf8'));
   expect(meta.mode).toBe('quick');
   expect(Object.keys(regimes)).toEqual(['plain', 'kept']);
   for (const [regime, run] of Object.entries(regimes)) {
-    expect(run.tables.map((t) => t.name)).toEqual(['W1 encode', 'W1 decode', 'W2 encode', 'W2 decode', 'W3 encode', 'W3 decode', 'W4 encode', 'W4 decode']);
+    const streams = STREAM_CHUNKS.flatMap((chunk) => STREAM_SIZES.map((size) => `S ${size >= 1e6 ? `${size / 1e6} MB` : `${size / 1e3} KB`}, ${chunk} B chunks`));
+    expect(run.tables.map((t) => t.name)).toEqual(['W1 encode', 'W1 decode', 'W2 encode', 'W2 decode', 'W3 encode', 'W3 decode', 'W4 encode', 'W4 decode', ...streams]);
     for (const table of run.tables) {
       const name = `${regime} ${table.name}`;
-      expect(table.rows.length, name).toBeGreaterThanOrEqual(9); // fastmp: 2 + 4 paths; peers: 3 or more
+      // fastmp: 2 + 4 paths, peers: 3 or more; a stream table: fastmp and @msgpack/msgpack
+      expect(table.rows.length, name).toBeGreaterThanOrEqual(table.workload === 'S' ? 2 : 9);
       for (const r of table.rows) {
         const where = `${name}: ${r.name}`;
         expect(r.ns.length, where).toBeGreaterThan(0);
@@ -35,6 +37,13 @@ test('bench/messages.js --quick: both regimes, every row timed, every target eva
     }
   }
   expect(targets.filter((t) => t.goal !== undefined)).toHaveLength(TARGETS.length);
+  expect(linear).toHaveLength(LINEAR.length);
+  for (const l of linear) {
+    for (const regime of ['plain', 'kept']) {
+      expect(Number.isFinite(l.cells[regime].ratio?.value), `${l.what} (${regime})`).toBe(true);
+      if (l.most !== undefined) expect(typeof l.cells[regime].met, l.what).toBe('boolean');
+    }
+  }
   for (const t of targets) {
     for (const regime of ['plain', 'kept']) {
       const { ratio, met } = t.cells[regime];
@@ -46,6 +55,6 @@ test('bench/messages.js --quick: both regimes, every row timed, every target eva
   expect(md).toMatch(/## Targets/);
   expect(md).toContain(`## kept: Kept memory (GLIBC_TUNABLES=${KEPT_TUNABLES})`);
   expect(md).toMatch(/## plain: Plain process/);
-  expect(md.match(/\*\*(PASS|MISS)\*\*/g)).toHaveLength(2 * TARGETS.length);
+  expect(md.match(/\*\*(PASS|MISS)\*\*/g)).toHaveLength(2 * (TARGETS.length + LINEAR.filter((l) => l[4] !== undefined).length));
   expect(md).not.toMatch(/not measured|NaN|undefined/);
 }, 60_000);
