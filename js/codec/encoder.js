@@ -6,10 +6,21 @@
 // contract) straight into the output store: a standard msgpack array by
 // default, msgpackr's ext 0x74 or a bin on request.
 //
-// The output lives in a store the port hands out once per Encoder and that is
-// kept between calls; JS writes headers, scalars and strings into it through
-// cached bytes/view, re-read after every store call (any of which may replace
-// them). Each value is visited once: getters run once, nothing calls toJSON.
+// The output lives in a store borrowed from the port's pool for the call (see
+// "output stores" below); JS writes headers, scalars and strings into it
+// through cached bytes/view, re-read after every store call (any of which may
+// replace them). Each value is visited once: getters run once, nothing calls
+// toJSON.
+//
+// THE ALIASING RULE. Every input a call reads (a bin, a DataView, an ExtData
+// payload, a typed array in any mode, the encodeInto target) is read as it was
+// when the call began, wherever it lies: a call writes into the store it
+// borrowed and nowhere else (typed-array fields are staged in that store, not
+// in the instance's scratch, where a packView() output may lie), and no store
+// that an input may lie in is lent: an encodeSharedRef() output's store stays
+// out of the pool until that output expires. Inputs that would still be read
+// wrong are refused (STALE): an expired encodeSharedRef() output, a view of a
+// store being written. The README's Encoder section states the same rule.
 
 import { asOffset, dateTime, isMap, isSet, lengthOf, ownView, typedArrayName } from '../args.js';
 import { usageError } from '../errors.js';
