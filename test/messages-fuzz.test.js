@@ -202,3 +202,59 @@ describe('differential fuzz against @msgpack/msgpack', () => {
     expect(decoded).toBeGreaterThan(1000);
   });
 });
+
+// Streams against the one-shot decoder: the same bytes in chunks of random
+// sizes (and from one refilled buffer) give decodeMulti()'s values, then its
+// error (code and path), whatever the chunking; the limits included, which a
+// stream applies before the bytes a header claims have arrived.
+describe('streams against decodeMulti(), on mutated messages', () => {
+  /** The values `run()` yields, then its error as { code, path } (or null). */
+  async function outcome(run) {
+    const values = [];
+    try {
+      for await (const v of run()) values.push(v);
+      return { values, error: null };
+    } catch (err) {
+      expect(err, err.message).toBeInstanceOf(FastmpError);
+      return { values, error: { code: err.code, path: err.path } };
+    }
+  }
+
+  /** bytes in chunks of the sizes r draws (1 to 24), each handed out in one buffer that is refilled when `refill`. */
+  async function* chunks(bytes, r, refill) {
+    const buffer = new Uint8Array(24);
+    for (let at = 0; at < bytes.length;) {
+      const n = Math.min(1 + r.int(24), bytes.length - at);
+      if (!refill) {
+        yield bytes.slice(at, at + n);
+      } else {
+        buffer.set(bytes.subarray(at, at + n));
+        yield buffer.subarray(0, n);
+      }
+      at += n;
+    }
+  }
+
+  test.each(PORTS)('%s port: 3 000 runs of mutated messages, plain and shaped, tight limits or none', async (portName, port) => {
+    const { Decoder } = makeCodec(port);
+    const r = rng(0x57ea);
+    const optionSets = [
+      undefined,
+      { maxStrLength: 20, maxBinLength: 8, maxArrayLength: 4, maxMapLength: 3, maxExtLength: 6, maxDepth: 3 },
+      { shape: { a: Float32Array, b: [Int16Array] }, maxArrayLength: 5 },
+    ];
+    for (let i = 0; i < 3000; i++) {
+      const options = optionSets[i % optionSets.length];
+      const parts = Array.from({ length: 1 + r.int(3) }, () => (options?.shape
+        ? msgpack.encode({ a: Array.from({ length: r.int(7) }, () => r() / 3), b: [[r.int(999), -7]], z: 'x'.repeat(r.int(30)) })
+        : realMessage(r)));
+      const bytes = mutate(Uint8Array.from(parts.flatMap((p) => [...p])), r);
+      const want = await outcome(function* oneShot() {
+        yield* new Decoder(options).decodeMulti(bytes);
+      });
+      const got = await outcome(() => new Decoder(options).decodeStream(chunks(bytes, r, i % 2 === 1)));
+      expect(got.error, hex(bytes)).toEqual(want.error);
+      expect(difference(got.values, want.values), hex(bytes)).toBe('');
+    }
+  });
+});
