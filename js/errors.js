@@ -5,6 +5,7 @@
 // DETACHED (an input whose buffer is detached).
 
 import { lengthOf, plural, withArticle } from './args.js';
+import { FIXED_SIZE, describeTag, headerSize } from './tags.js';
 
 /** C fm_code number (c/fastmp.h) -> FastmpError code. */
 export const CODE_NAMES = { 0: 'OK', 1: 'NOT_ARRAY', 2: 'TRUNCATED', 3: 'LENGTH', 4: 'TYPE', 5: 'CAPACITY', 6: 'RANGE' };
@@ -17,6 +18,26 @@ Object.assign(CODE_NAMES, {
 /** `index` of an error that belongs to no element. */
 export const NO_INDEX = -1;
 
+/** The fields every fastmp error has, set by each constructor below. */
+function init(err, code, index, offset, value) {
+  err.name = 'FastmpError';
+  err.code = code;
+  err.index = index;
+  err.offset = offset;
+  if (value !== undefined) err.value = value;
+}
+
+const ordinaryInstanceOf = (C, x) => Function.prototype[Symbol.hasInstance].call(C, x);
+
+/**
+ * Every error fastmp throws about its input or the lifetime of a view (misuse
+ * of an argument is a TypeError / RangeError of the engine's kind instead).
+ * Two kinds of it, for code written against @msgpack/msgpack: DecodeError,
+ * msgpack input that cannot be decoded; and, of those, input that ends too
+ * early or goes on after the value (TRUNCATED, LENGTH, TRAILING), which is a
+ * RangeError as well (InputRangeError), as @msgpack/msgpack throws there. All
+ * have name 'FastmpError' and the fields below.
+ */
 export class FastmpError extends Error {
   /**
    * @param {string} code   machine-readable reason, e.g. 'TRUNCATED'
@@ -27,33 +48,45 @@ export class FastmpError extends Error {
    */
   constructor(code, message, index, offset, value) {
     super(message);
-    this.name = 'FastmpError';
-    this.code = code;
-    this.index = index;
-    this.offset = offset;
-    if (value !== undefined) this.value = value;
+    init(this, code, index, offset, value);
+  }
+
+  /** An InputRangeError is a FastmpError and a DecodeError too (its class cannot extend both Error lines). */
+  static [Symbol.hasInstance](x) {
+    return ordinaryInstanceOf(this, x) || ((this === FastmpError || this === DecodeError) && ordinaryInstanceOf(InputRangeError, x));
   }
 }
 
-const TAG_NAMES = [
-  [0x00, 0x7f, 'positive fixint'], [0x80, 0x8f, 'fixmap'], [0x90, 0x9f, 'fixarray'],
-  [0xa0, 0xbf, 'fixstr'], [0xc0, 0xc0, 'nil'], [0xc1, 0xc1, 'never used'],
-  [0xc2, 0xc3, 'bool'], [0xc4, 0xc6, 'bin'], [0xc7, 0xc9, 'ext'], [0xca, 0xca, 'float32'],
-  [0xcb, 0xcb, 'float64'], [0xcc, 0xcf, 'uint'], [0xd0, 0xd3, 'int'], [0xd4, 0xd8, 'fixext'],
-  [0xd9, 0xdb, 'str'], [0xdc, 0xdd, 'array'], [0xde, 0xdf, 'map'], [0xe0, 0xff, 'negative fixint'],
-];
+/** msgpack input that cannot be decoded (@msgpack/msgpack's DecodeError). */
+export class DecodeError extends FastmpError {}
 
-/** "0xc0 (nil)" - a byte as a reader of the msgpack spec would name it. */
-export function describeTag(tag) {
-  const entry = TAG_NAMES.find(([lo, hi]) => tag >= lo && tag <= hi);
-  return `0x${tag.toString(16).padStart(2, '0')} (${entry[2]})`;
+/**
+ * msgpack input that ends too early or goes on after the value: a RangeError
+ * (as @msgpack/msgpack's), and by FastmpError's instanceof a FastmpError and
+ * a DecodeError. Not exported: catch it as any of those three.
+ */
+class InputRangeError extends RangeError {
+  constructor(code, message, index, offset, value) {
+    super(message);
+    init(this, code, index, offset, value);
+  }
+}
+
+/** The codes of input that ends too early or goes on after the value. */
+const RANGE_CODES = new Set(['TRUNCATED', 'LENGTH', 'TRAILING']);
+
+/** The error for msgpack input that cannot be decoded: a DecodeError, or for RANGE_CODES an InputRangeError. */
+export function decodeError(code, message, index, offset, value) {
+  return RANGE_CODES.has(code) ? new InputRangeError(code, message, index, offset, value) : new DecodeError(code, message, index, offset, value);
 }
 
 /**
- * The FastmpError for a failed decode, from the C result fields or the same
+ * The DecodeError for a failed decode, from the C result fields or the same
  * facts found by the pure-JS path, so both paths word errors identically.
  * `extra` may name the `target` (typed array name, or 'boolean') and the
- * offending `value`.
+ * offending `value`. Input that ends too early carries `needed`: the length
+ * that could hold what was cut (at least one more byte). Messages carry
+ * @msgpack/msgpack's phrase where the situation is the one it names.
  */
 export function msgpackError(code, index, offset, bytes, count = 0, extra = {}) {
   const length = lengthOf(bytes); // the intrinsic: `bytes` may be the caller's own array
@@ -62,36 +95,43 @@ export function msgpackError(code, index, offset, bytes, count = 0, extra = {}) 
   const at = `element ${index} at byte ${offset}`;
   switch (code) {
     case 'NOT_ARRAY':
-      return new FastmpError(code, `expected a msgpack array at byte ${offset}, found ${describeTag(tag)}`, index, offset);
+      return decodeError(code, `expected a msgpack array at byte ${offset}, found ${describeTag(tag)}`, index, offset);
     case 'TRUNCATED':
-      return new FastmpError(code, index === NO_INDEX
+      return withNeeded(decodeError(code, `insufficient data: ${index === NO_INDEX
         ? `input ends inside the ${tag >= 0xc4 && tag <= 0xc6 ? 'bin' : 'array'} header at byte ${offset}`
         : offset >= length ? `input ends at byte ${offset}, before element ${index}`
-          : `input ends inside element ${index}, which starts at byte ${offset}`, index, offset);
+          : `input ends inside element ${index}, which starts at byte ${offset}`}`, index, offset),
+      offset + (offset >= length ? 1 : index === NO_INDEX ? headerSize(tag) : FIXED_SIZE[tag] || 1));
     case 'LENGTH':
-      return new FastmpError(code, `array header at byte ${offset} claims ${plural(count, 'element')}, more than the ${plural(length - offset - headerSize(tag), 'byte')} after it hold`, index, offset);
+      return withNeeded(decodeError(code, `insufficient data: array header at byte ${offset} claims ${plural(count, 'element')}, more than the ${plural(length - offset - headerSize(tag), 'byte')} after it hold`, index, offset), offset + headerSize(tag) + count);
     case 'BIN_LENGTH':
-      return new FastmpError('LENGTH', `bin header at byte ${offset} claims ${plural(count, 'byte')}, more than the ${plural(length - offset - headerSize(tag), 'byte')} after it hold`, index, offset);
+      return withNeeded(decodeError('LENGTH', `insufficient data: bin header at byte ${offset} claims ${plural(count, 'byte')}, more than the ${plural(length - offset - headerSize(tag), 'byte')} after it hold`, index, offset), offset + headerSize(tag) + count);
     case 'TYPE':
-      if (target === 'boolean') return new FastmpError(code, `${at} is not a boolean: found ${describeTag(tag)}`, index, offset);
+      if (target === 'boolean') return decodeError(code, `${at} is not a boolean: found ${describeTag(tag)}`, index, offset);
       if (target === undefined || target.startsWith('Float')) {
-        return new FastmpError(code, `${at} is not a number: found ${describeTag(tag)}`, index, offset);
+        return decodeError(code, `${at} is not a number: found ${describeTag(tag)}`, index, offset);
       }
       if (tag === 0xca || tag === 0xcb) {
-        return new FastmpError(code, `${at} is a float (${value}); ${withArticle(target)} takes floats only with { integralFloats: true }`, index, offset, value);
+        return decodeError(code, `${at} is a float (${value}); ${withArticle(target)} takes floats only with { integralFloats: true }`, index, offset, value);
       }
-      return new FastmpError(code, `${at} is not an integer: found ${describeTag(tag)}`, index, offset);
+      return decodeError(code, `${at} is not an integer: found ${describeTag(tag)}`, index, offset);
     case 'RANGE':
-      return new FastmpError(code, `${at} is ${formatValue(value)} (${describeTag(tag)}), which ${withArticle(target)} cannot hold exactly`, index, offset, value);
+      return decodeError(code, `${at} is ${formatValue(value)} (${describeTag(tag)}), which ${withArticle(target)} cannot hold exactly`, index, offset, value);
     case 'TRAILING':
-      return new FastmpError(code, `${plural(length - offset, 'byte')} follow${length - offset === 1 ? 's' : ''} the array, from byte ${offset} (use unpackFrom to read a prefix)`, index, offset);
+      return decodeError(code, `${extraBytes(length - offset, length, offset)} after the array (use unpackFrom to read a prefix)`, index, offset);
     default:
-      return new FastmpError(code, `internal error ${code} at element ${index}, byte ${offset}`, index, offset);
+      return decodeError(code, `internal error ${code} at element ${index}, byte ${offset}`, index, offset);
   }
 }
 
-/** Bytes of an array or bin header, from its tag. */
-const headerSize = (tag) => ({ 0xdc: 3, 0xdd: 5, 0xc4: 2, 0xc5: 3, 0xc6: 5 })[tag] ?? 1;
+/** err with its `needed` set. */
+function withNeeded(err, needed) {
+  err.needed = needed;
+  return err;
+}
+
+/** @msgpack/msgpack's phrase for bytes after a value: "extra 2 of 9 bytes found at buffer[7]". */
+export const extraBytes = (extra, length, at) => `extra ${extra} of ${plural(length, 'byte')} found at buffer[${at}]`;
 
 /** Misuse of a view of wasm memory (STALE, FREED) or of a detached input: names no input position. */
 export const usageError = (code, message) => new FastmpError(code, `fastmp: ${message}`, NO_INDEX, NO_INDEX);

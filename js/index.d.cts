@@ -39,9 +39,11 @@ declare namespace fastmp {
   export type TimeSpec = api.TimeSpec;
   export type BoolArray = api.BoolArray;
   export type MapOf<S extends api.Shape = api.Shape> = api.MapOf<S>;
+  export type Optional<S extends api.Shape = api.Shape> = api.Optional<S>;
   export type TypedShape = api.TypedShape;
   export type Shape = api.Shape;
   export type DecodedBy<S> = api.DecodedBy<S>;
+  export type DecodedFields<S> = api.DecodedFields<S>;
   export type EncoderOptions<ContextType = undefined> = api.EncoderOptions<ContextType>;
   export type KeyDecoder = api.KeyDecoder;
   export type DecoderOptions<ContextType = undefined, S extends api.Shape = api.Shape> = api.DecoderOptions<ContextType, S>;
@@ -51,6 +53,7 @@ declare namespace fastmp {
   export type StringErrorCode = api.StringErrorCode;
   export type MessageErrorCode = api.MessageErrorCode;
   export type FastmpError = api.FastmpError;
+  export type DecodeError = api.DecodeError;
 }
 
 export = fastmp;

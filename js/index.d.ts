@@ -460,6 +460,20 @@ export class MapOf<S extends Shape = Shape> {
 /** A shape: every value of this map has shape S. */
 export function mapOf<const S extends Shape>(shape: S): MapOf<S>;
 
+/** The shape of a map's field that may be absent, or nil (from optional()). */
+export class Optional<S extends Shape = Shape> {
+  #private;
+  constructor(shape: S);
+  readonly shape: S;
+}
+
+/**
+ * A field of a map shape that may be absent (the key stays absent) or nil
+ * (null): `{ frames: [S], meta: optional({ gps: Float64Array }) }`. A field
+ * not so marked must be there (FastmpError 'MISSING', with its path).
+ */
+export function optional<const S extends Shape>(shape: S): Optional<S>;
+
 /** The shapes of a typed array in a message: a typed-array constructor, or Boolean / BoolArray for booleans. */
 export type TypedShape = PackableArrayType | Float16ArrayConstructorIfDeclared | BooleanConstructor | typeof BoolArray;
 
@@ -471,28 +485,35 @@ export type TypedShape = PackableArrayType | Float16ArrayConstructorIfDeclared |
  *   little-endian elements or a typed-array ext (0x74) of that type;
  * - Boolean or BoolArray: an array of booleans, into a Uint8Array of 0 / 1;
  * - `[S]`: an array, each element by S;
- * - `{ key: S, ... }`: a map whose listed keys have their shapes (other keys decode as usual);
+ * - `{ key: S, ... }`: a map whose listed keys have their shapes, each of
+ *   which must be there ('MISSING'), unless it is `optional(S)` (other keys decode as usual);
  * - mapOf(S): a map whose every value is S.
- * Anything else at a shaped position is a FastmpError 'TYPE'; a bad shape a TypeError.
- * A shape written in the call (or with `satisfies Shape` / `as const`) keeps
- * `[S]` a one-element tuple, and types decode()'s result (see DecodedBy).
+ * Anything else at a shaped position is a DecodeError 'TYPE'; a bad shape a TypeError.
+ * A shape kept in a `const` types decode()'s result as well as one written in
+ * the call (see DecodedBy): `[S]` may be an array type or a one-element tuple.
  */
-export type Shape = TypedShape | readonly [Shape] | MapOf | { readonly [key: string]: Shape };
+export type Shape = TypedShape | readonly Shape[] | MapOf | { readonly [key: string]: Shape | Optional };
 
 /**
  * What decode() returns for a shape S: `DecodedBy<{ v: Float32ArrayConstructor }>`
- * is `{ v?: Float32Array<ArrayBuffer>; [key: string]: unknown }` (a listed key
- * the message does not have is absent; keys not listed are any value). For
- * the general type `Shape` (a shape not known statically), `unknown`.
+ * is `{ v: Float32Array<ArrayBuffer>; [key: string]: unknown }` (a listed key is
+ * there, or the decode fails; one marked optional(S) may be absent or null;
+ * keys not listed are any value). For the general type `Shape` (a shape not
+ * known statically), `unknown`.
  */
 export type DecodedBy<S> =
   Shape extends S ? unknown
   : S extends PackableArrayType | Float16ArrayConstructorIfDeclared ? TypedArrayOf<S>
   : S extends BooleanConstructor | typeof BoolArray ? Uint8Array<ArrayBuffer>
   : S extends MapOf<infer E> ? { [key: string]: DecodedBy<E> }
-  : S extends readonly [infer E] ? DecodedBy<E>[]
-  : S extends object ? { -readonly [K in keyof S]?: DecodedBy<S[K]> } & { [key: string]: unknown }
+  : S extends readonly (infer E)[] ? DecodedBy<E>[]
+  : S extends object ? DecodedFields<S> & { [key: string]: unknown }
   : never;
+
+/** The fields of a map shape S as decode() gives them: required ones, and optional(S) ones that may be absent or null. */
+export type DecodedFields<S> =
+  { -readonly [K in keyof S as S[K] extends Optional ? never : K]: DecodedBy<S[K]> }
+  & { -readonly [K in keyof S as S[K] extends Optional ? K : never]?: S[K] extends Optional<infer E> ? DecodedBy<E> | null : never };
 
 /** Options of encode() and of an Encoder. Unknown keys and wrong types are TypeErrors. */
 export interface EncoderOptions<ContextType = undefined> {
@@ -709,9 +730,17 @@ export type MessageErrorCode =
   // a malformed timestamp or typed-array ext
   | 'EXT'
   // a msgpackr record (ext 0x72)
-  | 'UNSUPPORTED';
+  | 'UNSUPPORTED'
+  // a map without a field its shape names (not optional(S))
+  | 'MISSING';
 
-/** Bad input: what is wrong (`code`), where (`index`: element or char, or -1; `offset`: byte). */
+/**
+ * Bad input: what is wrong (`code`), where (`index`: element or char, or -1;
+ * `offset`: byte). Every error fastmp throws about its input is a FastmpError
+ * (name 'FastmpError'); msgpack input that cannot be decoded is a DecodeError,
+ * and input that ends too early or goes on after the value ('TRUNCATED',
+ * 'LENGTH', 'TRAILING') a RangeError as well, as @msgpack/msgpack throws there.
+ */
 export class FastmpError extends Error {
   readonly name: 'FastmpError';
   readonly code: FastmpErrorCode;
@@ -732,3 +761,36 @@ export class FastmpError extends Error {
   readonly streamOffset?: number;
   constructor(code: FastmpErrorCode, message: string, index: number, offset: number, value?: number | bigint);
 }
+
+/**
+ * msgpack input that cannot be decoded (@msgpack/msgpack's DecodeError): every
+ * decode error of the codec and of unpack(). One that is also a RangeError
+ * (input cut short, or going on after the value) is an instance of both.
+ */
+export class DecodeError extends FastmpError {}
+
+/**
+ * The message codec as one object, with @msgpack/msgpack's names, for
+ * `import msgpack from 'fastmp-wasm'` (as code written against
+ * @msgpack/msgpack's CommonJS build imports it).
+ */
+declare const msgpackApi: {
+  encode: typeof encode;
+  decode: typeof decode;
+  decodeMulti: typeof decodeMulti;
+  decodeAsync: typeof decodeAsync;
+  decodeArrayStream: typeof decodeArrayStream;
+  decodeMultiStream: typeof decodeMultiStream;
+  Encoder: typeof Encoder;
+  Decoder: typeof Decoder;
+  ExtensionCodec: typeof ExtensionCodec;
+  ExtData: typeof ExtData;
+  DecodeError: typeof DecodeError;
+  EXT_TIMESTAMP: typeof EXT_TIMESTAMP;
+  encodeDateToTimeSpec: typeof encodeDateToTimeSpec;
+  encodeTimeSpecToTimestamp: typeof encodeTimeSpecToTimestamp;
+  decodeTimestampToTimeSpec: typeof decodeTimestampToTimeSpec;
+  encodeTimestampExtension: typeof encodeTimestampExtension;
+  decodeTimestampExtension: typeof decodeTimestampExtension;
+};
+export default msgpackApi;

@@ -13,10 +13,16 @@ import { current } from './instance.js';
 
 export { createFastmp, createFastmpSync, init, initSync } from './instance.js';
 export { simdSupported } from './loader.js';
-export { FastmpError } from './errors.js';
+import { DecodeError } from './errors.js';
+import {
+  EXT_TIMESTAMP, ExtData, ExtensionCodec, decodeTimestampExtension, decodeTimestampToTimeSpec,
+  encodeDateToTimeSpec, encodeTimeSpecToTimestamp, encodeTimestampExtension,
+} from './codec/index.js';
+
+export { DecodeError, FastmpError } from './errors.js';
 export {
-  BoolArray, EXT_TIMESTAMP, ExtData, ExtensionCodec, MapOf, asBools, decodeTimestampExtension, decodeTimestampToTimeSpec,
-  encodeDateToTimeSpec, encodeTimeSpecToTimestamp, encodeTimestampExtension, mapOf,
+  BoolArray, EXT_TIMESTAMP, ExtData, ExtensionCodec, MapOf, Optional, asBools, decodeTimestampExtension, decodeTimestampToTimeSpec,
+  encodeDateToTimeSpec, encodeTimeSpecToTimestamp, encodeTimestampExtension, mapOf, optional,
 } from './codec/index.js';
 
 /** 'simd' or 'scalar': the build that runs the default instance's kernels. */
@@ -165,3 +171,14 @@ export const Encoder = bindPort(CodecEncoder, () => current()[CODEC_PORT]);
 
 /** A Decoder of the default instance (as it is when the Decoder is made). */
 export const Decoder = bindPort(CodecDecoder, () => current()[CODEC_PORT]);
+
+/**
+ * The message codec as one object, with @msgpack/msgpack's names: for
+ * `import msgpack from 'fastmp-wasm'`, as code written against
+ * @msgpack/msgpack's CommonJS build imports it. (Unused, a bundler drops it.)
+ */
+export default {
+  encode, decode, decodeMulti, decodeAsync, decodeArrayStream, decodeMultiStream, Encoder, Decoder,
+  ExtensionCodec, ExtData, DecodeError, EXT_TIMESTAMP, encodeDateToTimeSpec, encodeTimeSpecToTimestamp,
+  decodeTimestampToTimeSpec, encodeTimestampExtension, decodeTimestampExtension,
+};

@@ -12,6 +12,7 @@ import { readInitOptions } from './instance.js';
 import { chooseBackend, wasmCompileAllowed } from './loader.js';
 
 export * from './index.js';
+export { default } from './index.js';
 
 const BASE64 = { simd: SIMD, scalar: SCALAR };
 

@@ -6,5 +6,6 @@
 import { initDefault } from './instance.js';
 
 export * from './index.js';
+export { default } from './index.js';
 
 await initDefault({ backend: process.env.FASTMP_BACKEND || 'auto' });

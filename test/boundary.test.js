@@ -237,10 +237,10 @@ describe.each(PATHS)('%s', (name, options) => {
   test('13: error messages count bytes after the header, and say "a Uint8Array" and "1 byte"', async () => {
     const fm = await createFastmp(options);
     const claim = new Uint8Array([0xdc, 0x00, 0x05, 0x01, 0x02, 0x03]); // array16 of 5, 3 bytes after its header
-    expect(fastmpError(() => fm.unpack(claim, Int8Array), 'LENGTH').message).toBe('array header at byte 0 claims 5 elements, more than the 3 bytes after it hold');
+    expect(fastmpError(() => fm.unpack(claim, Int8Array), 'LENGTH').message).toBe('insufficient data: array header at byte 0 claims 5 elements, more than the 3 bytes after it hold');
     const bin = new Uint8Array([0xc5, 0x00, 0x04, 0x01]);
-    expect(fastmpError(() => fm.unpack(bin, Uint8Array), 'LENGTH').message).toBe('bin header at byte 0 claims 4 bytes, more than the 1 byte after it hold');
-    expect(fastmpError(() => fm.unpack(new Uint8Array([0x91, 0x01, 0x02]), Int8Array), 'TRAILING').message).toMatch(/^1 byte follows the array, from byte 2/);
+    expect(fastmpError(() => fm.unpack(bin, Uint8Array), 'LENGTH').message).toBe('insufficient data: bin header at byte 0 claims 4 bytes, more than the 1 byte after it hold');
+    expect(fastmpError(() => fm.unpack(new Uint8Array([0x91, 0x01, 0x02]), Int8Array), 'TRAILING').message).toMatch(/^extra 1 of 3 bytes found at buffer\[2\] after the array/);
     expect(() => fm.alloc(new Uint8Array(1), 1)).toThrow(/not a Uint8Array$/);
     expect(() => fm.pack(new DataView(new ArrayBuffer(4)))).toThrow(/not an object$/);
   });
@@ -388,7 +388,7 @@ test('encodeInto() and asBools() take Uint8Arrays of another realm, by their rea
   }
   expect(() => fm.encodeInto('x'.repeat(40), new Liar(8))).toThrow(/needs 42 bytes from offset 0, the target has 8/);
   expect(fm.decode(new Uint8Array([0x91, 0x01, 0x02]).subarray(0, 2))).toEqual([1]);
-  expect(() => fm.decode(new Uint8Array([0x91, 0x01, 0x02]))).toThrow(/^fastmp: at \$: 1 byte follows the value, from byte 2/);
+  expect(() => fm.decode(new Uint8Array([0x91, 0x01, 0x02]))).toThrow(/^fastmp: at \$: extra 1 of 3 bytes found at buffer\[2\] after the value/);
 });
 
 // Issue 13 item 5 (per-call cost): pack() and unpack() read their one option without an

@@ -306,7 +306,7 @@ function outcome(call) {
     const value = v !== null && typeof v === 'object' && 'end' in v ? v.value : v;
     result = { ok: typeof value === 'string' ? value : [value.constructor.name, bytesOf(value).toString('hex')], end: v?.end };
   } catch (e) {
-    result = { error: e.constructor.name, code: e.code, index: e.index, offset: e.offset, message: e.message };
+    result = { error: e instanceof FastmpError ? 'FastmpError' : e.constructor.name, code: e.code, index: e.index, offset: e.offset, message: e.message };
   }
   const ms = performance.now() - start;
   if (ms > 250) throw new Error(`a call took ${ms.toFixed(0)} ms`);

@@ -52,13 +52,17 @@ function fastmpMembers() {
  */
 const MODULE_ONLY = [
   'init', 'initSync', 'simdSupported', 'createFastmp', 'createFastmpSync',
-  'FastmpError', 'BoolArray', 'ExtData', 'ExtensionCodec', 'MapOf', 'asBools', 'mapOf',
+  'FastmpError', 'DecodeError', 'BoolArray', 'ExtData', 'ExtensionCodec', 'MapOf', 'Optional', 'asBools', 'mapOf', 'optional',
   'EXT_TIMESTAMP', 'encodeDateToTimeSpec', 'encodeTimeSpecToTimestamp', 'encodeTimestampExtension',
   'decodeTimestampToTimeSpec', 'decodeTimestampExtension',
 ].sort();
 
-test('every export is declared, and every declared function, class and constant is exported', () => {
-  expect(Object.keys(api).sort()).toEqual(declared(VALUES));
+test('every export is declared, and every declared function, class and constant is exported; the default export too', () => {
+  expect(Object.keys(api).filter((name) => name !== 'default').sort()).toEqual(declared(VALUES));
+  // The default export: the codec with @msgpack/msgpack's names, each the named export itself.
+  const defaults = declared(/^ {2}(\w+): typeof \1;$/gm, dts.slice(dts.indexOf('declare const msgpackApi: {')));
+  expect(Object.keys(api.default).sort()).toEqual(defaults);
+  for (const name of defaults) expect(api.default[name], name).toBe(api[name]);
 });
 
 test('interface Fastmp has every export but the MODULE_ONLY ones (functions, and the Encoder / Decoder classes)', () => {
@@ -101,9 +105,10 @@ test('what the declarations say of the codec holds at run time', async () => {
   // decodeFrom(bytes, options): the value at bytes[0] (no offset argument); a Decoder's takes one.
   expect(decodeFrom(new Uint8Array([1, 2]))).toEqual({ value: 1, end: 1 });
   expect(new Decoder().decodeFrom(new Uint8Array([1, 2]), 1)).toEqual({ value: 2, end: 2 });
-  // A listed key the message lacks is absent (DecodedBy makes listed keys optional); Boolean and BoolArray shapes.
-  const shaped = decode(encode({ f: [true, false] }), { shape: { v: Float32Array, f: Boolean } });
-  expect(shaped).toEqual({ f: new Uint8Array([1, 0]) });
+  // A listed key the message lacks is MISSING, unless optional(S) (DecodedBy types it so); Boolean and BoolArray shapes.
+  expect(() => decode(encode({ f: [true, false] }), { shape: { v: Float32Array, f: Boolean } })).toThrow(expect.objectContaining({ code: 'MISSING', path: '$.v' }));
+  const shaped = decode(encode({ f: [true, false], n: null }), { shape: { v: api.optional(Float32Array), n: api.optional(Int8Array), f: Boolean } });
+  expect(shaped).toEqual({ f: new Uint8Array([1, 0]), n: null });
   expect(decode(encode([asBools(new Uint8Array([0, 3]))]), { shape: [BoolArray] })).toEqual([new Uint8Array([0, 1])]);
   // Shaped results are over an ArrayBuffer (Uint8Array<ArrayBuffer> etc.).
   expect(decode(encode(new Float64Array([1])), { shape: Float64Array }).buffer).toBeInstanceOf(ArrayBuffer);

@@ -5,12 +5,13 @@
 // read by the port (js/codec/port-js.js documents the contract).
 
 import { plural } from '../args.js';
-import { FastmpError, describeTag } from '../errors.js';
+import { FastmpError, extraBytes } from '../errors.js';
 import { BOOL, KIND_OF_NAME } from '../kinds.js';
 import { checkCount, decodeKind, found } from '../wire.js';
 import { ExtensionCodec } from './ext.js';
 import { asInput, decoderConfig } from './options.js';
-import { KeySegment, addSegment, codecError, show, withPath } from './path.js';
+import { describeTag } from '../tags.js';
+import { KeySegment, addSegment, inputError, show, textHint, withPath } from './path.js';
 import { jsPort } from './port-js.js';
 import { ARRAY, EVERY, TYPED } from './shape.js';
 import { decodeArrayStream, decodeAsync, decodeMultiStream } from './stream.js';
@@ -78,8 +79,9 @@ export class Decoder {
       this.setInput(bytes, 0);
       const value = this.readTop();
       if (this.pos < this.end) {
-        const left = this.end - this.pos;
-        throw withPath(codecError('TRAILING', `${plural(left, 'byte')} follow${left === 1 ? 's' : ''} the value, from byte ${this.pos} (decodeFrom() reads a prefix)`, this.pos));
+        const hint = this.pos === 1 ? textHint(bytes) : '';
+        const why = hint || ' after the value (decodeFrom() reads a prefix)';
+        throw withPath(inputError('TRAILING', `${extraBytes(this.end - this.pos, this.end, this.pos)}${why}`, this.pos), true);
       }
       return value;
     } finally {
@@ -178,7 +180,7 @@ export class Decoder {
     try {
       return this.shape === null ? this.readAny(1) : this.readShaped(this.shape, 1);
     } catch (err) {
-      throw withPath(err);
+      throw withPath(err, true);
     }
   }
 
@@ -188,20 +190,20 @@ export class Decoder {
   truncated(start, size) {
     const where = start >= this.end ? `input ends at byte ${start}, where a value should start`
       : `input ends inside the value at byte ${start} (${describeTag(this.bytes[start])})`;
-    return codecError('TRUNCATED', where, start, { needed: start + size });
+    return inputError('TRUNCATED', `insufficient data: ${where}`, start, { needed: start + size });
   }
 
   /** A header at `start` claims more bytes than are left. */
   tooLong(start, what, claimed, needed) {
-    return codecError('LENGTH', `${what} at byte ${start} claims ${claimed}, more than the ${this.end - this.pos} bytes left`, start, { needed });
+    return inputError('LENGTH', `insufficient data: ${what} at byte ${start} claims ${claimed}, more than the ${plural(this.end - this.pos, 'byte')} left`, start, { needed });
   }
 
   overLimit(start, what, n, option, limit) {
-    return codecError('MAX_LENGTH', `${what} at byte ${start} has length ${n}, beyond ${option} (${limit})`, start);
+    return inputError('MAX_LENGTH', `max length exceeded: ${what} at byte ${start} has length ${n}, beyond ${option} (${limit})`, start);
   }
 
   tooDeep(start, depth) {
-    return codecError('DEPTH', `value nested too deep at byte ${start}: depth ${depth + 1} is beyond maxDepth ${this.maxDepth}`, start);
+    return inputError('DEPTH', `value nested too deep at byte ${start}: depth ${depth + 1} is beyond maxDepth ${this.maxDepth}`, start);
   }
 
   /** Throws unless `size` bytes are left from `start`. */
@@ -259,7 +261,7 @@ export class Decoder {
       case 0xd4: case 0xd5: case 0xd6: case 0xd7: case 0xd8:
         return this.readExt(1 << (tag - 0xd4), start);
       default: // 0xc1
-        throw codecError('TAG', `byte ${start} is ${describeTag(tag)}, which msgpack never uses`, start);
+        throw inputError('TAG', `unrecognized type byte: byte ${start} is ${describeTag(tag)}, which msgpack never uses`, start);
     }
   }
 
@@ -285,7 +287,7 @@ export class Decoder {
   }
 
   readStr(n, start) {
-    if (this.rawStrings) return this.readBin(n, start);
+    if (this.rawStrings) return this.readBin(n, start, 'a str (rawStrings: its bytes)');
     return this.readText(n, start);
   }
 
@@ -301,14 +303,14 @@ export class Decoder {
   }
 
   notUtf8(start) {
-    return codecError('UTF8', `the str at byte ${start} is not valid UTF-8 (rawStrings: true reads its bytes)`, start);
+    return inputError('UTF8', `the str at byte ${start} is not valid UTF-8 (rawStrings: true reads its bytes)`, start);
   }
 
   /** A bin (and a raw str): a view of the input, as @msgpack/msgpack returns it (a stream's: a copy). */
-  readBin(n, start) {
-    if (n > this.maxBinLength) throw this.overLimit(start, 'a bin', n, 'maxBinLength', this.maxBinLength);
+  readBin(n, start, what = 'a bin') {
+    if (n > this.maxBinLength) throw this.overLimit(start, what, n, 'maxBinLength', this.maxBinLength);
     const p = this.pos;
-    if (n > this.end - p) throw this.tooLong(start, 'a bin', `${n} bytes`, p + n);
+    if (n > this.end - p) throw this.tooLong(start, what, `${n} bytes`, p + n);
     this.pos = p + n;
     return this.bytesAt(p, n);
   }
@@ -343,11 +345,8 @@ export class Decoder {
     if (n > this.end - this.pos) throw this.tooLong(start, 'an array', `${n} elements`, this.pos + n);
   }
 
-  /**
-   * A map of n entries; `node` (null: none) a MAP shape (listed keys by their
-   * shape, others as usual) or an EVERY shape (every value by one shape).
-   */
-  readMap(n, start, depth, node = null) {
+  /** A map of n entries; `every` (null: none) the shape of every value (mapOf(S)). */
+  readMap(n, start, depth, every = null) {
     this.checkMap(n, start, depth);
     const map = {};
     let i = 0;
@@ -356,13 +355,56 @@ export class Decoder {
       for (; i < n; i++) {
         key = undefined;
         key = this.readKey(depth + 1);
-        const child = node === null ? undefined : node.type === EVERY ? node.elem : node.keys.get(key);
-        map[key] = child === undefined ? this.readAny(depth + 1) : this.readShaped(child, depth + 1);
+        map[key] = every === null ? this.readAny(depth + 1) : this.readShaped(every, depth + 1);
       }
     } catch (err) {
       throw addSegment(err, key === undefined ? new KeySegment(i) : key);
     }
     return map;
+  }
+
+  /**
+   * A map of n entries whose keys a MAP shape lists are read by their shapes
+   * (other keys as usual): each required one must be there (MISSING), an
+   * optional one may be absent, or nil (null).
+   */
+  readFields(n, start, depth, node) {
+    this.checkMap(n, start, depth);
+    const map = {};
+    let seen = 0; // the bits of the required fields met
+    let i = 0;
+    let key;
+    try {
+      for (; i < n; i++) {
+        key = undefined;
+        key = this.readKey(depth + 1);
+        const field = node.keys.get(key);
+        if (field === undefined) {
+          map[key] = this.readAny(depth + 1);
+        } else {
+          seen |= field.bit;
+          map[key] = field.optional && this.bytes[this.pos] === 0xc0 ? this.readNil() : this.readShaped(field.node, depth + 1);
+        }
+      }
+    } catch (err) {
+      throw addSegment(err, key === undefined ? new KeySegment(i) : key);
+    }
+    if (seen !== node.required || node.more.length > 0) this.checkFields(node, map, seen, start);
+    return map;
+  }
+
+  readNil() {
+    this.pos++;
+    return null;
+  }
+
+  /** Throws MISSING for the first required field of `node` that the map at `start` lacks. */
+  checkFields(node, map, seen, start) {
+    for (const [key, field] of node.keys) {
+      if (field.optional || (field.bit !== 0 ? (seen & field.bit) !== 0 : Object.hasOwn(map, key))) continue;
+      const err = inputError('MISSING', `the map at byte ${start} has no key ${JSON.stringify(key)}, which the shape names (a field that may be absent or nil: optional(S))`, start);
+      throw addSegment(err, key);
+    }
   }
 
   checkMap(n, start, depth) {
@@ -397,7 +439,7 @@ export class Decoder {
       if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'symbol') key = String(key);
       if (key === '__proto__') throw this.badKey(start, 'converts to __proto__, which is not allowed');
     } else if (typeof key !== 'string' && typeof key !== 'number') {
-      throw this.badKey(start, `is ${show(key)}: the type of a key must be string or number (see mapKeyConverter)`);
+      throw this.badKey(start, `is ${show(key)}: the type of key must be string or number (see mapKeyConverter)`);
     }
     return key;
   }
@@ -415,7 +457,7 @@ export class Decoder {
   }
 
   badKey(start, what) {
-    return codecError('KEY', `the map key at byte ${start} ${what}`, start);
+    return inputError('KEY', `the map key at byte ${start} ${what}`, start);
   }
 
   /** An ext of n payload bytes (pos: its type byte). */
@@ -438,7 +480,7 @@ export class Decoder {
     const codec = this.extensionCodec;
     if ((type === EXT_TYPED_ARRAY || type === EXT_RECORD) && !(this.ownCodec && codec.decodes(type))) {
       if (type === EXT_TYPED_ARRAY) return typedFromExt(data, start);
-      throw codecError('UNSUPPORTED', `the ext at byte ${start} is a msgpackr record (0x72): fastmp does not read records (pack with useRecords: false)`, start);
+      throw this.record(start);
     }
     try {
       return codec.decode(data, type, this.context);
@@ -471,11 +513,12 @@ export class Decoder {
     return this.readArray(n, start, depth, elem);
   }
 
+  /** A map by a MAP shape (its listed fields) or an EVERY shape (mapOf(S)). */
   readShapedMap(node, depth) {
     const start = this.pos;
     const n = this.mapHeader(this.peekTag(), start);
     if (n < 0) throw this.notShaped(start, 'a map');
-    return this.readMap(n, start, depth, node);
+    return node.type === EVERY ? this.readMap(n, start, depth, node.elem) : this.readFields(n, start, depth, node);
   }
 
   /** Element count of the array header at `start` (pos moves past it), or -1 when it is not an array. */
@@ -545,7 +588,7 @@ export class Decoder {
     if (n > this.maxBinLength) throw this.overLimit(start, 'a bin', n, 'maxBinLength', this.maxBinLength);
     if (n > this.end - this.pos) throw this.tooLong(start, 'a bin', `${n} bytes`, this.pos + n);
     if (n % kind.bytes !== 0) {
-      throw codecError('TYPE', `the bin at byte ${start} holds ${n} bytes, not a whole number of ${kind.name} elements`, start);
+      throw inputError('TYPE', `the bin at byte ${start} holds ${n} bytes, not a whole number of ${kind.name} elements`, start);
     }
     const value = typedFromBytes(kind, this.bytes, this.pos, n);
     this.pos += n;
@@ -576,7 +619,20 @@ export class Decoder {
     return half ? halfOf(value) : value;
   }
 
+  /** A value at a shaped position that the shape does not take (a msgpackr record: the records error). */
   notShaped(start, expected) {
-    return codecError('TYPE', `expected ${expected} at byte ${start}, found ${describeTag(this.bytes[start])}`, start);
+    if (this.extTypeAt(start) === EXT_RECORD) return this.record(start);
+    return inputError('TYPE', `expected ${expected} at byte ${start}, found ${describeTag(this.bytes[start])}`, start);
+  }
+
+  /** The type of the ext at `start` (whose header is there), or undefined when no ext is. */
+  extTypeAt(start) {
+    const tag = this.bytes[start];
+    const at = tag >= 0xd4 && tag <= 0xd8 ? start + 1 : tag >= 0xc7 && tag <= 0xc9 ? start + 1 + (1 << (tag - 0xc7)) : -1;
+    return at >= 0 && at < this.end ? (this.bytes[at] << 24) >> 24 : undefined;
+  }
+
+  record(start) {
+    return inputError('UNSUPPORTED', `the ext at byte ${start} is a msgpackr record (0x72): fastmp does not read records (pack with useRecords: false)`, start);
   }
 }

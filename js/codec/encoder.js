@@ -37,6 +37,7 @@ import {
 import { TEXT_ENCODER_THRESHOLD, encodeUtf8Into, writeUtf8Short } from './utf8.js';
 
 const UINT8 = KIND_OF_NAME.get('Uint8Array');
+const UINT8_CLAMPED = KIND_OF_NAME.get('Uint8ClampedArray');
 const FLOAT32 = KIND_OF_NAME.get('Float32Array');
 const UINT32_LIMIT = 0x100000000;
 const BIGINT_MAX = 2n ** 64n - 1n;
@@ -586,7 +587,10 @@ export class Encoder {
     } else if (typeof value === 'object') {
       this.writeOtherObject(value, depth);
     } else {
-      throw codecError('TYPE', `cannot encode ${show(value)} (unrecognized object: an extension may take it)`, this.pos);
+      const how = typeof value === 'bigint'
+        ? 'pass useBigInt64: true to write BigInts as int64 / uint64, or register an extension for them'
+        : 'an extension may take it';
+      throw codecError('TYPE', `cannot encode ${show(value)} (unrecognized object: ${how})`, this.pos);
     }
   }
 
@@ -723,6 +727,7 @@ export class Encoder {
     }
     if (kind === undefined || kind === UINT8 || this.typedArrays === 'bin') this.writeBin(viewBytes(view));
     else if (this.typedArrays === 'ext') this.writeTypedExt(kind, viewBytes(view));
+    else if (kind === UINT8_CLAMPED) this.writeBin(viewBytes(view)); // bytes (canvas pixels): a bin, as pack() writes them
     else this.writeTypedArray(kind, view);
   }
 

@@ -27,6 +27,7 @@
 //   decodeTimestampToTimeSpec, encodeTimestampExtension, decodeTimestampExtension
 //   asBools(u8) -> BoolArray     marks bytes as booleans: written as an array of true/false
 //   mapOf(shape) -> MapOf        a shape: every value of this map has this shape
+//   optional(shape) -> Optional  a shape: this field of a map may be absent, or nil
 //   makeCodec(port) -> { encode, encodeInto, decode, ..., Encoder, Decoder }
 //                                the same API over another port (js/codec/port-js.js)
 //   jsPort                       the pure-JS port (the default)
@@ -51,13 +52,16 @@
 // as unpack() does), or a bin of whole elements (little-endian), or a typed-array ext
 // 0x74 of that type; Boolean (or BoolArray) reads an array of booleans into a Uint8Array
 // of 0 / 1; [S] is an array of S; { key: S } a map whose listed keys have their shapes
-// (other keys decode as usual); mapOf(S) a map whose every value is S. Anything else at
-// a shaped position is a FastmpError TYPE. Shapes are compiled once (cached per object).
+// (other keys decode as usual), each of which must be there (MISSING) unless it is
+// optional(S) (absent, or nil: null); mapOf(S) a map whose every value is S. Anything
+// else at a shaped position is a DecodeError TYPE. Shapes are compiled once (cached per object).
 // Without a shape, ext 0x74 decodes to its typed array (as msgpackr does).
 //
 // Errors: bad input is a FastmpError with `code`, `offset` (byte offset of the value
 // at fault), `index` (element index inside a typed array, else -1) and `path` ('$.a[3].b',
-// also at the start of the message). Codes: TRUNCATED (input ends inside a value),
+// also at the start of the message); from the decoder a DecodeError, and a RangeError too
+// where the input ends early or goes on (TRUNCATED, LENGTH, TRAILING: errors.js).
+// Messages carry @msgpack/msgpack's phrase for the same situation. Codes: TRUNCATED (input ends inside a value),
 // LENGTH (a length claims more bytes than are left; nothing is allocated for it; encode:
 // a str, bin or ext beyond 2^32-1 bytes),
 // TRAILING (decode(): bytes after the value), TAG (0xc1), MAX_LENGTH (beyond a max*Length
@@ -65,10 +69,11 @@
 // that is not UTF-8), KEY (a map key that is not a string or number, or is __proto__),
 // EXT (a malformed timestamp or typed-array ext), UNSUPPORTED (msgpackr records, ext 0x72),
 // TYPE (a shaped position holds something else; encode: a value nothing can encode),
+// MISSING (a map lacks a field its shape names),
 // RANGE (a shaped integer out of range; encode: a BigInt beyond 64 bits). Inside a shaped
 // array the element's `index` is set, with unpack()'s wording. TRUNCATED and LENGTH from
-// the decoder carry `needed`: the input length that could complete the value (streams wait
-// for it). In streams, offsets count from the start of the bytes still buffered.
+// the decoder carry `needed`: the input length that could complete the value. In streams,
+// offsets count from the value at fault, which starts at byte `streamOffset` of the stream.
 // Misuse (a bad option, an input that is not bytes, an encodeInto target too small) is a
 // TypeError / RangeError, never a FastmpError.
 
@@ -76,15 +81,15 @@ import { Decoder as BaseDecoder } from './decoder.js';
 import { Encoder as BaseEncoder } from './encoder.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { jsPort } from './port-js.js';
-import { MapOf, mapOf } from './shape.js';
+import { MapOf, Optional, mapOf, optional } from './shape.js';
 import { BoolArray, asBools } from './typed.js';
 
 export {
   EXT_TIMESTAMP, decodeTimestampExtension, decodeTimestampToTimeSpec, encodeDateToTimeSpec,
   encodeTimeSpecToTimestamp, encodeTimestampExtension,
 } from './timestamp.js';
-export { FastmpError } from '../errors.js';
-export { BoolArray, ExtData, ExtensionCodec, MapOf, asBools, jsPort, mapOf };
+export { DecodeError, FastmpError } from '../errors.js';
+export { BoolArray, ExtData, ExtensionCodec, MapOf, Optional, asBools, jsPort, mapOf, optional };
 
 /**
  * `Base` with its port bound: `new Bound(options)` makes a Base over `port`

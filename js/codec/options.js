@@ -142,6 +142,23 @@ function keyDecoderOption(v) {
 }
 
 /**
+ * For an input that holds bytes without being them (a fetch Response, a Blob,
+ * a stream): how to get them, or ''. Asked with instanceof and `in` only
+ * (no getter of the input runs).
+ */
+function notBytesHint(input) {
+  if (input === null || typeof input !== 'object') return '';
+  if (typeof Response === 'function' && input instanceof Response) {
+    return ': a fetch Response: decode(new Uint8Array(await res.arrayBuffer())), or decodeAsync(res.body) to decode it as it arrives';
+  }
+  if (typeof Blob === 'function' && input instanceof Blob) return ': a Blob: decode(new Uint8Array(await blob.arrayBuffer()))';
+  if (Symbol.asyncIterator in input || (typeof ReadableStream === 'function' && input instanceof ReadableStream)) {
+    return ': a stream: decodeAsync(stream) reads one value from it (decodeMultiStream(), decodeArrayStream() more)';
+  }
+  return '';
+}
+
+/**
  * Input bytes, as an own Uint8Array view read through the intrinsic getters
  * (any realm; a lying subclass or Buffer cannot change what is read): a
  * Uint8Array is read in place; any other ArrayBuffer view or an ArrayBuffer
@@ -161,7 +178,7 @@ export function asInput(input, port, fn = 'decode') {
   } else if (Array.isArray(input)) {
     return Uint8Array.from(input);
   } else {
-    throw new TypeError(`fastmp: ${fn}() takes a Uint8Array, an ArrayBuffer or an array of bytes, not ${show(input)}`);
+    throw new TypeError(`fastmp: ${fn}() takes a Uint8Array, an ArrayBuffer or an array of bytes, not ${show(input)}${notBytesHint(input)}`);
   }
   // A view of wasm memory that a later call overwrote, or that free() released, is refused.
   // (In wasm memory: decoded from a copy, which the port makes.)

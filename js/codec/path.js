@@ -4,17 +4,21 @@
 // writes the path into the error once (err.path and the message's start).
 
 import { describe } from '../args.js';
-import { FastmpError, NO_INDEX } from '../errors.js';
+import { FastmpError, NO_INDEX, decodeError } from '../errors.js';
 
 const SEGMENTS = Symbol('fastmp.pathSegments');
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
-/** A FastmpError for the codec: `offset` is a byte offset in the input (decode) or output (encode). */
-export const codecError = (code, message, offset, extra) => {
-  const err = new FastmpError(code, `fastmp: ${message}`, NO_INDEX, offset);
+/** A FastmpError of the encoder (`offset`: in the output) or of misuse. */
+export const codecError = (code, message, offset, extra) => withExtra(new FastmpError(code, `fastmp: ${message}`, NO_INDEX, offset), extra);
+
+/** A DecodeError (errors.js decodeError: a RangeError too for input cut short or going on) of the decoder; `offset`: in the input. */
+export const inputError = (code, message, offset, extra) => withExtra(decodeError(code, `fastmp: ${message}`, NO_INDEX, offset), extra);
+
+function withExtra(err, extra) {
   if (extra !== undefined) Object.assign(err, extra);
   return err;
-};
+}
 
 /** The TYPE error of an object that only inherits from `name` (Map, Set, Date) without being one. */
 export const impostorError = (value, name, offset) => codecError('TYPE', `cannot encode ${describe(value)}: it inherits from ${name} but is not one`, offset);
@@ -42,10 +46,11 @@ export function addSegment(err, segment) {
 /**
  * Writes the collected path into the error: err.path = '$.a[1]' and the
  * message starts with it. Errors of user code (extensions, getters) pass
- * through untouched.
+ * through untouched. (`decoding`: the engine's stack overflow becomes a
+ * DecodeError.)
  */
-export function withPath(err) {
-  if (isStackOverflow(err)) err = codecError('DEPTH', 'value nested too deep for the engine\'s stack (lower maxDepth)', -1);
+export function withPath(err, decoding = false) {
+  if (isStackOverflow(err)) err = (decoding ? inputError : codecError)('DEPTH', 'value nested too deep for the engine\'s stack (lower maxDepth)', -1);
   if (!(err instanceof FastmpError) || err.path !== undefined) return err;
   const segments = err[SEGMENTS] ?? [];
   let path = '$';
@@ -56,6 +61,28 @@ export function withPath(err) {
     : `fastmp: at ${path}: ${err.message}`;
   delete err[SEGMENTS];
   return err;
+}
+
+/**
+ * What input that is text, not msgpack, looks like (a wrong endpoint, a JSON
+ * body, an HTML error page): a sentence for an error message, or ''. Text
+ * decodes as a small int (its first char) followed by bytes: the error alone
+ * would send one looking for a prefix.
+ */
+export function textHint(bytes) {
+  const n = Math.min(bytes.length, 48);
+  const first = bytes[0];
+  if (!(first >= 0x20 && first < 0x7f) && !(first >= 0x09 && first <= 0x0d)) return '';
+  let sample = '';
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i];
+    if (b === 0x7f || (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d)) return ''; // a control char: not text
+    sample += b < 0x80 ? String.fromCharCode(b) : '\ufffd';
+  }
+  const char = sample.trimStart()[0] ?? '';
+  const quoted = JSON.stringify(sample.trim().slice(0, 24));
+  const what = char === '<' ? 'HTML or XML (an error page, a wrong URL?)' : char !== '' && '{["'.includes(char) ? 'JSON text (meant for JSON.parse()?)' : 'text';
+  return `: the input looks like ${what}, not MessagePack: it starts ${quoted}`;
 }
 
 /** The engine's own stack overflow: only reachable with a very large maxDepth. */

@@ -14,22 +14,13 @@
 // LIMIT, so that the stream can let the decoder report it (with its path)
 // without waiting for the bytes the value claims.
 
+import { FIXED_SIZE } from '../tags.js';
 import { be32 } from '../wire.js';
 
 /** scan(): the value goes on past the bytes given. */
 export const MORE = -1;
 /** scan(): stopped at a header that the decoder's options refuse (see above). */
 export const LIMIT = -2;
-
-/** Bytes of the fixed-size items by tag (0: a header whose size depends on its length field, or 0xc1). */
-const FIXED_SIZE = new Uint8Array(256).map((_, tag) => {
-  if (tag < 0x80 || tag >= 0xe0 || tag === 0xc0 || tag === 0xc2 || tag === 0xc3) return 1;
-  const sizes = {
-    0xca: 5, 0xcb: 9, 0xcc: 2, 0xcd: 3, 0xce: 5, 0xcf: 9, 0xd0: 2, 0xd1: 3, 0xd2: 5, 0xd3: 9,
-    0xd4: 3, 0xd5: 4, 0xd6: 6, 0xd7: 10, 0xd8: 18,
-  };
-  return sizes[tag] ?? 0;
-});
 
 /** The end of one msgpack value in bytes that arrive a few at a time (one scanner per value: reset()). */
 export class ValueScanner {

@@ -7,7 +7,9 @@
 //   Float16Array (where the engine has it)  read as float64, then one rounding to float16
 //   Boolean (or BoolArray)                a Uint8Array of 0 / 1 from an array of booleans
 //   [S]                                   a msgpack array, each element by S
-//   { key: S, ... }                       a msgpack map: listed keys by their S, others as usual
+//   { key: S, ... }                       a msgpack map: listed keys by their S (each must be
+//                                         there), others as usual
+//   { key: optional(S), ... }             a listed key that may be absent, or nil (null)
 //   mapOf(S)                              a msgpack map, every value by S
 // Shapes may refer to themselves (a tree of nodes), and a shape object may be
 // reused in many places; anything else in a shape is a TypeError at compile.
@@ -33,13 +35,36 @@ export class MapOf {
 /** @param {unknown} shape the shape of every value of a map @returns {MapOf} */
 export const mapOf = (shape) => new MapOf(shape);
 
+/** "This field of a map may be absent, or nil": the marker optional() returns. */
+export class Optional {
+  constructor(shape) {
+    /** @readonly */ this.shape = shape;
+    Object.freeze(this);
+  }
+}
+
+/** @param {unknown} shape the shape of a map's field that may be absent or nil @returns {Optional} */
+export const optional = (shape) => new Optional(shape);
+
 /**
  * @typedef {object} ShapeNode
  * @property {number} type  TYPED, ARRAY, MAP or EVERY
  * @property {import('../kinds.js').Kind} [kind]  TYPED: the element type (kinds.js BOOL for booleans, typed.js HALF for Float16Array)
  * @property {ShapeNode} [elem]  ARRAY, EVERY: the shape of each element / value
- * @property {Map<string, ShapeNode>} [keys]  MAP: the shapes of the listed keys
+ * @property {Map<string, Field>} [keys]  MAP: the listed keys
+ * @property {number} [required]  MAP: the bits of the required fields (Field.bit), or-ed
+ * @property {string[]} [more]  MAP: required keys beyond the 30 that have a bit
  */
+
+/**
+ * @typedef {object} Field
+ * @property {ShapeNode} node    its shape
+ * @property {boolean} optional  may be absent, or nil
+ * @property {number} bit        a required field's own bit (the first 30 of a map), else 0
+ */
+
+/** Required fields of a map that get a bit of their own: the decoder marks each it meets in a small integer. */
+const FIELD_BITS = 30;
 
 const compiled = new WeakMap();
 
@@ -57,6 +82,7 @@ export function compileShape(shape) {
 /** `seen`: nodes of the objects being compiled, so that a shape can refer to itself. */
 function compile(shape, seen, path) {
   if (typeof shape === 'function') return typedNode(shape, path);
+  if (shape instanceof Optional) throw new TypeError(`fastmp: shape at ${path}: optional(S) marks a field of a map ({ key: optional(S) }), not ${path === '$' ? 'the whole message' : 'an element'}`);
   if (shape === null || typeof shape !== 'object') throw badShape(shape, path);
   const known = seen.get(shape) ?? compiled.get(shape);
   if (known !== undefined) return known;
@@ -75,9 +101,17 @@ function compile(shape, seen, path) {
   }
   const proto = Object.getPrototypeOf(shape);
   if (proto !== Object.prototype && proto !== null) throw badShape(shape, path);
-  const node = { type: MAP, keys: new Map() };
+  const node = { type: MAP, keys: new Map(), required: 0, more: [] };
   seen.set(shape, node);
-  for (const key of Object.keys(shape)) node.keys.set(key, compile(shape[key], seen, `${path}.${key}`));
+  let bits = 0;
+  for (const key of Object.keys(shape)) {
+    const field = shape[key];
+    const isOptional = field instanceof Optional;
+    const bit = isOptional || bits === FIELD_BITS ? 0 : 1 << bits++;
+    if (!isOptional && bit === 0) node.more.push(key);
+    node.required |= bit;
+    node.keys.set(key, { node: compile(isOptional ? field.shape : field, seen, `${path}.${key}`), optional: isOptional, bit });
+  }
   return node;
 }
 
@@ -89,5 +123,5 @@ function typedNode(Type, path) {
 }
 
 const badShape = (v, path) => new TypeError(
-  `fastmp: shape at ${path}: expected a typed-array constructor, Boolean, [S], mapOf(S) or a plain object of shapes, not ${show(v)}`,
+  `fastmp: shape at ${path}: expected a typed-array constructor, Boolean, [S], mapOf(S) or a plain object of shapes (optional(S) for a field), not ${show(v)}`,
 );

@@ -17,7 +17,8 @@
 import { bufferOf, byteOffsetOf, copyInto, typedArrayName, usableLength } from '../args.js';
 import { FastmpError } from '../errors.js';
 import { asInput } from './options.js';
-import { codecError, show } from './path.js';
+import { describeTag } from '../tags.js';
+import { inputError, show, textHint } from './path.js';
 import { LIMIT, MORE, ValueScanner } from './scan.js';
 
 const EMPTY = new Uint8Array(0);
@@ -222,7 +223,7 @@ class StreamReader {
       const { value, end } = read(this.tail.bytes.subarray(0, this.tail.length));
       if (end === this.tail.length) return { value };
       // (The scanner and the decoder agree on where a value ends: this is never reached.)
-      throw codecError('TRAILING', `internal: the value ends at byte ${end} of ${this.tail.length}`, end);
+      throw inputError('TRAILING', `internal: the value ends at byte ${end} of ${this.tail.length}`, end);
     } catch (err) {
       throw this.located(err, this.tailStart);
     }
@@ -243,7 +244,9 @@ class StreamReader {
       if (!(await this.pull())) return;
     }
     const start = this.chunkStart + this.at;
-    const err = codecError('TRAILING', `bytes follow ${what} in the stream, from its byte ${start}`, 0);
+    // (After a one-byte first value, bytes that look like text are named as such.)
+    const hint = start === 1 ? textHint(viewOf(this.chunk, this.at, this.chunkLength)) : '';
+    const err = inputError('TRAILING', `extra bytes found after ${what} in the stream, from its byte ${start}${hint}`, 0);
     err.streamOffset = start;
     throw err;
   }
@@ -267,14 +270,14 @@ async function* valuesOf(decoder, source, count, array) {
   try {
     if (array) {
       const header = await reader.next(readArrayHeader, reader.header);
-      if (header === undefined) throw codecError('TRUNCATED', 'the stream ended before an array', 0, { needed: 1 });
+      if (header === undefined) throw inputError('TRUNCATED', 'insufficient data: the stream ended before an array', 0, { needed: 1 });
       count = header.value;
     }
     for (let i = 0; i < count; i++) {
       const got = await reader.next(reader.readValue, reader.values);
       if (got === undefined) {
         if (count === Infinity) return;
-        throw reader.located(codecError('TRUNCATED', `the stream ended before value ${i + 1} of ${count}`, 0, { needed: 1 }), reader.chunkStart + reader.at);
+        throw reader.located(inputError('TRUNCATED', `insufficient data: the stream ended before value ${i + 1} of ${count}`, 0, { needed: 1 }), reader.chunkStart + reader.at);
       }
       yield got.value;
     }
@@ -315,8 +318,8 @@ function readArrayHeader(bytes) {
   const tag = bytes[0];
   if (tag >= 0x90 && tag <= 0x9f) return { value: tag & 0x0f, end: 1 };
   const size = tag === 0xdc ? 3 : tag === 0xdd ? 5 : 0;
-  if (size === 0) throw codecError('TYPE', `decodeArrayStream() expects an array, found byte 0x${tag.toString(16)}`, 0);
-  if (bytes.length < size) throw codecError('TRUNCATED', 'the stream ends inside the array header', 0, { needed: size });
+  if (size === 0) throw inputError('TYPE', `unrecognized array type byte: decodeArrayStream() expects an array, found ${describeTag(tag)}`, 0);
+  if (bytes.length < size) throw inputError('TRUNCATED', 'insufficient data: the stream ends inside the array header', 0, { needed: size });
   const view = new DataView(bytes.buffer, bytes.byteOffset + 1, size - 1);
   return { value: size === 3 ? view.getUint16(0) : view.getUint32(0), end: size };
 }

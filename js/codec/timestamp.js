@@ -4,7 +4,7 @@
 // choice of form are @msgpack/msgpack's, so the bytes are too.
 
 import { dateTime } from '../args.js';
-import { codecError, impostorError } from './path.js';
+import { impostorError, inputError } from './path.js';
 
 export const EXT_TIMESTAMP = -1;
 
@@ -88,7 +88,7 @@ export function decodeTimestampToTimeSpec(data) {
     case 12:
       return { sec: view.getInt32(4) * 0x100000000 + view.getUint32(8), nsec: view.getUint32(0) };
     default:
-      throw codecError('EXT', `a timestamp (ext -1) holds 4, 8 or 12 bytes, not ${data.byteLength}`, -1);
+      throw inputError('EXT', `unrecognized data size for timestamp: a timestamp (ext -1) holds 4, 8 or 12 bytes, not ${data.byteLength}`, -1);
   }
 }
 

@@ -4,7 +4,7 @@
 
 import { bufferOf, byteLengthOf, byteOffsetOf, ownView, typedArrayName } from '../args.js';
 import { KIND_OF_EXT } from '../kinds.js';
-import { codecError } from './path.js';
+import { inputError } from './path.js';
 
 /** msgpackr's typed-array extension type ('t'). */
 export const EXT_TYPED_ARRAY = 0x74;
@@ -69,7 +69,7 @@ export function typedFromBytes(kind, bytes, start, n) {
  * `offset` (of the ext in the input) is for the error.
  */
 export function typedFromExt(data, offset) {
-  if (data.length === 0) throw codecError('EXT', 'a typed-array extension (0x74) without its element code', offset);
+  if (data.length === 0) throw inputError('EXT', 'a typed-array extension (0x74) without its element code', offset);
   const code = data[0];
   const n = data.length - 1;
   if (code === EXT_CODE_ARRAY_BUFFER || code === EXT_CODE_DATA_VIEW) {
@@ -77,9 +77,9 @@ export function typedFromExt(data, offset) {
     return code === EXT_CODE_ARRAY_BUFFER ? buffer : new DataView(buffer);
   }
   const kind = KIND_OF_EXT.get(code);
-  if (kind === undefined) throw codecError('EXT', `unknown typed-array element code ${code} in extension 0x74`, offset);
+  if (kind === undefined) throw inputError('EXT', `unknown typed-array element code ${code} in extension 0x74`, offset);
   if (n % kind.bytes !== 0) {
-    throw codecError('EXT', `a typed-array extension of ${kind.name} holds ${n} bytes, not a multiple of ${kind.bytes}`, offset);
+    throw inputError('EXT', `a typed-array extension of ${kind.name} holds ${n} bytes, not a multiple of ${kind.bytes}`, offset);
   }
   return typedFromBytes(kind, data, 1, n);
 }

@@ -11,9 +11,11 @@ import {
 import {
   BoolArray, Decoder, EXT_TIMESTAMP, Encoder, ExtData, ExtensionCodec, MapOf, asBools, decode, decodeArrayStream,
   decodeAsync, decodeFrom, decodeMulti, decodeMultiStream, decodeTimestampExtension, decodeTimestampToTimeSpec,
-  encode, encodeDateToTimeSpec, encodeInto, encodeTimeSpecToTimestamp, encodeTimestampExtension, mapOf,
+  encode, encodeDateToTimeSpec, encodeInto, encodeTimeSpecToTimestamp, encodeTimestampExtension, mapOf, optional,
+  DecodeError,
   type DecodedBy, type DecoderOptions, type EncoderOptions, type MessageErrorCode, type Shape, type TimeSpec,
 } from 'fastmp-wasm';
+import msgpack from 'fastmp-wasm';
 
 async function main(): Promise<void> {
   const b: Backend = await init({ backend: 'auto', pureJs: 'auto' });
@@ -127,15 +129,31 @@ export function embeddings(embedding: Float32Array): Float32Array<ArrayBuffer> |
   const bytes = encode({ id: 7, embedding });
   const own: Uint8Array<ArrayBuffer> = bytes;
   const blob = new Blob([encode({ embedding }), bytes]);
-  const message = decode(bytes, { shape: { embedding: Float32Array } });
+  const message = decode(bytes, { shape: { embedding: Float32Array, scores: optional(Float64Array) } });
   const id: unknown = message.id; // keys the shape does not list: any value
-  // @ts-expect-error: a listed key may be absent from the message
-  const sure: Float32Array = message.embedding;
+  const sure: Float32Array = message.embedding; // a listed key is there (or the decode failed: MISSING)
+  // @ts-expect-error: an optional(S) field may be absent or null
+  const scores: Float64Array = message.scores;
+  const maybe: Float64Array | null | undefined = message.scores;
   const plain: unknown = decode(bytes);
   // @ts-expect-error: without a shape the value is unknown
   void decode(bytes).embedding;
-  void [own, blob, id, sure, plain];
+  void [own, blob, id, sure, scores, maybe, plain];
   return message.embedding;
+}
+
+// A shape kept in a const (no `as const`): arrays of shapes, nesting, mapOf, optional.
+const FRAME = { t: Float64Array, accel: Float32Array, tags: mapOf(Int16Array) };
+const BATCH = { device: Uint8Array, frames: [FRAME], extra: optional([Int32Array]) };
+export function batches(bytes: Uint8Array): number {
+  const batch = new Decoder({ shape: BATCH }).decode(bytes);
+  const accel: Float32Array<ArrayBuffer> = batch.frames[0].accel;
+  const tag: Int16Array<ArrayBuffer> = batch.frames[0].tags.any;
+  const extra: Int32Array<ArrayBuffer>[] | null | undefined = batch.extra;
+  const viaFunction = decode(bytes, { shape: BATCH });
+  const device: Uint8Array<ArrayBuffer> = viaFunction.device;
+  void [tag, extra, device];
+  return accel[0];
 }
 
 // One Encoder reused: its buffer is kept between calls.
@@ -248,8 +266,6 @@ new Encoder({ typedArrays: 'raw' });
 decode(new Uint8Array(1), { shapes: { v: Float32Array } });
 // @ts-expect-error: maxDepth is a number
 decode(new Uint8Array(1), { maxDepth: '8' });
-// @ts-expect-error: an array shape has exactly one element
-decode(new Uint8Array(1), { shape: [Float32Array, Int8Array] });
 // @ts-expect-error: Array is no typed array
 decode(new Uint8Array(1), { shape: { v: Array } });
 // @ts-expect-error: decode takes bytes, not a string
@@ -258,3 +274,15 @@ decode('x');
 export const wrongShape: Float64Array | undefined = new Decoder({ shape: { v: Float32Array } }).decode(new Uint8Array(1)).v;
 // @ts-expect-error: no such error code
 export const noMessageCode: MessageErrorCode = 'NOT_ARRAY';
+
+// Errors as @msgpack/msgpack users catch them: DecodeError, RangeError; the default export.
+export function caught(bytes: Uint8Array): string {
+  try {
+    msgpack.decode(bytes);
+    return 'ok';
+  } catch (e) {
+    if (e instanceof RangeError && e instanceof FastmpError) return `cut short: ${e.code} ${e.needed ?? -1} ${e.path ?? ''}`;
+    if (e instanceof DecodeError) return `bad input: ${e.code} at ${e.offset}`;
+    throw e;
+  }
+}

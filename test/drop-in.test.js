@@ -1,0 +1,203 @@
+// drop-in.test.js - switching from @msgpack/msgpack without surprises: its
+// error classes (DecodeError; RangeError for input cut short or going on),
+// its phrases in the messages, hints where a user's mistake is recognisable,
+// and shapes whose named fields are required unless optional(S).
+
+import * as msgpack from '@msgpack/msgpack';
+import { Packr } from 'msgpackr';
+import { describe, expect, test } from 'vitest';
+import { DecodeError, FastmpError, createFastmpSync, decodeTimestampToTimeSpec, optional } from '../js/index.js';
+import { catchError } from './messages-helpers.js';
+
+const fm = createFastmpSync();
+
+/** What @msgpack/msgpack throws for the same call, and what fastmp throws. */
+function both(call) {
+  return { theirs: catchError(() => call(msgpack)), ours: catchError(() => call({ ...fm, decodeTimestampToTimeSpec })) };
+}
+
+describe('error classes', () => {
+  const cases = [
+    ['LENGTH', () => fm.decode(Uint8Array.of(0x92, 0xc0)), true],
+    ['TRUNCATED', () => fm.decode(Uint8Array.of(0x91, 0xcb, 0)), true],
+    ['TRUNCATED', () => fm.decode(new Uint8Array(0)), true],
+    ['LENGTH', () => fm.decode(Uint8Array.of(0xd9, 5, 0x41)), true],
+    ['TRAILING', () => fm.decode(Uint8Array.of(0x90, 0xc0)), true],
+    ['TRUNCATED', () => fm.unpack(Uint8Array.of(0x92, 0xca, 0), Float32Array), true],
+    ['TRAILING', () => fm.unpack(Uint8Array.of(0x90, 0xc0), Float32Array), true],
+    ['TAG', () => fm.decode([0xc1]), false],
+    ['MAX_LENGTH', () => fm.decode(fm.encode('abc'), { maxStrLength: 1 }), false],
+    ['KEY', () => fm.decode([0x81, 0xc0, 1]), false],
+    ['UTF8', () => fm.decode([0xa1, 0xff]), false],
+    ['DEPTH', () => fm.decode([0x91, 0x91, 0x90], { maxDepth: 2 }), false],
+    ['EXT', () => fm.decode([0xd4, 0xff, 0]), false],
+    ['UNSUPPORTED', () => fm.decode(new Packr().pack({ a: 1 })), false],
+    ['TYPE', () => fm.decode(fm.encode({ v: 'x' }), { shape: { v: Float32Array } }), false],
+    ['MISSING', () => fm.decode(fm.encode({}), { shape: { v: Float32Array } }), false],
+    ['RANGE', () => fm.unpack(fm.encode([300]), Int8Array), false],
+  ];
+
+  test.each(cases)('%s: a FastmpError and a DecodeError; a RangeError too exactly for input cut short or going on', (code, call, range) => {
+    const err = catchError(call);
+    expect(err.code).toBe(code);
+    expect(err).toBeInstanceOf(FastmpError);
+    expect(err).toBeInstanceOf(DecodeError);
+    expect(err).toBeInstanceOf(Error);
+    expect(err instanceof RangeError).toBe(range);
+    expect(err.name).toBe('FastmpError');
+  });
+
+  test('errors that are not about msgpack input are FastmpErrors only; a subclass of them is an ordinary class', () => {
+    const encoding = catchError(() => fm.encode({ n: 1n }));
+    const view = fm.packView(Float32Array.of(1));
+    fm.packView(Float32Array.of(2)); // overwrites it
+    const stale = catchError(() => fm.unpack(view, Float32Array));
+    expect(stale.code).toBe('STALE');
+    const ascii = catchError(() => fm.decodeIA5(Uint8Array.of(0x80)));
+    for (const err of [encoding, ascii]) {
+      expect(err).toBeInstanceOf(FastmpError);
+      expect(err).not.toBeInstanceOf(DecodeError);
+      expect(err).not.toBeInstanceOf(RangeError);
+    }
+    expect(stale).not.toBeInstanceOf(DecodeError);
+    class Mine extends FastmpError {}
+    expect(catchError(() => fm.decode([0xc1]))).not.toBeInstanceOf(Mine);
+    expect(catchError(() => fm.decode([0x92]))).not.toBeInstanceOf(Mine);
+    expect(new Mine('X', 'm', -1, -1)).toBeInstanceOf(FastmpError);
+    expect(new DecodeError('X', 'm', -1, -1)).not.toBeInstanceOf(RangeError);
+  });
+
+  test('@msgpack/msgpack throws the same classes for the same inputs', () => {
+    const inputs = [[0x92, 0xc0], [], [0x90, 0xc0], [0xc1], [0x81, 0xc0, 1]];
+    for (const bytes of inputs) {
+      const { theirs, ours } = both((lib) => lib.decode(Uint8Array.from(bytes)));
+      expect(ours instanceof RangeError, JSON.stringify(bytes)).toBe(theirs instanceof RangeError);
+      expect(ours instanceof DecodeError, JSON.stringify(bytes)).toBe(theirs instanceof msgpack.DecodeError || theirs instanceof RangeError);
+    }
+  });
+});
+
+describe("@msgpack/msgpack's phrase where the situation is the same, and fastmp's detail", () => {
+  const PHRASES = [
+    ['insufficient data', (lib) => lib.decode(Uint8Array.of(0xd9, 5, 0x41), { maxStrLength: 10 }), 'sync'],
+    ['extra 1 of 2 byte', (lib) => lib.decode(Uint8Array.of(0x90, 0xc0))],
+    ['unrecognized type byte', (lib) => lib.decode(Uint8Array.of(0xc1))],
+    ['max length exceeded', (lib) => lib.decode(lib.encode('abc'), { maxStrLength: 1 })],
+    ['max length exceeded', (lib) => lib.decode(lib.encode('abc'), { rawStrings: true, maxBinLength: 1 })],
+    ['max length exceeded', (lib) => lib.decode(lib.encode([1, 2]), { maxArrayLength: 1 })],
+    ['max length exceeded', (lib) => lib.decode(lib.encode({ a: 1, b: 2 }), { maxMapLength: 1 })],
+    ['max length exceeded', (lib) => lib.decode(Uint8Array.of(0xc4, 3, 1, 2, 3), { maxBinLength: 1 })],
+    ['max length exceeded', (lib) => lib.decode(Uint8Array.of(0xd6, 1, 0, 0, 0, 0), { maxExtLength: 1 })],
+    ['the type of key must be string', (lib) => lib.decode(Uint8Array.of(0x81, 0xc0, 1))],
+    ['unrecognized data size for timestamp', (lib) => lib.decodeTimestampToTimeSpec(Uint8Array.of(0))],
+  ];
+  test.each(PHRASES)('%s', (phrase, call, theirsWordsItOtherwise) => {
+    const { theirs, ours } = both(call);
+    const pattern = new RegExp(phrase.replace(/[[\]]/g, '\\$&'), 'i');
+    if (!theirsWordsItOtherwise) expect(theirs.message).toMatch(pattern);
+    expect(ours.message).toMatch(pattern);
+    expect(ours.message).toMatch(/byte \d|buffer\[\d|bytes, not/); // fastmp's detail: where
+  });
+
+  test('"insufficient data" from a stream cut short, as @msgpack/msgpack words it there', async () => {
+    async function* cut() {
+      yield Uint8Array.of(0x92, 0xc0);
+    }
+    const theirs = await msgpack.decodeAsync(cut()).catch((e) => e);
+    const ours = await fm.decodeAsync(cut()).catch((e) => e);
+    expect(theirs.message).toMatch(/insufficient data/i);
+    expect(ours.message).toMatch(/insufficient data/i);
+    expect(ours).toBeInstanceOf(RangeError);
+  });
+
+  test('decodeArrayStream() of something else than an array: "unrecognized array type byte"', async () => {
+    async function* chunks() {
+      yield fm.encode('abc');
+    }
+    const err = await (async () => {
+      for await (const v of fm.decodeArrayStream(chunks())) void v;
+    })().catch((e) => e);
+    expect(err.message).toMatch(/unrecognized array type byte/i);
+    expect(err).toBeInstanceOf(DecodeError);
+  });
+});
+
+describe('hints for recognisable mistakes', () => {
+  test('a JSON or HTML body is named as such, not "bytes follow the value (decodeFrom reads a prefix)"', () => {
+    const json = catchError(() => fm.decode(new TextEncoder().encode('{"user": "ada", "id": 7}')));
+    expect(json.message).toMatch(/looks like JSON text .*not MessagePack: it starts "\{\\"user\\"/);
+    expect(json.message).not.toMatch(/decodeFrom/);
+    const html = catchError(() => fm.decode(new TextEncoder().encode('<!DOCTYPE html>\n<title>404</title>')));
+    expect(html.message).toMatch(/looks like HTML or XML/);
+    // Bytes that are msgpack after all keep the usual advice.
+    expect(catchError(() => fm.decode(Uint8Array.of(0x01, 0x02))).message).toMatch(/decodeFrom\(\) reads a prefix/);
+  });
+
+  test('a BigInt without useBigInt64 names the option', () => {
+    expect(catchError(() => fm.encode({ big: 2n ** 60n })).message).toMatch(/unrecognized object: pass useBigInt64: true/);
+  });
+
+  test('a fetch Response, a Blob or a stream given to decode() says how to get its bytes', () => {
+    expect(catchError(() => fm.decode(new Response(fm.encode(1)))).message).toMatch(/a fetch Response: decode\(new Uint8Array\(await res\.arrayBuffer\(\)\)\), or decodeAsync\(res\.body\)/);
+    expect(catchError(() => fm.decode(new Blob([fm.encode(1)]))).message).toMatch(/await blob\.arrayBuffer\(\)/);
+    expect(catchError(() => fm.decode(new ReadableStream())).message).toMatch(/decodeAsync\(stream\)/);
+    expect(catchError(() => fm.decode(new Response(fm.encode(1))))).toBeInstanceOf(TypeError);
+  });
+
+  test('truncated input with a shape has `needed`; a msgpackr record where a shape expects a map says so', () => {
+    const bytes = fm.encode({ v: new Float32Array(100) });
+    const err = catchError(() => fm.decode(bytes.subarray(0, 200), { shape: { v: Float32Array } }));
+    expect(err).toMatchObject({ code: 'TRUNCATED', path: '$.v' });
+    expect(err.needed).toBeGreaterThan(200); // at least the element that was cut
+    expect(err.needed).toBeLessThanOrEqual(bytes.length);
+  });
+
+  test('a msgpackr record at a shaped position is the records error, not a TYPE error', () => {
+    const records = new Packr().pack({ v: [1, 2] });
+    expect(catchError(() => fm.decode(records, { shape: { v: Float32Array } }))).toMatchObject({ code: 'UNSUPPORTED' });
+    expect(catchError(() => fm.decode(new Packr().pack([{ v: [1] }]), { shape: [{ v: Float32Array }] })).message).toMatch(/msgpackr record/);
+  });
+
+  test('"1 byte", not "1 bytes"', () => {
+    expect(catchError(() => fm.decode(Uint8Array.of(0xd9, 5, 0x41))).message).toMatch(/the 1 byte left/);
+  });
+});
+
+describe('shapes: named fields are required, optional(S) may be absent or nil', () => {
+  const frames = [{ t: 1, accel: Float32Array.of(1, 2, 3) }, { t: 2, accel: Float32Array.of(4) }, { t: 3 }];
+  const shape = { frames: [{ accel: Float32Array }] };
+
+  test('a missing field is MISSING, with its path (a typo in a shape key is caught so)', () => {
+    const err = catchError(() => fm.decode(fm.encode({ frames }), { shape }));
+    expect(err).toMatchObject({ code: 'MISSING', path: '$.frames[2].accel' });
+    expect(err.message).toMatch(/has no key "accel", which the shape names .*optional\(S\)/);
+    expect(catchError(() => fm.decode(fm.encode({ embedding: [1] }), { shape: { embeding: Float32Array } }))).toMatchObject({ code: 'MISSING', path: '$.embeding' });
+  });
+
+  test('optional(S): absent stays absent, nil is null, present is decoded by S', () => {
+    const got = fm.decode(fm.encode({ frames: [...frames, { t: 4, accel: null }] }), { shape: { frames: [{ accel: optional(Float32Array) }] } });
+    expect(got.frames.map((f) => f.accel)).toEqual([Float32Array.of(1, 2, 3), Float32Array.of(4), undefined, null]);
+    expect('accel' in got.frames[2]).toBe(false);
+    // A required field given nil is a TYPE error, as before.
+    expect(catchError(() => fm.decode(fm.encode({ v: null }), { shape: { v: Float32Array } }))).toMatchObject({ code: 'TYPE', path: '$.v' });
+  });
+
+  test('many required fields (more than fit in one bit set) are each checked', () => {
+    const keys = Array.from({ length: 40 }, (_, i) => `k${i}`);
+    const manyShape = Object.fromEntries(keys.map((k) => [k, Int8Array]));
+    const full = Object.fromEntries(keys.map((k) => [k, [1]]));
+    expect(Object.keys(fm.decode(fm.encode(full), { shape: manyShape }))).toHaveLength(40);
+    for (const gone of ['k0', 'k29', 'k30', 'k39']) {
+      const { [gone]: _, ...rest } = full;
+      expect(catchError(() => fm.decode(fm.encode(rest), { shape: manyShape })), gone).toMatchObject({ code: 'MISSING', path: `$.${gone}` });
+    }
+    // A key met twice counts once.
+    const twice = Uint8Array.of(0x82, 0xa1, 0x61, 0x91, 1, 0xa1, 0x61, 0x91, 2);
+    expect(catchError(() => fm.decode(twice, { shape: { a: Int8Array, b: Int8Array } }))).toMatchObject({ code: 'MISSING', path: '$.b' });
+  });
+
+  test('optional(S) anywhere but as a field of a map is a TypeError', () => {
+    expect(() => fm.decode(fm.encode(1), { shape: optional(Int8Array) })).toThrow(TypeError);
+    expect(() => fm.decode(fm.encode([]), { shape: [optional(Int8Array)] })).toThrow(/optional\(S\) marks a field of a map/);
+  });
+});
