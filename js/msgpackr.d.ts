@@ -9,7 +9,7 @@ export interface MsgpackrWithExtensions {
 /** The classes whose instances msgpackr writes as standard arrays once registered. */
 export const typedArrayClasses: readonly [
   Float32ArrayConstructor, Float64ArrayConstructor, Int8ArrayConstructor, Int16ArrayConstructor,
-  Int32ArrayConstructor, Uint16ArrayConstructor, Uint32ArrayConstructor, Uint8ClampedArrayConstructor,
+  Int32ArrayConstructor, Uint16ArrayConstructor, Uint32ArrayConstructor,
   BigInt64ArrayConstructor, BigUint64ArrayConstructor,
 ];
 
@@ -17,7 +17,7 @@ export const typedArrayClasses: readonly [
  * Registers with `msgpackr` (`import * as msgpackr from 'msgpackr'`) an
  * extension per class in typedArrayClasses, so that msgpackr writes those
  * typed arrays as standard msgpack arrays, exactly as fastmp's
- * `pack(x, { bin: false })` does. Uint8Array / Buffer stay `bin`.
+ * `pack(x)` does. Bytes (Uint8Array, Buffer, Uint8ClampedArray) stay `bin`.
  *
  * PROCESS-WIDE (msgpackr #93): every Packr of that msgpackr copy in the
  * process changes, `moreTypes` ones included; it cannot be undone. msgpackr

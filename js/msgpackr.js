@@ -15,21 +15,23 @@
 // copies with two lists: register the one whose `pack` you call (pass the
 // module you imported or require()d).
 //
-// Written as a standard array, exactly the bytes `pack(x, { bin: false })`
-// writes: Float32Array, Float64Array, Int8Array, Int16Array, Int32Array,
-// Uint16Array, Uint32Array, Uint8ClampedArray, BigInt64Array, BigUint64Array
-// (and their subclasses). Floats keep their width and bits (-0, NaN payloads),
-// integers take their smallest form. Uint8Array (and Buffer), DataView and
-// ArrayBuffer are not registered: msgpackr writes them as before (bin).
+// Written as a standard array, exactly the bytes `pack(x)` writes: Float32Array,
+// Float64Array, Int8Array, Int16Array, Int32Array, Uint16Array, Uint32Array,
+// BigInt64Array, BigUint64Array (and their subclasses). Floats keep their
+// width and bits (-0, NaN payloads), integers take their smallest form. Bytes
+// are not registered: Uint8Array (and Buffer), Uint8ClampedArray, DataView and
+// ArrayBuffer are written as msgpackr writes them (bin), as fastmp's own
+// encode() and pack() write bytes.
 //
 // Decoding is msgpackr's own: it reads a standard array as a plain JS Array
 // of numbers (its readArray has no hook, so no extension can change that). To
 // get typed arrays back, decode with fastmp: `decode(bytes, { shape: { vec:
 // Float32Array } })`, or `unpack(bytes, Float32Array)` for a bare array.
 //
-// Readiness: this module imports 'fastmp-wasm' (a self-reference, so the
-// package's "exports" conditions pick the entry): in Node that is js/node.js,
-// ready on import; in browsers js/index.js, so `await init()` (or import
+// Readiness: this module packs through the default instance (js/index.js).
+// In Node the entry is js/msgpackr-node.js (import) or js/msgpackr.cjs
+// (require), which make the default instance first, as the main entry does;
+// in browsers this module itself, so `await init()` (or import
 // 'fastmp-wasm/inline') before the first msgpackr pack of a typed array -
 // until then msgpackr's pack of a typed array throws "fastmp: not initialised".
 //
@@ -39,12 +41,12 @@
 // it is made, and bundlers drop side-effect-only imports of this package
 // (package.json "sideEffects" lists only the Node entries).
 
-import { pack, packView } from 'fastmp-wasm';
+import { pack, packView } from './index.js';
 
 /** The classes whose instances msgpackr will write as standard arrays. */
 export const typedArrayClasses = Object.freeze([
   Float32Array, Float64Array, Int8Array, Int16Array, Int32Array,
-  Uint16Array, Uint32Array, Uint8ClampedArray, BigInt64Array, BigUint64Array,
+  Uint16Array, Uint32Array, BigInt64Array, BigUint64Array,
 ]);
 
 // msgpackr's addExtension refuses a `pack` without a `type`, and also files
@@ -76,19 +78,14 @@ const UNUSED_EXT_TYPE = 0x1fa;
  * copied. Its per-call cost is lower than packView's (which tracks its view
  * for staleness), and for a small array the per-call cost is most of the
  * cost: msgpackr.pack of 10 000 Float32Array(3) took about half the time
- * with pack() below 64 as with packView() for all (Node 20, x86-64).
- *
- * `options` is undefined (no options object to read) except for
- * Uint8ClampedArray, the one registered kind `bin` applies to.
+ * with pack() below 64 as with packView() for all.
  */
 const SMALL = 64;
-const writer = (options) => function writeStandardArray(typedArray, allocateForWrite) {
-  const bytes = typedArray.length < SMALL ? pack(typedArray, options) : packView(typedArray, options);
+function writeArray(typedArray, allocateForWrite) {
+  const bytes = typedArray.length < SMALL ? pack(typedArray) : packView(typedArray);
   const { target, position } = allocateForWrite(bytes.length);
   target.set(bytes, position);
-};
-const writeArray = writer(undefined);
-const writeClampedAsInts = writer(Object.freeze({ bin: false }));
+}
 
 // The addExtension functions registered through, so that a second call for
 // the same msgpackr copy is a no-op (a second registration would only put a
@@ -112,7 +109,7 @@ export function useFastmpForTypedArrays(msgpackr) {
   // addExtension puts each extension in front of msgpackr's list, which it
   // tries in order: registered in reverse, Float32Array is tried first.
   for (const Class of [...typedArrayClasses].reverse()) {
-    addExtension({ Class, type: UNUSED_EXT_TYPE, pack: Class === Uint8ClampedArray ? writeClampedAsInts : writeArray });
+    addExtension({ Class, type: UNUSED_EXT_TYPE, pack: writeArray });
   }
   registered.add(addExtension);
   return true;

@@ -22,7 +22,7 @@ const fastmp = createFastmpSync();
 
 // The classes the entry must take over, named here independently of it.
 const REGISTERED = [Float32Array, Float64Array, Int8Array, Int16Array, Int32Array,
-  Uint16Array, Uint32Array, Uint8ClampedArray, BigInt64Array, BigUint64Array];
+  Uint16Array, Uint32Array, BigInt64Array, BigUint64Array];
 const isRegistered = (v) => REGISTERED.some((C) => v instanceof C);
 
 const SIZES = [0, 1, 15, 16, 4096, 1 << 20];
@@ -201,7 +201,7 @@ test('this worker is not registered: its msgpackr writes a Float32Array as bin, 
   expect(hexOf(msgpackr.pack(new Float32Array([1])))).toBe('c4040000803f');
 });
 
-test('the entry registers exactly the ten non-byte typed array classes', () => {
+test('the entry registers exactly the nine typed array classes that are not bytes', () => {
   expect(packed.first).toBe(true);
   expect(packed.classes).toEqual(REGISTERED.map((C) => C.name));
 });
@@ -215,9 +215,9 @@ describe('msgpackr writes standard arrays, byte for byte', () => {
     expect(byteDifference(fromB64(packed.messages[i].preferred), expectedPreferred(MESSAGES[i][1]))).toBe('');
   });
 
-  test('the independent writer agrees with fastmp\'s pack(x, { bin: false }) on every typed array here (the entry\'s promise)', () => {
+  test('the independent writer agrees with fastmp\'s pack(x) on every typed array here (the entry\'s promise)', () => {
     for (const [, value] of MESSAGES) {
-      for (const [path, x] of typedArraysIn(value)) expect(byteDifference(fastmp.pack(x, { bin: false }), referenceArray(x)), path).toBe('');
+      for (const [path, x] of typedArraysIn(value)) expect(byteDifference(fastmp.pack(x), referenceArray(x)), path).toBe('');
     }
   });
 
@@ -292,7 +292,7 @@ test('registering twice is harmless: once per msgpackr, the second call register
     out.twice = b64(msgpackr.pack(message));
     try { useFastmpForTypedArrays({}); } catch (e) { out.bad = e.constructor.name + ': ' + e.message; }
   `);
-  expect(out.spy).toEqual([true, false, 10]);
+  expect(out.spy).toEqual([true, false, 9]);
   expect(out.spyClasses.toSorted()).toEqual(REGISTERED.map((C) => C.name).toSorted());
   expect(out.spyTypes.length).toBe(1);
   expect(out.spyTypes[0] < 0 || out.spyTypes[0] > 255).toBe(true); // never an ext type byte msgpackr's decoder looks up
@@ -301,17 +301,29 @@ test('registering twice is harmless: once per msgpackr, the second call register
   expect(out.bad).toMatch(/^TypeError: useFastmpForTypedArrays\(msgpackr\): pass the msgpackr module/);
 });
 
-test('Uint8Array, Buffer, DataView and ArrayBuffer are written as before (bin)', () => {
+test('Uint8Array, Buffer, Uint8ClampedArray, DataView and ArrayBuffer are written as before (bin), as fastmp writes bytes', () => {
   const bytes = Uint8Array.from({ length: 300 }, (_, i) => i);
-  const values = [bytes, Buffer.from(bytes), new DataView(bytes.buffer, 3, 9), bytes.buffer.slice(0, 5), new Uint8Array(0)];
+  const values = [bytes, Buffer.from(bytes), new Uint8ClampedArray(bytes), new DataView(bytes.buffer, 3, 9), bytes.buffer.slice(0, 5), new Uint8Array(0)];
   const out = child(`
     useFastmpForTypedArrays(msgpackr);
     const bytes = Uint8Array.from({ length: 300 }, (_, i) => i);
-    const values = [bytes, Buffer.from(bytes), new DataView(bytes.buffer, 3, 9), bytes.buffer.slice(0, 5), new Uint8Array(0)];
+    const values = [bytes, Buffer.from(bytes), new Uint8ClampedArray(bytes), new DataView(bytes.buffer, 3, 9), bytes.buffer.slice(0, 5), new Uint8Array(0)];
     out.values = values.map((v) => b64(msgpackr.pack(v)));
   `);
   expect(out.values.map((s) => hexOf(fromB64(s)))).toEqual(values.map((v) => hexOf(msgpackr.pack(v))));
-  expect(out.values.map((s) => fromB64(s)[0])).toEqual([0xc5, 0xc5, 0xc4, 0xc4, 0xc4]);
+  expect(out.values.map((s) => fromB64(s)[0])).toEqual([0xc5, 0xc5, 0xc5, 0xc4, 0xc4, 0xc4]);
+  expect(hexOf(fromB64(out.values[2]))).toBe(hexOf(fastmp.pack(new Uint8ClampedArray(bytes))));
+});
+
+test('require(\'fastmp-wasm/msgpackr\') on Node 20: the CommonJS entry, ready on return, and its declarations for a CommonJS consumer', () => {
+  const script = `
+    const msgpackr = require('msgpackr');
+    const plugin = require('fastmp-wasm/msgpackr');
+    const fastmp = require('fastmp-wasm');
+    console.log(plugin.useFastmpForTypedArrays(msgpackr), Buffer.from(msgpackr.pack(new Int16Array([1, -300]))).toString('hex'), fastmp.backend());`;
+  const out = execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' }).trim().split(' ');
+  expect(out.slice(0, 2)).toEqual(['true', hexOf(referenceArray(new Int16Array([1, -300])))]);
+  expect(['simd', 'scalar']).toContain(out[2]);
 });
 
 test('process-wide, as documented: every Packr changes, moreTypes ones too; msgpackr\'s decoders of every ext type are unchanged', () => {
@@ -357,7 +369,7 @@ test('msgpackr\'s ESM and CommonJS builds are two copies: each is registered on 
   expect(hexOf(fromB64(out.cjsAfter))).toBe(hexOf(referenceArray(x)));
 });
 
-test('the declarations type-check for a consumer that passes msgpackr\'s module (tsc --strict, nodenext)', () => {
+test('the declarations type-check for a consumer that passes msgpackr\'s module (tsc --strict, nodenext; ESM and CommonJS)', () => {
   const dir = mkdtempSync(join(ROOT, 'test', '.msgpackr-types-'));
   try {
     writeFileSync(join(dir, 'consumer.ts'), `
@@ -374,9 +386,16 @@ test('the declarations type-check for a consumer that passes msgpackr\'s module 
       interface Buffer extends Uint8Array {}
       declare module 'stream' { export class Transform {} export class Readable {} }
     `);
+    writeFileSync(join(dir, 'consumer-cjs.cts'), `
+      import msgpackr = require('msgpackr');
+      import plugin = require('fastmp-wasm/msgpackr');
+      const registered: boolean = plugin.useFastmpForTypedArrays(msgpackr);
+      const last: BigUint64ArrayConstructor = plugin.typedArrayClasses[8];
+      export { registered, last };
+    `);
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false },
-      files: ['consumer.ts', 'node-shim.d.ts'],
+      files: ['consumer.ts', 'consumer-cjs.cts', 'node-shim.d.ts'],
     }));
     let report = '';
     try {

@@ -84,7 +84,8 @@ test('the tarball holds the JS, the declarations, the wasm and the licence, noth
     'js/abi.js', 'js/api.js', 'js/args.js',
     'js/codec/decoder.js', 'js/codec/encoder.js', 'js/codec/ext.js', 'js/codec/index.js', 'js/codec/options.js', 'js/codec/path.js', 'js/codec/port-js.js', 'js/codec/scan.js', 'js/codec/shape.js', 'js/codec/stream.js', 'js/codec/timestamp.js', 'js/codec/typed.js', 'js/codec/utf8.js',
     'js/crossovers.js', 'js/errors.js', 'js/index.d.cts', 'js/index.d.ts', 'js/index.js', 'js/inline.js', 'js/instance.js', 'js/kinds.js', 'js/loader.js',
-    'js/memory.js', 'js/msgpackr.d.ts', 'js/msgpackr.js', 'js/node.cjs', 'js/node.js', 'js/strings.js', 'js/wire.js',
+    'js/memory.js', 'js/msgpackr-node.js', 'js/msgpackr.cjs', 'js/msgpackr.d.cts', 'js/msgpackr.d.ts', 'js/msgpackr.js', 'js/node.cjs', 'js/node.js',
+    'js/strings.js', 'js/tags.js', 'js/wire.js',
     'package.json',
   ]);
   // A tripwire for something large packed by mistake, not a budget: 133 KB with the message codec
