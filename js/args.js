@@ -149,8 +149,8 @@ export function usableView(view, fn, detached) {
 /** "a Float32Array", "an Int8Array", "a Uint8Array": a name with its article ("Uint" is said "you-int"). */
 export const withArticle = (name) => `${/^[aeio]/i.test(name) ? 'an' : 'a'} ${name}`;
 
-/** "1 byte", "2 bytes". */
-export const plural = (n, unit) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+/** "1 byte", "2 bytes"; "1 entry", "2 entries" with the plural given. */
+export const plural = (n, unit, units = `${unit}s`) => `${n} ${n === 1 ? unit : units}`;
 
 /**
  * How an error message names a value: "a Float32Array", "an Array", "null",

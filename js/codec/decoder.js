@@ -295,7 +295,7 @@ export class Decoder {
   readText(n, start) {
     if (n > this.maxStrLength) throw this.overLimit(start, 'a str', n, 'maxStrLength', this.maxStrLength);
     const p = this.pos;
-    if (n > this.end - p) throw this.tooLong(start, 'a str', `${n} bytes`, p + n);
+    if (n > this.end - p) throw this.tooLong(start, 'a str', plural(n, 'byte'), p + n);
     const text = readUtf8(this.bytes, p, p + n);
     if (text === undefined) throw this.notUtf8(start);
     this.pos = p + n;
@@ -310,7 +310,7 @@ export class Decoder {
   readBin(n, start, what = 'a bin') {
     if (n > this.maxBinLength) throw this.overLimit(start, what, n, 'maxBinLength', this.maxBinLength);
     const p = this.pos;
-    if (n > this.end - p) throw this.tooLong(start, what, `${n} bytes`, p + n);
+    if (n > this.end - p) throw this.tooLong(start, what, plural(n, 'byte'), p + n);
     this.pos = p + n;
     return this.bytesAt(p, n);
   }
@@ -342,7 +342,7 @@ export class Decoder {
   checkArray(n, start, depth) {
     if (n > this.maxArrayLength) throw this.overLimit(start, 'an array', n, 'maxArrayLength', this.maxArrayLength);
     if (n > 0 && depth >= this.maxDepth) throw this.tooDeep(start, depth);
-    if (n > this.end - this.pos) throw this.tooLong(start, 'an array', `${n} elements`, this.pos + n);
+    if (n > this.end - this.pos) throw this.tooLong(start, 'an array', plural(n, 'element'), this.pos + n);
   }
 
   /** A map of n entries; `every` (null: none) the shape of every value (mapOf(S)). */
@@ -410,7 +410,7 @@ export class Decoder {
   checkMap(n, start, depth) {
     if (n > this.maxMapLength) throw this.overLimit(start, 'a map', n, 'maxMapLength', this.maxMapLength);
     if (n > 0 && depth >= this.maxDepth) throw this.tooDeep(start, depth);
-    if (2 * n > this.end - this.pos) throw this.tooLong(start, 'a map', `${n} entries`, this.pos + 2 * n);
+    if (2 * n > this.end - this.pos) throw this.tooLong(start, 'a map', plural(n, 'entry', 'entries'), this.pos + 2 * n);
   }
 
   /**
@@ -464,7 +464,7 @@ export class Decoder {
   readExt(n, start) {
     if (n > this.maxExtLength) throw this.overLimit(start, 'an ext', n, 'maxExtLength', this.maxExtLength);
     const p = this.pos;
-    if (n + 1 > this.end - p) throw this.tooLong(start, 'an ext', `${n} bytes`, p + n + 1);
+    if (n + 1 > this.end - p) throw this.tooLong(start, 'an ext', plural(n, 'byte'), p + n + 1);
     const type = (this.bytes[p] << 24) >> 24;
     const data = this.bytesAt(p + 1, n);
     this.pos = p + 1 + n;
@@ -586,7 +586,7 @@ export class Decoder {
   typedFromBin(kind, start) {
     const n = this.lengthAfter(this.bytes[start] - 0xc4, start);
     if (n > this.maxBinLength) throw this.overLimit(start, 'a bin', n, 'maxBinLength', this.maxBinLength);
-    if (n > this.end - this.pos) throw this.tooLong(start, 'a bin', `${n} bytes`, this.pos + n);
+    if (n > this.end - this.pos) throw this.tooLong(start, 'a bin', plural(n, 'byte'), this.pos + n);
     if (n % kind.bytes !== 0) {
       throw inputError('TYPE', `the bin at byte ${start} holds ${n} bytes, not a whole number of ${kind.name} elements`, start);
     }
@@ -606,7 +606,7 @@ export class Decoder {
     }
     if (n > this.maxExtLength) throw this.overLimit(start, 'an ext', n, 'maxExtLength', this.maxExtLength);
     const p = this.pos;
-    if (n + 1 > this.end - p) throw this.tooLong(start, 'an ext', `${n} bytes`, p + n + 1);
+    if (n + 1 > this.end - p) throw this.tooLong(start, 'an ext', plural(n, 'byte'), p + n + 1);
     const type = (this.bytes[p] << 24) >> 24;
     const code = this.bytes[p + 1];
     const half = kind === HALF && (code === FLOAT32.ext || code === FLOAT64.ext);
