@@ -5,6 +5,7 @@
 import { Bench } from 'tinybench';
 import { createFastmp } from '../js/index.js';
 import { instantiate } from '../js/loader.js';
+import { SIBLING_WASM } from '../js/siblings.js';
 import { arrayHeaderSize } from '../js/wire.js';
 
 /**
@@ -33,8 +34,8 @@ export async function loadPaths() {
 export async function loadKernels() {
   const onMemoryGrowth = () => {};
   return {
-    simd: (await instantiate({ backend: 'simd', onMemoryGrowth })).exports,
-    scalar: (await instantiate({ backend: 'scalar', onMemoryGrowth })).exports,
+    simd: (await instantiate({ backend: 'simd', finder: SIBLING_WASM, onMemoryGrowth })).exports,
+    scalar: (await instantiate({ backend: 'scalar', finder: SIBLING_WASM, onMemoryGrowth })).exports,
   };
 }
 

@@ -4,15 +4,14 @@
 // sibling .wasm file cannot be fetched: a bundler that does not copy assets
 // referenced by new URL(..., import.meta.url), a CDN or file: page, a Worker
 // built into a blob. Costs both builds as base64 (the README gives the size, which
-// test/readme.test.js measures); the default entry costs none.
+// test/readme.test.js measures); the default entry costs none. It does not
+// import js/index.js or js/siblings.js, so a bundle of it emits no .wasm file.
 
 import { SCALAR, SIMD } from '../dist/fastmp-inline.js';
-import * as index from './index.js';
-import { readInitOptions } from './instance.js';
-import { chooseBackend, wasmCompileAllowed } from './loader.js';
+import { loaders } from './instance.js';
 
-export * from './index.js';
-export { default } from './index.js';
+export * from './module-api.js';
+export { default } from './module-api.js';
 
 const BASE64 = { simd: SIMD, scalar: SCALAR };
 
@@ -24,20 +23,8 @@ function decodeBase64(text) {
   return bytes;
 }
 
-/** The options, read and checked, with the inlined build that `backend` picks as `wasm` unless the caller gave one. */
-function inlined(options, fn) {
-  const read = { ...readInitOptions(options, fn) };
-  // Backend 'js', or a page that may not compile wasm (which falls back to pure JS): no bytes.
-  const wantsWasm = read.backend !== 'js' && wasmCompileAllowed();
-  if (read.wasm === undefined && wantsWasm) read.wasm = decodeBase64(BASE64[chooseBackend(read.backend)]);
-  return read;
-}
+/** The inlined build's bytes, decoded only when an instance loads it (never for backend 'js'). */
+const inlinedBuild = (build) => decodeBase64(BASE64[build]);
 
-/** init() from the inlined bytes: same options and result as index.js's init(). */
-export const init = async (options) => index.init(inlined(options, 'init'));
-/** initSync() from the inlined bytes: ready on return (it blocks while it compiles). */
-export const initSync = (options) => index.initSync(inlined(options, 'initSync'));
-/** createFastmp() from the inlined bytes. */
-export const createFastmp = async (options) => index.createFastmp(inlined(options, 'createFastmp'));
-/** createFastmpSync() from the inlined bytes. */
-export const createFastmpSync = (options) => index.createFastmpSync(inlined(options, 'createFastmpSync'));
+/** init() and the others, as index.js's, from the inlined bytes; initSync() is ready on return (it blocks while it compiles). */
+export const { createFastmp, createFastmpSync, init, initSync } = loaders({ find: inlinedBuild, findSync: inlinedBuild });

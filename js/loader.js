@@ -1,5 +1,11 @@
-// loader.js - finds, compiles and instantiates one of the two wasm builds.
-// The only file that calls WebAssembly.* (memory.js only reads the views).
+// loader.js - compiles and instantiates one of the two wasm builds, from the
+// module the caller gives or the one its finder finds. The only file that
+// calls WebAssembly.* (memory.js only reads the views).
+//
+// A finder says where an entry's builds come from: { find(build), findSync(build) },
+// `build` 'simd' or 'scalar'; find() returns (a promise of) bytes, a Response
+// or a WebAssembly.Module, findSync() bytes or a Module. js/siblings.js finds
+// the .wasm files next to the package; js/inline.js decodes its base64 copies.
 
 // The smallest module that uses SIMD128 (i32.const 0; i8x16.splat;
 // i8x16.popcnt): engines without SIMD refuse to validate it.
@@ -30,37 +36,6 @@ export function wasmCompileAllowed() {
   } catch {
     return false;
   }
-}
-
-// Literal URLs, so that bundlers see and copy the files.
-const SIBLINGS = {
-  simd: () => new URL('../dist/fastmp-simd.wasm', import.meta.url),
-  scalar: () => new URL('../dist/fastmp-scalar.wasm', import.meta.url),
-};
-
-const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
-
-async function readSibling(backend) {
-  const url = SIBLINGS[backend]();
-  if (url.protocol === 'file:' && isNode) {
-    // A variable specifier keeps bundlers from pulling a Node builtin into browser code.
-    const fsName = 'node:fs/promises';
-    const fs = await import(/* @vite-ignore */ fsName);
-    return fs.readFile(url);
-  }
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`fastmp: cannot fetch ${url}: HTTP ${response.status}`);
-  return response;
-}
-
-/** The sibling file, read synchronously: Node only (process.getBuiltinModule, Node >= 20.16). */
-function readSiblingSync(backend) {
-  const url = SIBLINGS[backend]();
-  const fs = url.protocol === 'file:' && isNode ? process.getBuiltinModule?.('node:fs') : undefined;
-  if (!fs) {
-    throw new Error('fastmp: initSync() reads the sibling .wasm only in Node >= 20.16; elsewhere pass { wasm } (bytes or a WebAssembly.Module) or use `await init()`');
-  }
-  return fs.readFileSync(url);
 }
 
 /**
@@ -119,27 +94,27 @@ function started(instance, backend) {
 
 /**
  * Instantiates a build. `backend` is 'auto', 'simd' or 'scalar'; `wasm`, when
- * given, is the module (or its bytes, or a Response) to use instead of the
- * sibling file, and `backend` is then read from the module itself.
- * `onMemoryGrowth` runs whenever the module's memory grows.
+ * given, is the module (or its bytes, or a Response) to use, and `backend` is
+ * then read from the module itself; otherwise `finder.find()` gets the build
+ * `backend` picks. `onMemoryGrowth` runs whenever the module's memory grows.
  * Resolves to { exports, backend }.
  */
-export async function instantiate({ backend = 'auto', wasm, onMemoryGrowth }) {
+export async function instantiate({ backend = 'auto', wasm, finder, onMemoryGrowth }) {
   checkBackend(backend);
-  const source = wasm === undefined ? readSibling(chooseBackend(backend)) : wasm;
+  const source = wasm === undefined ? finder.find(chooseBackend(backend)) : wasm;
   const module = await compile(await source);
   return started(await WebAssembly.instantiate(module, imports(onMemoryGrowth)), backend);
 }
 
 /**
  * instantiate() without a promise, for Node, workers and precompiled modules:
- * `wasm` is a WebAssembly.Module or its bytes; without it, Node reads the
- * sibling file. It blocks while it compiles (tens of KB; Chrome once refused
- * more than 4 KB on a page's main thread), so pages should prefer instantiate().
+ * `wasm` (or what `finder.findSync()` returns) is a WebAssembly.Module or its
+ * bytes. It blocks while it compiles (tens of KB; Chrome once refused more
+ * than 4 KB on a page's main thread), so pages should prefer instantiate().
  */
-export function instantiateSync({ backend = 'auto', wasm, onMemoryGrowth }) {
+export function instantiateSync({ backend = 'auto', wasm, finder, onMemoryGrowth }) {
   checkBackend(backend);
-  const source = wasm === undefined ? readSiblingSync(chooseBackend(backend)) : wasm;
+  const source = wasm === undefined ? finder.findSync(chooseBackend(backend)) : wasm;
   const bytes = wasmBytes(source);
   let module = source;
   if (bytes !== undefined) module = new WebAssembly.Module(bytes);

@@ -8,13 +8,15 @@
 
 let api;
 let instance;
+let siblings;
 try {
   api = require('./index.js');
   instance = require('./instance.js');
+  siblings = require('./siblings.js');
 } catch (e) {
   if (e?.code !== 'ERR_REQUIRE_ESM') throw e;
   throw new Error(`fastmp-wasm: require() needs require() of ES modules (Node >= 20.19 or 22.12, not turned off by --no-experimental-require-module); this is Node ${process.versions.node}: use import`, { cause: e });
 }
 // A program that imported the package first keeps the instance it has.
-instance.initDefaultSync({ backend: process.env.FASTMP_BACKEND || 'auto' });
+instance.loaders(siblings.SIBLING_WASM).initDefaultSync({ backend: process.env.FASTMP_BACKEND || 'auto' });
 module.exports = api;
