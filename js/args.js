@@ -7,71 +7,13 @@
 // naming the function, and describing a value never runs the value's code.
 
 import { FastmpError } from './errors.js';
+import { bufferOf, byteOffsetOf, hasUsableBytes, isArrayBuffer, isDetached, isShared, isSharedArrayBuffer, lengthOf, typedArrayName } from './intrinsics.js';
 import { kindOfName } from './kinds.js';
+import { withArticle } from './text.js';
 
-// ---- intrinsics -----------------------------------------------------------------
+// ---- intrinsics (js/intrinsics.js; re-exported for the modules that read arguments) ----
 
-const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
-const intrinsicGetter = (prototype, key) => Object.getOwnPropertyDescriptor(prototype, key).get;
-const brandGetter = intrinsicGetter(TypedArrayPrototype, Symbol.toStringTag);
-const lengthGetter = intrinsicGetter(TypedArrayPrototype, 'length');
-const bufferGetter = intrinsicGetter(TypedArrayPrototype, 'buffer');
-const byteOffsetGetter = intrinsicGetter(TypedArrayPrototype, 'byteOffset');
-const byteLengthGetter = intrinsicGetter(TypedArrayPrototype, 'byteLength');
-const typedValues = TypedArrayPrototype.values;
-const typedSet = TypedArrayPrototype.set;
-const arrayBufferByteLength = intrinsicGetter(ArrayBuffer.prototype, 'byteLength');
-const sharedByteLength = typeof SharedArrayBuffer === 'function' ? intrinsicGetter(SharedArrayBuffer.prototype, 'byteLength') : null;
-
-/** Whether a brand check passes: `getter` throws a TypeError for any other kind of object. */
-function hasBrand(getter, v) {
-  if (getter === null || v === null || typeof v !== 'object') return false;
-  try {
-    getter.call(v);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** 'Float32Array' for a typed array of any realm (a subclass, a Buffer: their base type), else undefined. */
-export const typedArrayName = (x) => brandGetter.call(x);
-/** A typed array's element count, as the engine knows it. */
-export const lengthOf = (x) => lengthGetter.call(x);
-/** A typed array's buffer, as the engine knows it. */
-export const bufferOf = (x) => bufferGetter.call(x);
-/** target.set(source, offset) through the intrinsic: no property of target or source is read. */
-export const copyInto = (target, source, offset) => typedSet.call(target, source, offset);
-/** A typed array's byte offset in its buffer, as the engine knows it. */
-export const byteOffsetOf = (x) => byteOffsetGetter.call(x);
-
-/** A typed array's size in bytes, as the engine knows it. */
-export const byteLengthOf = (x) => byteLengthGetter.call(x);
-
-/** Whether v is an ArrayBuffer (any realm; not a SharedArrayBuffer). */
-export const isArrayBuffer = (v) => hasBrand(arrayBufferByteLength, v);
-/** Whether v is a SharedArrayBuffer (any realm). */
-export const isSharedArrayBuffer = (v) => hasBrand(sharedByteLength, v);
-const mapSize = intrinsicGetter(Map.prototype, 'size');
-const setSize = intrinsicGetter(Set.prototype, 'size');
-/** Whether v is a Map (any realm, a subclass's too; not an object that only inherits from Map, nor a Proxy). */
-export const isMap = (v) => hasBrand(mapSize, v);
-/** Whether v is a Set, as isMap() asks. */
-export const isSet = (v) => hasBrand(setSize, v);
-const dateGetTime = Date.prototype.getTime;
-/** A Date's time value (any realm; a subclass's own getTime is not asked), or undefined when v is no Date. */
-export function dateTime(v) {
-  try {
-    return dateGetTime.call(v);
-  } catch {
-    return undefined;
-  }
-}
-/**
- * Whether a typed array's buffer is shared, i.e. another thread may write it
- * while we read. Asked as "not an ArrayBuffer": the common case then throws nothing.
- */
-export const isShared = (buffer) => !isArrayBuffer(buffer);
+export * from './intrinsics.js';
 
 /**
  * A typed array of this realm's `Type` over exactly x's elements: the view
@@ -100,37 +42,9 @@ function emptyLength(x, fn, detached) {
   return 0;
 }
 
-// A DataView's, for the few checks that take any ArrayBuffer view.
-const dataViewBuffer = intrinsicGetter(DataView.prototype, 'buffer');
-const dataViewByteLength = intrinsicGetter(DataView.prototype, 'byteLength');
-
-const dataViewByteOffset = intrinsicGetter(DataView.prototype, 'byteOffset');
-
-/** The buffer of an ArrayBuffer view (a typed array or a DataView), as the engine knows it. */
-export const viewBuffer = (view) => (typedArrayName(view) !== undefined ? bufferOf(view) : dataViewBuffer.call(view));
-/** The byte offset of an ArrayBuffer view (a typed array or a DataView), as the engine knows it. */
-export const viewByteOffset = (view) => (typedArrayName(view) !== undefined ? byteOffsetOf(view) : dataViewByteOffset.call(view));
-/** The byte length of an ArrayBuffer view (a typed array or a DataView), as the engine knows it. */
-export const viewByteLength = (view) => (typedArrayName(view) !== undefined ? byteLengthOf(view) : dataViewByteLength.call(view));
-
-/**
- * Whether an ArrayBuffer view (typed array or DataView) has lost its bytes:
- * its buffer detached, or a resizable buffer shrank below it. (Only a view
- * of length 0 is asked further: a detached typed array reports 0.)
- */
-export function isDetached(view) {
-  if (typedArrayName(view) !== undefined) return lengthOf(view) === 0 && !hasBrand(typedValues, view);
-  // (A DataView's buffer getter takes a detached one, its byteLength getter does not.)
-  return hasBrand(dataViewBuffer, view) && !hasBrand(dataViewByteLength, view);
-}
-
 /** Refuses a typed array whose buffer is detached or too short for it (values() validates both). */
 function checkUsable(x, fn, detached) {
-  try {
-    typedValues.call(x);
-  } catch {
-    throw detached?.(x, fn) ?? detachedView(x, fn);
-  }
+  if (!hasUsableBytes(x)) throw detached?.(x, fn) ?? detachedView(x, fn);
 }
 
 const detachedView = (x, fn) => new FastmpError('DETACHED', `fastmp: ${fn}() was given ${describe(x)} whose buffer is detached (or a resizable buffer shrank below it)`, -1, -1);
@@ -145,12 +59,6 @@ export function usableView(view, fn, detached) {
 }
 
 // ---- describing values ---------------------------------------------------------------
-
-/** "a Float32Array", "an Int8Array", "a Uint8Array": a name with its article ("Uint" is said "you-int"). */
-export const withArticle = (name) => `${/^[aeio]/i.test(name) ? 'an' : 'a'} ${name}`;
-
-/** "1 byte", "2 bytes"; "1 entry", "2 entries" with the plural given. */
-export const plural = (n, unit, units = `${unit}s`) => `${n} ${n === 1 ? unit : units}`;
 
 /**
  * How an error message names a value: "a Float32Array", "an Array", "null",

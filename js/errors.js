@@ -4,7 +4,8 @@
 // a value), STALE / FREED (a view of wasm memory used after its lifetime),
 // DETACHED (an input whose buffer is detached).
 
-import { lengthOf, plural, withArticle } from './args.js';
+import { lengthOf } from './intrinsics.js';
+import { plural, withArticle } from './text.js';
 import { FIXED_SIZE, describeTag, headerSize } from './tags.js';
 
 /** C fm_code number (c/fastmp.h) -> FastmpError code. */

@@ -4,7 +4,7 @@
 // compiled shape (js/codec/shape.js), typed arrays at the shaped positions,
 // read by the port (js/codec/port-js.js documents the contract).
 
-import { plural } from '../args.js';
+import { plural } from '../text.js';
 import { FastmpError, extraBytes } from '../errors.js';
 import { BOOL, KIND_OF_NAME } from '../kinds.js';
 import { checkCount, decodeKind, found } from '../wire.js';

@@ -1,0 +1,93 @@
+// intrinsics.js - what the engine itself knows of a value, read through the
+// intrinsic getters and brand checks captured when this module loads: a
+// subclass or an own property cannot lie about a typed array's length, and a
+// value of another realm is recognised by its brand, not instanceof. A leaf
+// module: it imports nothing, so errors.js and args.js both build on it.
+
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+const intrinsicGetter = (prototype, key) => Object.getOwnPropertyDescriptor(prototype, key).get;
+const brandGetter = intrinsicGetter(TypedArrayPrototype, Symbol.toStringTag);
+const lengthGetter = intrinsicGetter(TypedArrayPrototype, 'length');
+const bufferGetter = intrinsicGetter(TypedArrayPrototype, 'buffer');
+const byteOffsetGetter = intrinsicGetter(TypedArrayPrototype, 'byteOffset');
+const byteLengthGetter = intrinsicGetter(TypedArrayPrototype, 'byteLength');
+const typedValues = TypedArrayPrototype.values;
+const typedSet = TypedArrayPrototype.set;
+const arrayBufferByteLength = intrinsicGetter(ArrayBuffer.prototype, 'byteLength');
+const sharedByteLength = typeof SharedArrayBuffer === 'function' ? intrinsicGetter(SharedArrayBuffer.prototype, 'byteLength') : null;
+
+/** Whether a brand check passes: `getter` throws a TypeError for any other kind of object. */
+function hasBrand(getter, v) {
+  if (getter === null || v === null || typeof v !== 'object') return false;
+  try {
+    getter.call(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** 'Float32Array' for a typed array of any realm (a subclass, a Buffer: their base type), else undefined. */
+export const typedArrayName = (x) => brandGetter.call(x);
+/** A typed array's element count, as the engine knows it. */
+export const lengthOf = (x) => lengthGetter.call(x);
+/** A typed array's buffer, as the engine knows it. */
+export const bufferOf = (x) => bufferGetter.call(x);
+/** target.set(source, offset) through the intrinsic: no property of target or source is read. */
+export const copyInto = (target, source, offset) => typedSet.call(target, source, offset);
+/** A typed array's byte offset in its buffer, as the engine knows it. */
+export const byteOffsetOf = (x) => byteOffsetGetter.call(x);
+
+/** A typed array's size in bytes, as the engine knows it. */
+export const byteLengthOf = (x) => byteLengthGetter.call(x);
+
+/** Whether v is an ArrayBuffer (any realm; not a SharedArrayBuffer). */
+export const isArrayBuffer = (v) => hasBrand(arrayBufferByteLength, v);
+/** Whether v is a SharedArrayBuffer (any realm). */
+export const isSharedArrayBuffer = (v) => hasBrand(sharedByteLength, v);
+const mapSize = intrinsicGetter(Map.prototype, 'size');
+const setSize = intrinsicGetter(Set.prototype, 'size');
+/** Whether v is a Map (any realm, a subclass's too; not an object that only inherits from Map, nor a Proxy). */
+export const isMap = (v) => hasBrand(mapSize, v);
+/** Whether v is a Set, as isMap() asks. */
+export const isSet = (v) => hasBrand(setSize, v);
+const dateGetTime = Date.prototype.getTime;
+/** A Date's time value (any realm; a subclass's own getTime is not asked), or undefined when v is no Date. */
+export function dateTime(v) {
+  try {
+    return dateGetTime.call(v);
+  } catch {
+    return undefined;
+  }
+}
+/**
+ * Whether a typed array's buffer is shared, i.e. another thread may write it
+ * while we read. Asked as "not an ArrayBuffer": the common case then throws nothing.
+ */
+export const isShared = (buffer) => !isArrayBuffer(buffer);
+
+// A DataView's, for the few checks that take any ArrayBuffer view.
+const dataViewBuffer = intrinsicGetter(DataView.prototype, 'buffer');
+const dataViewByteLength = intrinsicGetter(DataView.prototype, 'byteLength');
+const dataViewByteOffset = intrinsicGetter(DataView.prototype, 'byteOffset');
+
+/** The buffer of an ArrayBuffer view (a typed array or a DataView), as the engine knows it. */
+export const viewBuffer = (view) => (typedArrayName(view) !== undefined ? bufferOf(view) : dataViewBuffer.call(view));
+/** The byte offset of an ArrayBuffer view (a typed array or a DataView), as the engine knows it. */
+export const viewByteOffset = (view) => (typedArrayName(view) !== undefined ? byteOffsetOf(view) : dataViewByteOffset.call(view));
+/** The byte length of an ArrayBuffer view (a typed array or a DataView), as the engine knows it. */
+export const viewByteLength = (view) => (typedArrayName(view) !== undefined ? byteLengthOf(view) : dataViewByteLength.call(view));
+
+/**
+ * Whether an ArrayBuffer view (typed array or DataView) has lost its bytes:
+ * its buffer detached, or a resizable buffer shrank below it. (Only a view
+ * of length 0 is asked further: a detached typed array reports 0.)
+ */
+export function isDetached(view) {
+  if (typedArrayName(view) !== undefined) return lengthOf(view) === 0 && !hasBrand(typedValues, view);
+  // (A DataView's buffer getter takes a detached one, its byteLength getter does not.)
+  return hasBrand(dataViewBuffer, view) && !hasBrand(dataViewByteLength, view);
+}
+
+/** Whether a typed array's bytes can be read: not detached, and not a view past the end of a resizable buffer that shrank (values() validates both). */
+export const hasUsableBytes = (x) => hasBrand(typedValues, x);
