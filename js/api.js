@@ -1,4 +1,4 @@
-// api.js - the typed-array API of one instance: makeApi(core) returns the
+// api.js - the typed-array API of one instance: makeTypedApi(core) returns the
 // functions bound to `core` = { boundary, backend, pureJs } (js/instance.js).
 // It holds no state of its own. Every function reads and checks all of its
 // arguments first (hostile getters run then, once), then asks the boundary
@@ -9,29 +9,12 @@ import {
   BOOLEAN, asOffset, copyInto, describe, inputBytes, kindOfArray, lengthOf, ownView, readOption, typedArrayName, usableLength,
 } from './args.js';
 import { NO_INDEX, msgpackError } from './errors.js';
-import { BOOL, KINDS, KIND_OF_NAME, TYPE_NAMES, kindOfType } from './kinds.js';
-import { makeCodec } from './codec/index.js';
-import { jsBelowFor } from './crossovers.js';
+import { BOOL, KIND_OF_NAME, TYPE_NAMES, kindOfType } from './kinds.js';
+import { jsLimits, kernelError } from './port.js';
 import { HALF, halfOf, halfTarget, isHalf, widenHalf } from './codec/typed.js';
-import { stringsApi } from './strings.js';
 import {
-  arrayCount, arrayHeaderSize, binHeaderSize, decodeKind, found, isBinAt, packBin as packBinBytes, packKind, packKindInto, readBin, reportedValue,
+  arrayCount, arrayHeaderSize, binHeaderSize, decodeKind, found, isBinAt, packBin as packBinBytes, packKind, packKindInto, readBin,
 } from './wire.js';
-
-// Below these element counts `auto` runs the pure-JS path (js/crossovers.js:
-// measured per backend, operation and type; per JS engine where one differs).
-const JS_BELOW = jsBelowFor();
-
-/**
- * JS_BELOW of a backend as arrays by kind index (js/kinds.js: BOOL last), with
- * pureJs folded in: the pure-JS path takes n elements when n < limits[op][kind.index].
- * ('always': every n that a msgpack array can hold; 'never': none.)
- */
-function jsLimits(backend, pureJs) {
-  const limit = (op, k) => (pureJs === 'always' ? MAX_ELEMENTS + 1 : pureJs === 'never' ? 0 : JS_BELOW[backend][op][k.c]);
-  const of = (op) => [...KINDS, BOOL].map((k) => limit(op, k));
-  return { pack: of('pack'), unpack: of('unpack') };
-}
 
 const PACK_OPTIONS = { bin: BOOLEAN };
 const UNPACK_OPTIONS = { integralFloats: BOOLEAN };
@@ -92,8 +75,8 @@ const noRoom = (size, offset, room) => new RangeError(`fastmp: packInto() needs 
 // calls to functions of their own, which never run there; and the second
 // results (where an array's elements begin, where it ends) are not objects.
 
-/** The typed-array functions (and the string functions) bound to one instance. */
-export function makeApi(core) {
+/** The typed-array functions bound to one instance's core (js/instance.js). */
+export function makeTypedApi(core) {
   const { boundary: b } = core;
   const limits = jsLimits(core.backend, core.pureJs);
   const jsPack = limits.pack;
@@ -319,31 +302,7 @@ export function makeApi(core) {
     return r.value;
   }
 
-  // Whole messages (js/codec/): typed-array fields through this instance's kernels.
-  const port = b.codecPort(jsPack, jsUnpack, kernelError);
-  const api = {
-    pack, packBool, packBoolView, packInto, packView, unpack, unpackFrom, unpackBool, unpackBoolFrom, alloc, free, refresh,
-    backend: () => core.backend,
-    memoryStats: () => b.stats(),
-    ...stringsApi(core),
-    ...makeCodec(port),
-  };
-  Object.defineProperty(api, CODEC_PORT, { value: port });
-  return api;
-}
-
-/** An instance's codec port, for the module-level Encoder / Decoder classes (js/index.js). */
-export const CODEC_PORT = Symbol('fastmp codec port');
-
-/**
- * The FastmpError of a failed kernel decode of the array at `start`, from
- * its fm_result `r`; offsets shifted to the whole input, which `quoted` holds.
- * (A plain function the boundary calls on failure: no closure per call.)
- */
-function kernelError(kind, start, r, quoted) {
-  const target = kind === BOOL ? 'boolean' : kind.name;
-  const value = r.code === 'RANGE' || r.code === 'TYPE' ? reportedValue(r.tag, r.value) : undefined;
-  return msgpackError(r.code, r.index, start + r.offset, quoted, r.count, { target, value });
+  return { pack, packBool, packBoolView, packInto, packView, unpack, unpackFrom, unpackBool, unpackBoolFrom, alloc, free, refresh };
 }
 
 /**

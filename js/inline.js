@@ -8,7 +8,7 @@
 // import js/index.js or js/siblings.js, so a bundle of it emits no .wasm file.
 
 import { SCALAR, SIMD } from '../dist/fastmp-inline.js';
-import { loaders } from './instance.js';
+import { createInstance, createInstanceSync, initFrom, initSyncFrom } from './instance.js';
 
 export * from './module-api.js';
 export { default } from './module-api.js';
@@ -26,5 +26,13 @@ function decodeBase64(text) {
 /** The inlined build's bytes, decoded only when an instance loads it (never for backend 'js'). */
 const inlinedBuild = (build) => decodeBase64(BASE64[build]);
 
-/** init() and the others, as index.js's, from the inlined bytes; initSync() is ready on return (it blocks while it compiles). */
-export const { createFastmp, createFastmpSync, init, initSync } = loaders({ find: inlinedBuild, findSync: inlinedBuild });
+const INLINED = Object.freeze({ find: inlinedBuild, findSync: inlinedBuild });
+
+/** init() from the inlined bytes: same options and result as index.js's init(). */
+export const init = (options) => initFrom(INLINED, options);
+/** initSync() from the inlined bytes: ready on return (it blocks while it compiles). */
+export const initSync = (options) => initSyncFrom(INLINED, options);
+/** createFastmp() from the inlined bytes. */
+export const createFastmp = (options) => createInstance(INLINED, options);
+/** createFastmpSync() from the inlined bytes. */
+export const createFastmpSync = (options) => createInstanceSync(INLINED, options);

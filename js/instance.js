@@ -4,12 +4,12 @@
 // function as a method, bound to the instance's own wasm module and boundary
 // (js/memory.js). Instances share nothing: two with different backends live
 // side by side. init() / initSync() replace the default instance, which the
-// module-level functions of js/module-api.js delegate to. Each entry gets
-// these functions from loaders(finder), with the finder of its wasm builds
-// (js/loader.js): so an entry's bundle holds only its own way to the wasm.
+// module-level functions of js/module-api.js delegate to. Each entry passes
+// the finder of its wasm builds (js/loader.js) to these functions, so that an
+// entry's bundle holds only its own way to the wasm.
 
 import { ANY, readOptions, oneOf } from './args.js';
-import { makeApi } from './api.js';
+import { makeInstance } from './families.js';
 import { instantiate, instantiateSync, wasmCompileAllowed } from './loader.js';
 import { Boundary, NoWasmBoundary } from './memory.js';
 
@@ -19,7 +19,16 @@ const INIT_OPTIONS = { backend: oneOf('auto', 'simd', 'scalar', 'js'), wasm: ANY
 const readInitOptions = (options, fn) => readOptions(options, fn, INIT_OPTIONS);
 
 /**
- * The checked options, and what loading needs: the boundary is made once the
+ * An instance's core: its boundary (js/memory.js: the wasm module's memory, or
+ * none for backend 'js'), the backend that runs it, its pureJs option, and a
+ * slot per family of functions, made on first use (js/families.js).
+ */
+const newCore = (boundary, backend, pureJs) => ({
+  boundary, backend, pureJs, port: null, typed: null, strings: null, encoding: null, decoding: null,
+});
+
+/**
+ * The checked options, and what loading needs: the core is made once the
  * module exists. `noWasm` is set when no module is to be loaded: backend 'js',
  * or 'auto' where compiling wasm is refused (a strict Content Security Policy).
  */
@@ -29,96 +38,86 @@ function prepare(options, fn, finder) {
     throw new TypeError(`fastmp: ${fn}() backend 'js' runs no wasm: it takes neither pureJs 'never' nor a wasm module`);
   }
   const noWasm = backend === 'js' || (backend === 'auto' && !wasmCompileAllowed());
-  let boundary = null;
-  const load = { backend, wasm, finder, onMemoryGrowth: () => boundary?.refreshViews() };
-  const make = (loaded) => {
-    boundary = new Boundary(loaded.exports);
-    return Object.freeze(makeApi({ boundary, backend: loaded.backend, pureJs }));
-  };
-  const makeJs = () => Object.freeze(makeApi({ boundary: new NoWasmBoundary(), backend: 'js', pureJs: 'always' }));
+  let core = null;
+  const load = { backend, wasm, finder, onMemoryGrowth: () => core?.boundary.refreshViews() };
+  const make = (loaded) => (core = newCore(new Boundary(loaded.exports), loaded.backend, pureJs));
+  const makeJs = () => newCore(new NoWasmBoundary(), 'js', 'always');
   return { load, make, makeJs, noWasm };
 }
 
-async function load(options, fn, finder) {
+/** A core with its own wasm module (of the build `finder` finds, unless options.wasm). */
+async function loadCore(options, fn, finder) {
   const { load: args, make, makeJs, noWasm } = prepare(options, fn, finder);
   return noWasm ? makeJs() : make(await instantiate(args));
 }
 
-function loadSync(options, fn, finder) {
+function loadCoreSync(options, fn, finder) {
   const { load: args, make, makeJs, noWasm } = prepare(options, fn, finder);
   return noWasm ? makeJs() : make(instantiateSync(args));
 }
+
+/**
+ * createFastmp() of an entry whose builds `finder` finds: a new instance with
+ * its own wasm module. Options: backend 'auto' (default: SIMD where the engine
+ * has it; pure JS where compiling wasm is refused) | 'simd' | 'scalar' | 'js'
+ * (pure JS, WebAssembly never touched); wasm: a WebAssembly.Module, its bytes,
+ * or a Response, instead of the entry's own build; pureJs 'auto' (default:
+ * small inputs in JS) | 'never' | 'always'.
+ */
+export const createInstance = async (finder, options) => makeInstance(await loadCore(options, 'createFastmp', finder));
+
+/** createInstance() without a promise: Node (which reads the sibling file), Workers, inlined builds, or a precompiled module. */
+export const createInstanceSync = (finder, options) => makeInstance(loadCoreSync(options, 'createFastmpSync', finder));
 
 // ---- the default instance ---------------------------------------------------------------
 // One per realm, shared by the ES module and require() entries (Node's require()
 // of ES modules loads this same module): an entry that finds it made, or being
 // made, leaves it alone.
 
-const shared = { instance: null, calls: 0, latest: null };
+const shared = { core: null, calls: 0, latest: null };
 
-/** The default instance; throws before init(). (Small: every module-level call inlines it.) */
-export const current = () => shared.instance ?? notInitialised();
+/** The default instance's core; throws before init(). (Small: every module-level call inlines it.) */
+export const current = () => shared.core ?? notInitialised();
 
 function notInitialised() {
   throw new Error('fastmp: not initialised: `await init()` first (Node: import "fastmp-wasm" does it)');
 }
 
 /**
- * The loading functions of an entry whose wasm builds `finder` finds (see
- * js/loader.js): createFastmp / createFastmpSync, and init / initSync and
- * what an entry runs on load, over the one default instance of the realm.
+ * init() of an entry whose builds `finder` finds: replaces the default
+ * instance; resolves to the backend in use. When calls overlap, the last one
+ * made wins: an earlier call that finishes later does not install its
+ * instance, and resolves to the backend in use once the last call has settled.
  */
-export function loaders(finder) {
-  /**
-   * A new instance with its own wasm module. Options: backend 'auto' (default:
-   * SIMD where the engine has it; pure JS where compiling wasm is refused) |
-   * 'simd' | 'scalar' | 'js' (pure JS, WebAssembly never touched); wasm: a
-   * WebAssembly.Module, its bytes, or a Response, instead of the entry's own
-   * build; pureJs 'auto' (default: small inputs in JS) | 'never' | 'always'.
-   */
-  const createFastmp = (options) => load(options, 'createFastmp', finder);
-
-  /** createFastmp() without a promise: Node (which reads the sibling file), Workers, inlined builds, or a precompiled module. */
-  const createFastmpSync = (options) => loadSync(options, 'createFastmpSync', finder);
-
-  /**
-   * Replaces the default instance; resolves to the backend in use. When calls
-   * overlap, the last one made wins: an earlier call that finishes later does
-   * not install its instance, and resolves to the backend in use once the
-   * last call has settled.
-   */
-  async function init(options) {
-    const call = ++shared.calls;
-    const made = load(options, 'init', finder);
-    if (call === shared.calls) shared.latest = made;
-    const instance = await made;
-    if (call === shared.calls) {
-      shared.instance = instance;
-      return instance.backend();
-    }
-    await shared.latest?.catch(() => {});
-    return current().backend();
+export async function initFrom(finder, options) {
+  const call = ++shared.calls;
+  const made = loadCore(options, 'init', finder);
+  if (call === shared.calls) shared.latest = made;
+  const core = await made;
+  if (call === shared.calls) {
+    shared.core = core;
+    return core.backend;
   }
+  await shared.latest?.catch(() => {});
+  return current().backend;
+}
 
-  /** init() done synchronously; returns the backend in use. It wins over any init() still loading. */
-  function initSync(options) {
-    const instance = loadSync(options, 'initSync', finder);
-    shared.calls++;
-    shared.latest = null;
-    shared.instance = instance;
-    return instance.backend();
-  }
+/** initFrom() done synchronously; returns the backend in use. It wins over any init() still loading. */
+export function initSyncFrom(finder, options) {
+  const core = loadCoreSync(options, 'initSync', finder);
+  shared.calls++;
+  shared.latest = null;
+  shared.core = core;
+  return core.backend;
+}
 
-  /** What an entry (js/node.js, js/node.cjs) does on load: init() unless an instance exists or is loading. */
-  function initDefault(options) {
-    if (shared.instance !== null || shared.calls > 0) return shared.latest ?? Promise.resolve();
-    return init(options);
-  }
+/** What an entry (js/node.js, js/node.cjs) does on load: init() unless an instance exists or is loading. */
+export function initDefault(finder, options) {
+  if (shared.core !== null || shared.calls > 0) return shared.latest ?? Promise.resolve();
+  return initFrom(finder, options);
+}
 
-  /** initDefault() synchronously: initSync() unless an instance exists (one still loading is superseded). */
-  function initDefaultSync(options) {
-    if (shared.instance === null) initSync(options);
-  }
-
-  return { createFastmp, createFastmpSync, init, initSync, initDefault, initDefaultSync };
+/** initDefault() synchronously: initSync() unless an instance exists (one still loading is superseded). */
+export function initDefaultSync(finder, options) {
+  if (shared.core === null) initSyncFrom(finder, options);
 }

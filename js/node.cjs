@@ -18,5 +18,5 @@ try {
   throw new Error(`fastmp-wasm: require() needs require() of ES modules (Node >= 20.19 or 22.12, not turned off by --no-experimental-require-module); this is Node ${process.versions.node}: use import`, { cause: e });
 }
 // A program that imported the package first keeps the instance it has.
-instance.loaders(siblings.SIBLING_WASM).initDefaultSync({ backend: process.env.FASTMP_BACKEND || 'auto' });
+instance.initDefaultSync(siblings.SIBLING_WASM, { backend: process.env.FASTMP_BACKEND || 'auto' });
 module.exports = api;

@@ -3,10 +3,10 @@
 // package was require()d first (js/node.cjs), the instance it made is kept.
 // FASTMP_BACKEND=scalar (or simd) in the environment picks the build.
 
-import { loaders } from './instance.js';
+import { initDefault } from './instance.js';
 import { SIBLING_WASM } from './siblings.js';
 
 export * from './index.js';
 export { default } from './index.js';
 
-await loaders(SIBLING_WASM).initDefault({ backend: process.env.FASTMP_BACKEND || 'auto' });
+await initDefault(SIBLING_WASM, { backend: process.env.FASTMP_BACKEND || 'auto' });

@@ -5,7 +5,7 @@
 
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
-import { CODEC_PORT } from '../js/api.js';
+import { CODEC_PORT } from '../js/families.js';
 import { jsPort } from '../js/codec/index.js';
 import { createFastmpSync } from '../js/index.js';
 

@@ -77,8 +77,9 @@
 // Misuse (a bad option, an input that is not bytes, an encodeInto target too small) is a
 // TypeError / RangeError, never a FastmpError.
 
-import { Decoder as BaseDecoder } from './decoder.js';
-import { Encoder as BaseEncoder } from './encoder.js';
+import { bindPort } from './bind.js';
+import { makeDecoding } from './decoding.js';
+import { makeEncoding } from './encoding.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { jsPort } from './port-js.js';
 import { MapOf, Optional, mapOf, optional } from './shape.js';
@@ -89,88 +90,14 @@ export {
   encodeTimeSpecToTimestamp, encodeTimestampExtension,
 } from './timestamp.js';
 export { DecodeError, FastmpError } from '../errors.js';
-export { BoolArray, ExtData, ExtensionCodec, MapOf, Optional, asBools, jsPort, mapOf, optional };
-
-/**
- * `Base` with its port bound: `new Bound(options)` makes a Base over `port`
- * (a function `port` is asked at each construction). Not a subclass: every
- * Encoder (and every Decoder) of every port and instance shares one class,
- * so the codec's hot paths see one object shape where a subclass per port
- * made them megamorphic (W3 encode 5.6 -> 13.8 µs with five classes in one
- * process, bench/messages.js "mixed"). `instanceof Bound` holds for them all.
- * @param {Function} Base BaseEncoder or BaseDecoder
- * @param {object | (() => object)} port
- */
-export function bindPort(Base, port) {
-  const portOf = typeof port === 'function' ? port : () => port;
-  function Bound(options) {
-    if (!new.target) throw new TypeError(`fastmp: ${Base.name} must be called with new`);
-    return new Base(options, portOf());
-  }
-  Object.defineProperty(Bound, 'name', { value: Base.name });
-  Bound.prototype = Base.prototype;
-  return Bound;
-}
+export { BoolArray, ExtData, ExtensionCodec, MapOf, Optional, asBools, bindPort, jsPort, mapOf, optional };
 
 /**
  * The codec over a port: classes bound to it, and module-level functions
  * that reuse one Encoder's store and one Decoder between calls.
  * @param {object} port see js/codec/port-js.js
  */
-export function makeCodec(port) {
-  const Encoder = bindPort(BaseEncoder, port);
-  const Decoder = bindPort(BaseDecoder, port);
-
-  let sharedEncoder = null;
-  let sharedDecoder = null;
-
-  // (Without options, one Encoder and one Decoder serve every call; a call
-  // made during another, from an extension, gets a fresh one of its own.)
-  const encoderFor = (options) => (options === undefined ? (sharedEncoder ??= new Encoder()) : new Encoder(options));
-  const decoderFor = (options) => (options === undefined ? (sharedDecoder ??= new Decoder()) : new Decoder(options));
-
-  return {
-    Encoder,
-    Decoder,
-    /**
-     * @param {unknown} value
-     * @param {import('./encoder.js').EncoderOptions} [options]
-     * @returns {Uint8Array}
-     */
-    encode: (value, options) => encoderFor(options).encode(value),
-    /**
-     * @param {unknown} value
-     * @param {Uint8Array} target
-     * @param {number} [offset=0]
-     * @param {import('./encoder.js').EncoderOptions} [options]
-     * @returns {number} the end offset
-     */
-    encodeInto: (value, target, offset = 0, options = undefined) => encoderFor(options).encodeInto(value, target, offset),
-    /**
-     * @param {Uint8Array|ArrayBufferLike|ArrayLike<number>} bytes
-     * @param {import('./decoder.js').DecoderOptions} [options]
-     */
-    decode: (bytes, options) => decoderFor(options).decode(bytes),
-    /**
-     * @param {Uint8Array|ArrayBufferLike|ArrayLike<number>} bytes
-     * @param {import('./decoder.js').DecoderOptions} [options]
-     * @returns {{ value: unknown, end: number }}
-     */
-    decodeFrom: (bytes, options) => decoderFor(options).decodeFrom(bytes, 0),
-    /**
-     * @param {Uint8Array|ArrayBufferLike|ArrayLike<number>} bytes
-     * @param {import('./decoder.js').DecoderOptions} [options]
-     * @returns {Generator<unknown, void, unknown>}
-     */
-    decodeMulti: (bytes, options) => new Decoder(options).decodeMulti(bytes),
-    /** @returns {Promise<unknown>} */
-    decodeAsync: (stream, options) => new Decoder(options).decodeAsync(stream),
-    /** @returns {AsyncGenerator<unknown, void, unknown>} */
-    decodeMultiStream: (stream, options) => new Decoder(options).decodeStream(stream),
-    /** @returns {AsyncGenerator<unknown, void, unknown>} */
-    decodeArrayStream: (stream, options) => new Decoder(options).decodeArrayStream(stream),
-  };
-}
+export const makeCodec = (port) => ({ ...makeEncoding(port), ...makeDecoding(port) });
 
 /** The codec over the pure-JS port. */
 export const {

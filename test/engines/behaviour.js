@@ -601,7 +601,7 @@ export async function run(fastmp) {
     ['unpack: nil', (a) => a.unpack(Uint8Array.of(0xc0), Float32Array), ['NOT_ARRAY', -1, 0]],
     ['unpack: nil as element 1', (a) => a.unpack(Uint8Array.of(0x93, 1, 0xc0, 2), Float64Array), ['TYPE', 1, 2]],
     ['unpack: 16 claimed, 3 follow', (a) => a.unpack(Uint8Array.of(0xdc, 0, 16, 1, 1, 1), Float32Array), ['LENGTH', -1, 0, 19]],
-    ['unpack: a float32 cut short', (a) => a.unpack(Uint8Array.of(0x92, 0xca, 0, 0), Float32Array), ['TRUNCATED', 0, 1]],
+    ['unpack: a float32 cut short', (a) => a.unpack(Uint8Array.of(0x92, 0xca, 0, 0), Float32Array), ['TRUNCATED', 0, 1, 6]],
     ['unpack: trailing byte', (a) => a.unpack(Uint8Array.of(0x91, 1, 0), Float32Array), ['TRAILING', -1, 2]],
     ['unpack: 256 into Int8Array', (a) => a.unpack(Uint8Array.of(0x91, 0xcd, 1, 0), Int8Array), ['RANGE', 0, 1]],
     ['unpack: 1.5 into Int32Array', (a) => a.unpack(Uint8Array.of(0x91, 0xca, 0x3f, 0xc0, 0, 0), Int32Array), ['TYPE', 0, 1]],

@@ -1,0 +1,23 @@
+// bind.js - the codec's classes bound to a port, as the public Encoder and
+// Decoder of an instance (or of the default instance) are.
+
+/**
+ * `Base` with its port bound: `new Bound(options)` makes a Base over `port`
+ * (a function `port` is asked at each construction). Not a subclass: every
+ * Encoder (and every Decoder) of every port and instance shares one class,
+ * so the codec's hot paths see one object shape where a subclass per port
+ * made them megamorphic (bench/messages.js "mixed" measures the cost: several
+ * classes in one process). `instanceof Bound` holds for them all.
+ * @param {Function} Base BaseEncoder or BaseDecoder
+ * @param {object | (() => object)} port
+ */
+export function bindPort(Base, port) {
+  const portOf = typeof port === 'function' ? port : () => port;
+  function Bound(options) {
+    if (!new.target) throw new TypeError(`fastmp: ${Base.name} must be called with new`);
+    return new Base(options, portOf());
+  }
+  Object.defineProperty(Bound, 'name', { value: Base.name });
+  Bound.prototype = Base.prototype;
+  return Bound;
+}

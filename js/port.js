@@ -1,0 +1,43 @@
+// port.js - what an instance's kernels offer the message codec: its port (the
+// contract is in js/codec/port-js.js), with the element counts below which a
+// field is packed or unpacked in JS, and how a failed kernel decode becomes a
+// FastmpError. The bare typed-array API (js/api.js) takes the same limits and
+// errors from here, so that a field and a bare array take the same path.
+
+import { MAX_ELEMENTS } from './abi.js';
+import { jsBelowFor } from './crossovers.js';
+import { msgpackError } from './errors.js';
+import { BOOL, KINDS } from './kinds.js';
+import { reportedValue } from './wire.js';
+
+// Below these element counts `auto` runs the pure-JS path (js/crossovers.js:
+// measured per backend, operation and type; per JS engine where one differs).
+const JS_BELOW = jsBelowFor();
+
+/**
+ * JS_BELOW of a backend as arrays by kind index (js/kinds.js: BOOL last), with
+ * pureJs folded in: the pure-JS path takes n elements when n < limits[op][kind.index].
+ * ('always': every n that a msgpack array can hold; 'never': none.)
+ */
+export function jsLimits(backend, pureJs) {
+  const limit = (op, k) => (pureJs === 'always' ? MAX_ELEMENTS + 1 : pureJs === 'never' ? 0 : JS_BELOW[backend][op][k.c]);
+  const of = (op) => [...KINDS, BOOL].map((k) => limit(op, k));
+  return { pack: of('pack'), unpack: of('unpack') };
+}
+
+/**
+ * The FastmpError of a failed kernel decode of the array at `start`, from
+ * its fm_result `r`; offsets shifted to the whole input, which `quoted` holds.
+ * (A plain function the boundary calls on failure: no closure per call.)
+ */
+export function kernelError(kind, start, r, quoted) {
+  const target = kind === BOOL ? 'boolean' : kind.name;
+  const value = r.code === 'RANGE' || r.code === 'TYPE' ? reportedValue(r.tag, r.value) : undefined;
+  return msgpackError(r.code, r.index, start + r.offset, quoted, r.count, { target, value });
+}
+
+/** The codec port of an instance's core: typed-array fields through its kernels. */
+export function makePort(core) {
+  const limits = jsLimits(core.backend, core.pureJs);
+  return core.boundary.codecPort(limits.pack, limits.unpack, kernelError);
+}
