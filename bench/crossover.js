@@ -4,8 +4,8 @@
 // stays at least as fast: the thresholds in js/crossovers.js (JS_BELOW, its V8 table) come from it.
 //   node --expose-gc bench/crossover.js [--types=f32,i32]
 // Calls are timed in batches of 32 (as bench/suite.js times calls on up to 64
-// elements): one call a sample carried ~100-200 ns of the timer's own cost,
-// which hid a whole small call (the crossovers it gave at N <= 8 were noise).
+// elements): one call a sample carries the timer's own cost, which hides a
+// whole small call (the crossovers it gave at the smallest sizes were noise).
 import { TYPE_NAMES, kindOfC } from '../test/helpers.js';
 import { formatNs, loadPaths, medians, printTable } from './lib.js';
 

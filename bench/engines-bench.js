@@ -16,9 +16,11 @@
 //   performance.now(): calls in batches long enough for the engine's timer
 //   (a page's clock is coarse), contenders interleaved in rotated rounds; a
 //   time is the median over rounds of each round's median, with the min..max
-//   of the round medians.
+//   of the round medians (a crossover point keeps the median alone: all that
+//   the probe and the report read).
 // - runEngines(options): Node only (its imports are dynamic): runs run() on
-//   each engine and writes the two outputs.
+//   each engine and writes the two outputs (results-engines.json a case and a
+//   probe per line, bench/results-json.js; the report made from it).
 //
 // Run as a script (`node --expose-gc bench/engines-bench.js [--quick]`, `bun
 // bench/engines-bench.js`), it benches that runtime and prints the result as
@@ -142,10 +144,14 @@ async function measure(tasks, { rounds, caseMs, warmMs, sample }) {
     }
   }
   await pause();
-  return Object.fromEntries(tasks.map((t, i) => [t.name, {
-    median: median(perRound[i]), min: Math.min(...perRound[i]), max: Math.max(...perRound[i]), batch: batches[i],
-  }]));
+  return Object.fromEntries(tasks.map((t, i) => [t.name, { median: median(perRound[i]), min: Math.min(...perRound[i]), max: Math.max(...perRound[i]) }]));
 }
+
+/**
+ * measure()'s result with the medians alone ({ name: { median } }): what a
+ * crossover probe is judged by (crossoverOf, thresholdCost) and reports.
+ */
+const mediansOf = (timed) => Object.fromEntries(Object.entries(timed).map(([name, { median: m }]) => [name, { median: m }]));
 
 const sameBytes = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
 const bytesOf = (t) => new Uint8Array(t.buffer, t.byteOffset, t.byteLength);
@@ -224,7 +230,7 @@ export async function run(fastmp, { quick = false, log = () => {} } = {}) {
       const points = [];
       for (const n of CROSSOVER_SIZES) {
         const { tasks } = tasksOf(paths, type, op, content(type, n, rng(SEED + n)));
-        points.push({ n, ns: await measure(tasks, { ...budget, caseMs: budget.crossoverCaseMs, sample }) });
+        points.push({ n, ns: mediansOf(await measure(tasks, { ...budget, caseMs: budget.crossoverCaseMs, sample })) });
       }
       const simdFrom = crossoverOf(points, 'wasm-simd');
       const scalarFrom = crossoverOf(points, 'wasm-scalar');
@@ -272,7 +278,7 @@ const page = (quick) => `<!doctype html>
 const ENGINE_TIMEOUT = 400_000;
 /** Above this share of the machine busy while an engine ran, other work ran alongside it: the engine runs again. */
 const BUSY_LIMIT = 0.7;
-/** Waits for a quiet machine and second runs happen only this long into a full run (the run stays near 10 min). */
+/** Waits for a quiet machine and second runs happen only this long into a full run (which bounds the run's length). */
 const PATIENCE = 7 * 60_000;
 /** Waits up to this long before an engine for 3 s in a row of under 15 % of the machine busy. */
 const QUIET_WAIT = 60_000;
@@ -417,8 +423,10 @@ export async function runEngines({ quick = false, ids, outDir, command }) {
   // seconds: the engine's whole run (start-up included); benchSeconds: run()'s own.
   const engines = rows.map(({ result: { sink, seconds, ...result } = {}, ...row }) => ({ ...row, ...result, ...(seconds ? { benchSeconds: seconds } : {}) }));
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'results-engines.json'), `${JSON.stringify({ meta, engines }, null, 1)}\n`);
-  writeFileSync(join(outDir, 'RESULTS-engines.md'), `${markdown(meta, engines)}\n`);
+  const { resultsJson } = await import('./results-json.js');
+  // A case and a crossover probe per line.
+  writeFileSync(join(outDir, 'results-engines.json'), resultsJson({ meta, engines }, 4));
+  await writeEnginesReport(outDir, { meta, engines });
   console.log(`\n${headline(engines)}\n\nwrote ${join(outDir, 'RESULTS-engines.md')} and results-engines.json in ${meta.seconds.toFixed(0)} s`);
   return rows.some((r) => !r.result) ? 1 : 0;
 }
@@ -514,6 +522,13 @@ function headline(engines) {
     out.push(`${e.engine}: crossovers (wasm-simd not behind pure JS from N =) ${e.crossover.map((c) => `${c.op} ${SHORT(c.type ?? 'Float32Array')} ${c.simdFrom ?? beyond}`).join(', ')}`);
   }
   return out.join('\n');
+}
+
+/** RESULTS-engines.md in outDir from { meta, engines }: a run's, or results-engines.json's (`npm run bench -- --report`). */
+export async function writeEnginesReport(outDir, { meta, engines }) {
+  const { writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  writeFileSync(join(outDir, 'RESULTS-engines.md'), `${markdown(meta, engines)}\n`);
 }
 
 /** bench/RESULTS-engines.md. */

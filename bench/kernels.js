@@ -11,14 +11,14 @@
 // (what this script and bench/suite.js time by default, and what most
 // harnesses do) the CPU's branch predictor learns the branches of a branchy
 // kernel for that one input: the scalar int pack, whose branches follow each
-// value's form, runs up to 4x faster than on data it has not seen. K = 16
+// value's form, runs much faster than on data it has not seen. K = 16
 // inputs of 4096 elements are too many to learn. A list (--inputs=1,16) times
-// each K in the same run and shows one row per K.
+// each K in the same run and shows one row per K: the difference.
 //
 // --batch=B (default 1): calls per timed sample (bench/lib.js timeRounds),
-// every task alike. Each sample costs ~90 ns of timer on this VM, which a
-// call of a few hundred ns carries whole at B = 1 (bench/suite.js times
-// 4096-element calls in batches of 4).
+// every task alike. Each sample carries the timer's own cost, which a short
+// call carries whole at B = 1 (bench/suite.js times 4096-element calls in
+// batches of 4).
 import { readFile } from 'node:fs/promises';
 import { TYPE_NAMES, kindOfC } from '../test/helpers.js';
 import { rng } from '../test/rng.js';

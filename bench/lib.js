@@ -124,8 +124,8 @@ export async function medians(tasks, options) {
 
 /**
  * The cost of a page on this machine, per page in ns: the first write to each
- * page of a fresh 64 MB buffer (the kernel maps a page: 12-40 µs on this VM,
- * REFERENCE §7) against a second write to the same pages; and `churn`: 16
+ * page of a fresh 64 MB buffer (the kernel maps a page) against a second
+ * write to the same pages; and `churn`: 16
  * rounds of 64 buffers of 20 KB (a pack of 4096 floats' output), every page
  * written, then collected. Churn pays the first figure again only where the
  * allocator gives freed memory back to the kernel (glibc's defaults trim the

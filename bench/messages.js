@@ -7,13 +7,14 @@
 //
 // The parent process runs the suite in two memory regimes, each in a child
 // node process of its own: as a plain process (glibc's defaults: freed blocks
-// go back to the kernel, and on this VM every fresh page costs 12-40 µs,
-// REFERENCE.md §7), and with GLIBC_TUNABLES set so that glibc keeps its memory
-// (KEPT_TUNABLES below). It writes RESULTS-messages.md and
-// results-messages.json into DIR (default: bench/). --only keeps the tables
-// whose name ("W1 encode", ...) matches; --child runs one regime in this
-// process and prints JSON (for profiling:
-// node --cpu-prof --expose-gc bench/messages.js --child --only 'W1 encode').
+// go back to the kernel, and every fresh page then costs what `npm run
+// bench` prints first, bench/lib.js pageFaultProbe), and with GLIBC_TUNABLES
+// set so that glibc keeps its memory (KEPT_TUNABLES below). It writes
+// RESULTS-messages.md and results-messages.json into DIR (default: bench/):
+// the file holds every row's round medians, the report is made from it
+// (writeMessages). --only keeps the tables whose name ("W1 encode", ...)
+// matches; --child runs one regime in this process and prints JSON (for
+// profiling: node --cpu-prof --expose-gc bench/messages.js --child --only 'W1 encode').
 // `npm run bench` runs this suite too (bench/run.js).
 import { Decoder as MsgpackDecoder, Encoder as MsgpackEncoder, decodeAsync as msgpackDecodeAsync } from '@msgpack/msgpack';
 import { execFileSync, spawn } from 'node:child_process';
@@ -24,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { FLOAT32_OPTIONS, Packr, Unpackr, isNativeAccelerationEnabled } from 'msgpackr';
 import { Bench } from 'tinybench';
 import { Decoder, Encoder, backend, createFastmp, decode, decodeAsync, encode, init } from '../js/index.js';
+import { resultsJson } from './results-json.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(HERE, '..');
@@ -164,9 +166,9 @@ export function workloads() {
 /**
  * Four more fastmp instances beside the package's default one: each path
  * forced (wasm-simd and wasm-scalar at every size, pure-js never wasm) and
- * auto. Every instance's Encoder / Decoder share one class (since 63cf8d6;
- * before, a class per instance made the codec's property caches megamorphic
- * in a process like this one, W3 encode 0.63x, decode 0.55x @msgpack/msgpack).
+ * auto. Every instance's Encoder / Decoder share one class: a class per
+ * instance would make the codec's property caches megamorphic in a process
+ * like this one, and slow every row down (W3 the most).
  */
 const PATHS = [
   ['auto', {}],
@@ -514,7 +516,7 @@ async function runChild({ quick, only }) {
     const ns = await rounds(table.tasks, budget(quick));
     const rows = table.tasks.map((t, i) => ({
       name: t.name, key: t.key ?? t.name, ns: ns[i], median: median(ns[i]), min: Math.min(...ns[i]), max: Math.max(...ns[i]),
-      bytes: t.bytes ?? null, info: Boolean(t.info), floor: Boolean(t.floor), bin: Boolean(t.bin) || t.wire === 'bin',
+      bytes: t.bytes ?? null, info: Boolean(t.info),
     }));
     out.push({ name: table.name, workload: table.workload, op: table.op, refs: table.refs, input: table.input, rows });
     const first = rows[0];
@@ -723,7 +725,7 @@ function gitState() {
 
 /**
  * Runs the suite in a child process per regime and writes RESULTS-messages.md
- * and results-messages.json into outDir. Returns { meta, regimes, targets, linear }.
+ * and results-messages.json into outDir (writeMessages). Returns { meta, regimes, targets, linear }.
  */
 export async function runMessages({ quick = false, outDir = HERE, only = null, regimes = ['plain', 'kept'], command }) {
   const started = Date.now();
@@ -749,13 +751,26 @@ export async function runMessages({ quick = false, outDir = HERE, only = null, r
     msgpackrNative: isNativeAccelerationEnabled,
     msgpack: versionOf('@msgpack/msgpack'),
   };
-  const targets = evaluate(results);
-  const linear = evaluateLinear(results);
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'RESULTS-messages.md'), `${markdown(results, meta)}\n`);
-  writeFileSync(join(outDir, 'results-messages.json'), `${JSON.stringify({ meta, regimes: results, targets, linear }, null, 1)}\n`);
+  writeMessages(outDir, { meta, regimes: results });
   process.stderr.write(`wrote ${join(outDir, 'RESULTS-messages.md')} and results-messages.json in ${meta.seconds.toFixed(0)} s\n`);
-  return { meta, regimes: results, targets, linear };
+  return { meta, regimes: results, targets: evaluate(results), linear: evaluateLinear(results) };
+}
+
+/**
+ * results-messages.json ({ meta, regimes }: every row's round medians, which
+ * the ratios' ranges are taken from; a row per line) and RESULTS-messages.md
+ * made from it (writeMessagesReport). The targets are not stored: evaluate()
+ * and evaluateLinear() give them from the file.
+ */
+export function writeMessages(outDir, { meta, regimes }) {
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'results-messages.json'), resultsJson({ meta, regimes }, 6));
+  writeMessagesReport(outDir, { meta, regimes });
+}
+
+/** RESULTS-messages.md in outDir from { meta, regimes }: a run's, or results-messages.json's (`npm run bench -- --report`). */
+export function writeMessagesReport(outDir, { meta, regimes }) {
+  writeFileSync(join(outDir, 'RESULTS-messages.md'), `${markdown(regimes, meta)}\n`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -11,20 +11,18 @@ import forge from 'node-forge';
 // What a JS developer writes when speed matters, with fastmp's argument checks
 // (the input's type by its brand, as fastmp reads it, for pack and unpack
 // alike; the 2^32-1 element limit) and its contract (a fresh array out,
-// owning its bytes). Measured
-// variants (Node 20, N = 1..1 M, kept memory) and why these won:
+// owning its bytes). Variants were timed at N = 1..1 M (kept memory); why
+// these won:
 // - pack writes a module-level scratch through a DataView made once (grown
-//   when too small) and returns scratch.slice(0, end): 25-35 ns at N = 1. A
-//   fresh output with `new DataView(out.buffer)` per call costs 300-850 ns at
-//   small N, because asking a small on-heap array for its buffer moves it off
-//   the V8 heap (that loop stays below, as 'DataView loop').
+//   when too small) and returns scratch.slice(0, end). A fresh output with
+//   `new DataView(out.buffer)` per call costs far more at small N, because
+//   asking a small on-heap array for its buffer moves it off the V8 heap
+//   (that loop stays below, as 'DataView loop', and the tables show it).
 // - unpack copies the input into the scratch (TypedArray#set) and reads it
 //   through the scratch's DataView. Against a DataView over the input made
 //   per call (free of the on-heap move once the input is off-heap), and
 //   against assembling each float from bytes through a Float32Array alias,
-//   the copy won at every size measured (Node 20, f32, input reused, per call:
-//   N = 1: 30 vs 76 vs 21 ns; 16: 53 vs 103 vs 106 ns; 4096: 9.3 vs 10.9 vs
-//   25.7 µs; 1 M: 2.0 vs 2.7 vs 6.3 ms): the scratch's view is one V8 already
+//   the copy won over the sizes timed: the scratch's view is one V8 already
 //   knows, and the caller's small array stays on the heap.
 // Each loop is its own function per element type (ints: one copy per type,
 // see perType), so that each keeps the monomorphic feedback a hand-written
@@ -346,8 +344,9 @@ export function libraryPeers(op, Type, bool, x, bytes) {
  * as a rope (a cons string) and flattens it only when it is first read: a
  * peer that concatenates (asn1js, node-forge, the fromCharCode loop) would
  * otherwise leave that cost to its caller, outside the timed region. The first
- * charCodeAt flattens (a 64 K-char rope: ~32 µs, then ~0.5 µs); a flat string
- * pays nothing. Applied to every method of a string case, fastmp's included.
+ * charCodeAt flattens, at a cost that grows with the rope's length; a flat
+ * string pays nothing. Applied to every method of a string case, fastmp's
+ * included.
  */
 export function settled(v) {
   if (typeof v === 'string') v.charCodeAt(0);

@@ -1,7 +1,8 @@
-// report.js - turns the benchmark's results (both memory regimes) into
-// bench/RESULTS.md (targets, flags, then a table per operation), the targets
-// and flags of results.json, and an SVG chart (throughput vs size, log axes,
-// one line per method).
+// report.js - turns the benchmark's results (both memory regimes, as
+// results.json holds them) into bench/RESULTS.md (targets, flags, then a table
+// per operation), an SVG chart (throughput vs size, log axes, one line per
+// method) and the README's tables. The targets and flags are made here, from
+// the cases, not stored.
 import { formatNs } from './lib.js';
 import { REGIMES } from './messages.js';
 import { JS_LOOP, PEER_ROWS } from './peers.js';
@@ -174,7 +175,7 @@ export function targets(regimes) {
 
 /** How far apart two rows of one code path may be before they are flagged: the slower ÷ the faster. */
 export const FLAG_RATIO = 1.3;
-/** Below this (ns per call) a figure is too close to the timer's granularity for a 30% comparison (memcpy of 20 KB: ~150 ns). */
+/** Below this (ns per call) a figure is too close to the timer's granularity for a FLAG_RATIO comparison. */
 const FLAG_FROM_NS = 1000;
 /** Pack paths that allocate nothing per call (the output stays in wasm memory, or is preallocated). */
 const NO_ALLOCATION = ['zero-copy simd', 'zero-copy scalar', 'kernel simd', 'kernel scalar', 'memcpy'];

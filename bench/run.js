@@ -22,15 +22,20 @@
 //   npm run bench -- --engines[=node20,bun,...] [--quick] [--out DIR]
 // runs only bench/engines-bench.js (wasm SIMD vs scalar vs pure JS on Node 20,
 // 22, 24, Bun, Chromium and Firefox ESR): RESULTS-engines.md, results-engines.json.
+//   npm run bench -- --report [--out DIR]
+// times nothing: it makes the reports again (RESULTS*.md, chart.svg, and the
+// README's tables from a full run's bench/results.json) from the result files
+// in DIR, which hold what the reports print from (bench/results-json.js).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadKernels, loadPaths, pageFaultProbe, timeRounds } from './lib.js';
-import { REGIMES, runMessages } from './messages.js';
+import { REGIMES, runMessages, writeMessagesReport } from './messages.js';
 import { runNativeBench } from './native.js';
-import { flags, formatNs, markdown, probeLine, readmeTables, svg, targets, withReadmeTables } from './report.js';
+import { flags, formatNs, markdown, probeLine, readmeTables, svg, withReadmeTables } from './report.js';
+import { resultsJson } from './results-json.js';
 import { cases } from './suite.js';
 
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -41,6 +46,7 @@ const only = arg('--only') === undefined ? null : new RegExp(arg('--only'));
 const sizes = arg('--sizes')?.split(',').map(Number);
 const started = Date.now();
 const withMessages = only ? only.test('messages') : !sizes;
+if (process.argv.includes('--report')) process.exit(await report(outDir));
 const engines = process.argv.find((a) => a === '--engines' || a.startsWith('--engines='));
 if (engines) {
   const { runEngines } = await import('./engines-bench.js');
@@ -52,9 +58,9 @@ if (engines) {
 
 /**
  * Timing budget per case: 5 rounds (the spread is their range), short for
- * smoke runs. `time` is per task over all rounds. A full run of both regimes
- * takes about 22-25 minutes with these on a quiet 2-core VM (194 cases each,
- * ~3 s of CPU per case up to 64 K elements, 6 of 1 M and 4 M; README "Performance").
+ * smoke runs. `time` is per task over all rounds. How long a full run of
+ * both regimes took with these is in RESULTS.md (its first line, and each
+ * regime's seconds).
  */
 function budget(n) {
   if (quick) return { time: 10, warmupTime: 2, rounds: 2, iterations: 4, warmupIterations: 2 };
@@ -85,24 +91,24 @@ async function runChild() {
   const regime = process.env.FASTMP_BENCH_REGIME ?? 'this process';
   for (const [k, { make }] of all.entries()) {
     const c = make();
+    const timing = { ...budget(c.n), batch: quick ? 1 : c.batch };
     let timed;
     try {
       c.check();
-      timed = await timeRounds(c.methods, { ...budget(c.n), batch: quick ? 1 : c.batch });
+      timed = await timeRounds(c.methods, timing);
     } finally {
       c.dispose?.();
     }
     const ns = {};
     const spread = {};
-    const rounds = {};
     for (const [name, t] of timed) {
       ns[name] = t.median;
       spread[name] = [t.min, t.max];
-      rounds[name] = t.rounds;
     }
     timeNative(c.native, ns);
     const { group, op, type, n, size, content, wireBytes, baseline } = c;
-    results.push({ group, op, type, n, size, content, wireBytes, baseline, ns, spread, rounds });
+    // rounds: how many round medians each timed figure summarises (every method runs in every round).
+    results.push({ group, op, type, n, size, content, wireBytes, baseline, ns, spread, rounds: timing.rounds });
     process.stderr.write(`[${regime} ${k + 1}/${all.length}] ${group} ${size} ${content}: auto ${formatNs(ns.auto)}, ${baseline} ${formatNs(ns[baseline])}\n`);
   }
   return { probe, seconds: (Date.now() - started) / 1000, loadavg: os.loadavg(), results };
@@ -111,8 +117,8 @@ async function runChild() {
 /**
  * One regime: this script with --child in a node process of its own. Its
  * results come back through a file (FASTMP_BENCH_RESULT), not its stdout: a
- * full run's stdout once arrived corrupted in the middle of ~1 MB of JSON,
- * losing 14 minutes of measurements. On a bad file the text is kept for a look.
+ * full run's stdout once arrived corrupted in the middle of its JSON, losing
+ * the regime's measurements. On a bad file the text is kept for a look.
  */
 function spawnRegime(regime) {
   const resultFile = join(mkdtempSync(join(os.tmpdir(), 'fastmp-bench-')), `${regime}.json`);
@@ -135,6 +141,42 @@ function spawnRegime(regime) {
       return undefined;
     });
   });
+}
+
+/**
+ * RESULTS.md and chart.svg in dir, and the README's tables for a full run
+ * written to bench/, from { meta, regimes }: a run's, or results.json's (--report).
+ */
+function writeSuiteReport(dir, { meta, regimes }) {
+  writeFileSync(join(dir, 'RESULTS.md'), `${markdown(regimes, meta, flags(regimes))}\n`);
+  writeFileSync(join(dir, 'chart.svg'), `${svg((regimes.kept ?? regimes.plain).results)}\n`);
+  // A full run committed to bench/ is what the README quotes: its tables follow (bench/report.js readmeTables).
+  if (meta.mode === 'full' && dir === BENCH_DIR) {
+    const readme = fileURLToPath(new URL('../README.md', import.meta.url));
+    const before = readFileSync(readme, 'utf8');
+    const after = withReadmeTables(before, readmeTables({ meta, regimes }));
+    if (after !== before) {
+      writeFileSync(readme, after);
+      process.stderr.write('wrote the README\'s benchmark tables\n');
+    }
+  }
+}
+
+/**
+ * --report: the reports again from the result files in dir, nothing timed:
+ * RESULTS.md, chart.svg and the README's tables (writeSuiteReport) from
+ * results.json, RESULTS-messages.md from results-messages.json,
+ * RESULTS-engines.md from results-engines.json, each where its file is.
+ * Returns the exit status: 1 when dir holds none of them.
+ */
+async function report(dir) {
+  const read = (name) => (existsSync(join(dir, name)) ? JSON.parse(readFileSync(join(dir, name), 'utf8')) : undefined);
+  const [suite, messages, engines] = ['results.json', 'results-messages.json', 'results-engines.json'].map(read);
+  if (suite) writeSuiteReport(dir, suite);
+  if (messages) writeMessagesReport(dir, messages);
+  if (engines) await (await import('./engines-bench.js')).writeEnginesReport(dir, engines);
+  process.stderr.write(suite || messages || engines ? `wrote the reports of the result files in ${dir}\n` : `no result file in ${dir}\n`);
+  return suite || messages || engines ? 0 : 1;
 }
 
 if (process.argv.includes('--child')) {
@@ -189,15 +231,9 @@ if (cased) {
   const found = flags(regimes);
   for (const f of found) process.stderr.write(`FLAG [${f.regime}] ${f.rule}: ${f.what}\n`);
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'results.json'), `${JSON.stringify({ meta, regimes, targets: targets(regimes), flags: found }, null, 1)}\n`);
-  writeFileSync(join(outDir, 'RESULTS.md'), `${markdown(regimes, meta, found)}\n`);
-  writeFileSync(join(outDir, 'chart.svg'), `${svg((regimes.kept ?? regimes.plain).results)}\n`);
+  // A case per line; the targets and flags are not stored: the report makes them from the cases.
+  writeFileSync(join(outDir, 'results.json'), resultsJson({ meta, regimes }, 4));
+  writeSuiteReport(outDir, { meta, regimes });
   process.stderr.write(`wrote ${join(outDir, 'RESULTS.md')}, results.json and chart.svg in ${meta.seconds.toFixed(0)} s\n`);
-  // A full run committed to bench/ is what the README quotes: its tables follow (bench/report.js readmeTables).
-  if (meta.mode === 'full' && outDir === BENCH_DIR) {
-    const readme = fileURLToPath(new URL('../README.md', import.meta.url));
-    writeFileSync(readme, withReadmeTables(readFileSync(readme, 'utf8'), readmeTables({ meta, regimes })));
-    process.stderr.write('wrote the README\'s benchmark tables\n');
-  }
 }
 if (withMessages) await runMessages({ quick, outDir, command: meta.command });

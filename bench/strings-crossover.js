@@ -4,7 +4,7 @@
 // comes from this. Ratios are taken within each round (wasm ÷ pure JS, the
 // contenders interleaved, bench/lib.js timeRounds), then their median and
 // range over the rounds: on a shared machine a round's absolute times move
-// by 2x, the ratio within it much less.
+// a lot, the ratio within it much less.
 //   node --expose-gc bench/strings-crossover.js [op]
 import { formatNs, loadPaths, printTable, timeRounds } from './lib.js';
 

@@ -43,7 +43,7 @@ const PER_DISTRIBUTION = new Set(['i16', 'i32', 'i64']);
 /** Seed 003's string lengths, less 8 and 32 (between 2, 20, 16 and 64, no target of their own). */
 const STRING_SIZES = [['country code', 2], ['common name', 20], ['16', 16], ['64', 64], ['256', 256], ['1024', 1024],
   ['64 K', 65536]];
-/** Where the library peers are left out: at 4 M each call takes 0.2 s and no target names them. */
+/** Where the library peers are left out: above it each of their calls takes long and no target names them. */
 const LIBRARIES_UP_TO = 1 << 20;
 
 /** The contents of a numeric case of `kind` at size n: the typical one; at 4096 also 'fixed' and the distributions. */

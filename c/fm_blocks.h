@@ -25,7 +25,7 @@
 /* Typed vector j of the block at `in`, gathered and made little-endian by
  * two unaligned loads and two swizzles whose index vectors are the same for
  * every j (so a loop holds two constants, not two per vector: V8 rebuilds
- * constants it cannot keep in registers, measured 2x slower). The vector's
+ * constants it cannot keep in registers, at every use). The vector's
  * L = 16/P elements have their payloads at base + S*k (base: the first
  * payload byte); load A starts at base and holds the elements whose payload
  * ends by its byte 15, load B ends at the last payload byte and holds the
@@ -45,13 +45,14 @@
  * tests compare whole wire vectors with a splat of the tag and check these
  * bits of the byte masks: one constant per block, where masking the vectors
  * takes two per wire vector (V8 rebuilds every v128 constant per iteration,
- * measured: the masked test halved the float32 unpack speed).
+ * which slows the float32 unpack loop down badly).
  * The tags of vector k are those of vector 0 (bytes 0, S, 2S, ...) moved up
  * to the first byte b with 16k + b a multiple of S: a shift, cheap even where
  * k is a loop variable. GCC -O3 unrolls a loop over k only while its body is
  * small (--param max-completely-peeled-insns): a mask built bit by bit (16
  * divisions) kept the loop, and the wire vectors on the stack, and made native
- * Int32Array unpack 2.5x slower than the scalar build (10.4 vs 4.1 us / 4096). */
+ * Int32Array unpack slower than the scalar build (the native simd and native
+ * scalar rows of `npm run bench`). */
 #define TAG_BIT(S, b) ((b) % (S) == 0 ? 1u << (b) : 0u)
 #define TAG_BITS_0(S)                                                                   \
   (TAG_BIT(S, 0) | TAG_BIT(S, 1) | TAG_BIT(S, 2) | TAG_BIT(S, 3) | TAG_BIT(S, 4) |      \
@@ -109,8 +110,8 @@
 /* A run of blocks: calls block(in, avail, out) -> wire bytes of 16 elements
  * (0: not a block of its form) while it succeeds. One loop per form, so that
  * a loop holds only its own form's constant vectors: V8 rebuilds those it
- * cannot keep in registers at every use (measured: Int16Array of 4096
- * fixints 460 -> 310 ns). `elem` is the bytes of one decoded element. */
+ * cannot keep in registers at every use. `elem` is the bytes of one decoded
+ * element. */
 typedef size_t (*fm_block_fn)(const uint8_t *in, size_t avail, void *out);
 FM_INLINE size_t fm_run_blocks(fm_block_fn block, size_t elem, const uint8_t *in, size_t avail,
                                void *out, size_t max, size_t *used) {

@@ -11,8 +11,8 @@
 #if FM_SIMD
 /* splat(1), computed so that LLVM cannot see its value when it compiles the
  * loop: knowing it, LLVM turns min(b, 1) + 0xc2 into a compare and a select,
- * which V8 compiles to four instructions instead of two (measured: pack 4096
- * booleans 177 -> 125 ns; the rounding average of 0 and 1 is 1). */
+ * which V8 compiles to four instructions instead of two (the rounding average
+ * of 0 and 1 is 1). bench/kernels.js --types=bool times these kernels. */
 FM_INLINE v128_t opaque_one(void) { return wasm_u8x16_avgr(wasm_i8x16_splat(0), wasm_i8x16_splat(1)); }
 
 /* The 16 tags of the 16 booleans at in: 0xc2 + min(byte, 1). */
@@ -28,14 +28,14 @@ FM_EXPORT size_t fm_pack_bool(const uint8_t *in, size_t n, uint8_t *out) {
 #if FM_SIMD
   if (n >= 16) {
     /* Stores aligned to 16 bytes: the header leaves p unaligned, and a store
-     * across two cache lines costs more than a load does (measured: 4096
-     * booleans 172 -> 146 ns). The first vector and the last are written
-     * unaligned, overlapping the aligned ones with the same bytes. */
+     * across two cache lines costs more than a load does. The first vector
+     * and the last are written unaligned, overlapping the aligned ones with
+     * the same bytes. */
     v128_t one = opaque_one();
     uint8_t *end = p + n;
     wasm_v128_store(p, bool_tags(in, one));
     i = 16 - ((uintptr_t)p & 15);
-    for (; i + 128 <= n; i += 128) /* 8 vectors an iteration: less loop per byte (146 -> 130 ns) */
+    for (; i + 128 <= n; i += 128) /* 8 vectors an iteration: less loop per byte */
       for (int k = 0; k < 8; k++) wasm_v128_store(p + i + 16 * k, bool_tags(in + i + 16 * k, one));
     for (; i + 16 <= n; i += 16) wasm_v128_store(p + i, bool_tags(in + i, one));
     wasm_v128_store(end - 16, bool_tags(in + n - 16, one));
@@ -83,7 +83,7 @@ FM_INLINE size_t bool_block(const uint8_t *in, size_t avail, void *out) {
 }
 
 /* Runs of 64 booleans (one test for four vectors: the 16-at-a-time loop
- * spent as much on its test and loop as on the bytes), then of 16. */
+ * spent much of its time on its test and loop), then of 16. */
 FM_INLINE size_t unpack_bool_run(const uint8_t *in, size_t avail, uint8_t *out, size_t max, uint32_t flags,
                                  size_t *used) {
   (void)flags;

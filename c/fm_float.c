@@ -46,9 +46,9 @@
  * bytes hold at most 4 elements' payload bytes, 5 a wire element), and those
  * are adjacent in the input: one unaligned load at the first of them and one
  * swizzle gather and byte-swap it, where a shuffle of two typed vectors takes
- * two swizzles and an or (its 10 constants then stay in V8's registers;
- * measured, the kernel alone on 4096 floats: ~1.2x faster, and ~1.2x more
- * with two blocks a turn). PKW_BASE is the first element whose payload
+ * two swizzles and an or (its 10 constants then stay in V8's registers);
+ * two blocks a turn are faster again (bench/kernels.js --types=f32 times the
+ * kernel alone). PKW_BASE is the first element whose payload
  * reaches vector k (the one holding its first byte: a tag byte there still
  * starts that element). */
 #define PKW_BASE(k) ((16 * (k)) / 5)
@@ -311,8 +311,8 @@ FM_EXPORT size_t fm_pack_f64(const double *in, size_t n, uint8_t *out) {
 
 /* Decodes elements [i, stop) one by one from in[*pos]; false once r holds an
  * error. The element form of the target's own width is tested first: it is
- * what fastmp and most typed producers write, and the general reader's two
- * dispatches cost it about 3x. */
+ * what fastmp and most typed producers write, and the general reader would
+ * cost it two dispatches per element. */
 static bool unpack_f32_scalar(const uint8_t *in, size_t len, size_t *pos, size_t i, size_t stop,
                               float *out, uint32_t flags, fm_result *r) {
   (void)flags;

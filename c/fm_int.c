@@ -229,10 +229,10 @@ FM_INLINE void classes32(v128_t v, const limits *c, bool is_signed, v128_t m[3])
 /* Each lane's tags, one byte per class above 0 (see limits): a constant, and
  * 4 more in a negative lane (its sign, spread over the lane, and 4). Tags
  * picked from eight constant ones by a key with the signs in it would save
- * these three instructions, but measured slower: 16-bit lanes need keys of
+ * these three instructions, but run slower: 16-bit lanes need keys of
  * 12 bits, a table of 64 KB whose entries 4 KB apart compete for the same
- * cache sets (+50 %); for 32-bit lanes, LLVM made selects of the masks
- * that key needs (+8 %). */
+ * cache sets; for 32-bit lanes, LLVM made selects of the masks that key
+ * needs. */
 FM_INLINE v128_t lane_tags16(v128_t v, const limits *c, bool is_signed) {
   return is_signed ? wasm_i16x8_add(c->tags, wasm_v128_and(wasm_i16x8_shr(v, 15), c->four)) : c->tags;
 }
@@ -268,14 +268,14 @@ FM_INLINE uint8_t *pack_vec16(v128_t v, const v128_t m[2], const limits *c, bool
  * that of 16-bit lanes (pack_vec16): bits 2j, 2j+1 hold lane j's class, 8
  * bits per vector. The low byte is -1 in class 1 and 3 (m0 ^ m2 of nested
  * masks), the high byte in class 2 and 3 (m1). A vector's two shapes are
- * adjacent (SHAPES32): one address for both (measured: 5-15 % faster than
- * a key and an address per group, and than a key per vector). */
+ * adjacent (SHAPES32): one address for both, which runs faster than a key
+ * and an address per group, or a key per vector. */
 FM_INLINE uint8_t *pack_pair32(const v128_t q[2], const limits *c, bool is_signed, uint8_t *out) {
   v128_t n[3];
   if (is_signed) {
     /* masks 0 and 1 from the lanes narrowed to 16 bits, one vector for
      * both (a saturated lane is above both bounds, as it was): 5 fewer
-     * vector instructions a pair (measured: +-100000 ~6-9 % faster) */
+     * vector instructions a pair */
     v128_t h = wasm_i16x8_narrow_i32x4(q[0], q[1]);
     for (int b = 0; b < 2; b++) n[b] = wasm_i16x8_gt(wasm_i16x8_add(h, c->bias16[b]), c->bound16[b]);
     n[2] = wasm_i16x8_narrow_i32x4(wasm_i32x4_gt(wasm_i32x4_add(q[0], c->bias[2]), c->bound[2]),
@@ -292,8 +292,8 @@ FM_INLINE uint8_t *pack_pair32(const v128_t q[2], const limits *c, bool is_signe
 }
 
 /* 64-bit lanes are classified with 32-bit operations, which V8 compiles to
- * single SSE instructions (measured: i64x2 compares made the BigInt64Array
- * kernel 3x slower than BigUint64Array's). A lane fits 32 bits (the int32 /
+ * single SSE instructions (with i64x2 compares the BigInt64Array kernel ran
+ * far behind BigUint64Array's). A lane fits 32 bits (the int32 /
  * uint32 range, where its class is its low word's) when its high word is the
  * sign of its low word (signed), or 0 (unsigned): -1 in the high word of
  * each such lane. */
@@ -461,7 +461,8 @@ DEFINE_PACK(fm_pack_u64, uint64_t, PACK_WIDE_SIMD(in, n, p, 64, false), pack_u64
  * (UTAG unsigned, STAG signed, P payload bytes) inline, everything else
  * through the general reader. Both own-width forms carry the same payload
  * load, so random data that mixes them costs no mispredicted dispatch
- * (measured: Int32Array of random values, scalar build, 35 -> 8 us per 4096). */
+ * (bench/kernels.js --types=i32 --contents=uniform times the scalar kernel
+ * on such data). */
 #define DEFINE_UNPACK_SCALAR(name, T, MIN, MAX, UTAG, STAG, P)                               \
   static bool name(const uint8_t *in, size_t len, size_t *pos, size_t i, size_t stop, T *out, \
                    uint32_t flags, fm_result *r) {                                            \

@@ -38,7 +38,7 @@
 
 /* For the small SIMD helpers that pass vectors through arrays: unless they
  * are inlined, those arrays live on the stack and every vector makes a round
- * trip through memory (measured: unpack at 40 % of the inlined speed). */
+ * trip through memory, which leaves unpack far behind its inlined speed. */
 #define FM_INLINE static inline __attribute__((always_inline))
 
 /* wasm_i8x16_make takes 16 lane arguments (and may be a macro); this
@@ -49,8 +49,9 @@
  * of b (16-31), or 0 for any other index. It is built from i8x16.swizzle
  * with constant index vectors rather than i8x16.shuffle: V8 keeps constant
  * vectors in registers across a loop, but rebuilds a shuffle's mask from its
- * immediates at every use (measured: the float32 pack kernel runs 2x faster,
- * 20 -> 38 GB/s). A shuffle that reads only `a` takes one swizzle. */
+ * immediates at every use: the float32 pack kernel runs much faster with
+ * swizzles (bench/kernels.js --types=f32 times it). A shuffle that reads only
+ * `a` takes one swizzle. */
 #define FM_APPLY(M, ...) M(__VA_ARGS__)
 #define FM_MAP16(F, a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p) \
   F(a), F(b), F(c), F(d), F(e), F(f), F(g), F(h), F(i), F(j), F(k), F(l), F(m), F(n), F(o), F(p)

@@ -60,8 +60,8 @@ static const uint8_t PRINTABLE_NIBBLES[16] __attribute__((aligned(16))) = NIBBLE
  * module starts) and loaded before a loop: constants it can see, LLVM
  * rewrites (a minimum and an equality into an unsigned compare, which V8
  * emulates in four instructions), and V8 rebuilds each v128 constant in
- * every iteration (see fm_int.c's limits). Numeric 64 K: check 5.9 -> 4.0
- * us, encode from units 15.6 -> 8.4 us; Printable encode 16.2 -> 10.0 us. */
+ * every iteration (see fm_int.c's limits). The NumericString and
+ * PrintableString rows of `npm run bench` time the kernels that read them. */
 struct set_vectors;
 #if FM_SIMD
 typedef struct set_vectors {
@@ -139,8 +139,8 @@ FM_INLINE bool no_surrogate(v128_t biased_min) {
 /* Swaps whole blocks of units from `in` to `out` while they hold no surrogate;
  * returns the number of units done. `wire_in`: the input is big-endian (decode),
  * so the test applies to the swapped units; otherwise to the input units.
- * Blocks of 8 vectors (64 units), then single vectors: measured in V8, 8
- * vectors per test run at ~33 GB/s, 4 at ~28, 2 at ~23. */
+ * Blocks of 8 vectors (64 units), then single vectors: in V8 the swap runs
+ * faster the more vectors one test covers, and 8 beat 4 and 2. */
 FM_INLINE size_t bmp_swap_simd(const uint8_t *in, size_t n, uint8_t *out, bool wire_in) {
   const v128_t bias = wasm_i16x8_splat(SURROGATE_BIAS);
   size_t i = 0;
@@ -309,8 +309,9 @@ FM_INLINE size_t check_simd(const uint8_t *in, size_t n, charset set) {
 /* ---- scalar ------------------------------------------------------------------ */
 /* Each continues from unit i and returns the index of the first bad unit, or n.
  * BMP and the byte checks first take 64-bit words (SWAR: 4 units or 8 bytes
- * at a time, ~2x the unit loop in the scalar wasm build); a word that holds a
- * bad unit is left to the unit loop, which finds the exact index. */
+ * at a time, faster than the unit loop in the scalar wasm build); a word
+ * that holds a bad unit is left to the unit loop, which finds the exact
+ * index. */
 
 /* x in each 16-bit / 8-bit part of a 64-bit word. */
 #define BROADCAST16(x) (0x0001000100010001ull * (x))

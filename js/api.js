@@ -66,8 +66,8 @@ function put(bytes, target, offset, room) {
 
 const noRoom = (size, offset, room) => new RangeError(`fastmp: packInto() needs ${size} bytes from offset ${offset}; the target has ${room}`);
 
-// The small-input path of pack() and unpack() (N = 1-16: 50-100 ns a call in
-// V8, about what the allocation of the output costs) is kept small: V8 inlines
+// The small-input path of pack() and unpack() (N = 1-16: a call in V8 costs
+// about what the allocation of its output costs) is kept small: V8 inlines
 // a call's callees only up to ~900 bytes of their bytecode in all, and what
 // does not fit is called, and loses the optimizations across the call (a
 // checked call costs more than the decoding of one element). So each step on

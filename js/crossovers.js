@@ -4,14 +4,12 @@
 // and element type, and per JS engine where an engine differs materially.
 
 /**
- * The base table, measured on V8. Each is the median of three runs of
- * `node --expose-gc bench/crossover.js` (Node 20, x86-64, random content, freed
- * memory kept: GLIBC_TUNABLES as bench/messages.js KEPT_TUNABLES) of the first
- * size from which wasm stayed ahead; remeasured 2026-12-02 with calls timed in
- * batches of 32 (the earlier table timed one call a sample, whose timer cost
- * hid a small call: its i32 pack from 4 was noise, pure JS is faster up to 8
- * in all three runs). The three runs disagreed by up to one or two sizes of
- * the bench's list (1, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256), for some
+ * The base table, measured on V8 by `node --expose-gc bench/crossover.js`
+ * (x86-64, random content, freed memory kept: GLIBC_TUNABLES as
+ * bench/messages.js KEPT_TUNABLES): each is the median over several runs of
+ * the first size of the bench's list from which wasm stayed ahead. The bench
+ * times calls in batches: a sample of one call carries the timer's own cost,
+ * which hides a small call. Runs disagree by a size or two of the list, some
  * unpacks and the booleans by more: near a crossover both paths are within
  * noise of each other.
  * 1 means wasm wins from one element.
@@ -29,28 +27,20 @@ const V8 = {
 
 /**
  * Per engine, only the entries where V8's value costs that engine more than 2x
- * at some size: with V8's value `auto` took a path over 2x slower than the
- * other one (bench/engines-bench.js thresholdCost(), over N = 1..512, in
- * `npm run bench -- --engines`; near a crossover both paths are within noise
- * of each other, so smaller differences get no entry). Each value is the
- * engine's own crossover from that run. Types the engines bench does not
- * probe (it probes f32, f64, i32, i64) keep V8's value.
+ * (bench/engines-bench.js MATERIAL_COST) at some size: with V8's value `auto`
+ * took a path over 2x slower than the other one (bench/engines-bench.js
+ * thresholdCost(), over N = 1..512, in `npm run bench -- --engines`; near a
+ * crossover both paths are within noise of each other, so smaller
+ * differences get no entry). Each value is the engine's own crossover from
+ * that run. Types the engines bench does not probe (it probes f32, f64, i32,
+ * i64) keep V8's value.
  *
- * Chosen from the first of two runs on 2026-12-02: only Firefox ESR 153 had
- * such entries. There a wasm call of 16-128 elements costs 2.5-5x pure JS for
- * pack Float32Array / Float64Array and unpack Float64Array (V8's values cost
- * it 2.9x, 2.5x, 2.6x); Bun's worst was 1.9x (unpack Int32Array), so JSC
- * keeps V8's. The second run (bench/RESULTS-engines.md, with these values)
- * found Firefox's worst at 2.07x, unpack BigInt64Array below 32 elements,
- * where the first run had 8 as its crossover: at the threshold and not
- * reproduced, so no entry.
- * On V8 itself the first run's worst was 2.4x, pack BigInt64Array at N <= 2: its
- * values fit 32 bits, which pure JS packs fast; with full-range values (the
- * base table's run) wasm is 2x faster there. Content decides; V8's stays.
- * A third run, after V8's table was remeasured (bench/RESULTS-engines.md,
- * 2026-12-02, commit c345c14), found no entry above 2x on any engine: the
- * worst were Firefox's pack BigInt64Array (1.93x SIMD, 1.78x scalar) and
- * pack Float64Array (scalar 1.82x), Chromium's pack Float32Array (1.54x).
+ * An entry needs a cost that a second run reproduces: one at the threshold in
+ * one run only gets none. Nor does a cost that the content decides: on V8
+ * itself pack BigInt64Array at N <= 2 favours pure JS for the engines bench's
+ * values, which fit 32 bits, and wasm for the full-range values of the base
+ * table's run, so V8's value stays. bench/RESULTS-engines.md ("Pure-JS
+ * crossovers") gives each engine's crossovers and what these values cost it.
  */
 const OVERRIDES = {
   jsc: {},

@@ -15,15 +15,13 @@ import { NodeBuffer, freshBytes } from './memory.js';
 
 /**
  * Below these lengths (in chars) the pure-JS path is faster than a wasm call.
- * Measured per build with `node --expose-gc bench/strings-crossover.js`
- * (Node 20, x86-64, kept memory): near them both paths are within noise of
- * each other. ASCII covers the one-byte kinds. Remeasured 2026-12-02 (two
- * runs, which agreed on every cut but scalar encodeBMP: 128 and 192), after
- * the strings boundary changed (one-byte strings narrowed in wasm, one copy
- * out): wasm ÷ JS per round, median, decodeBMP 1.08-1.16 at 48 chars and
- * 0.80-0.90 at 64 (ASCII-only content the same); decodeASCII 1.08-1.21 at
- * 48, 0.84-0.92 at 64; encodeASCII 1.00-1.08 at 32, 0.77-0.84 at 48;
- * encodeBMP (SIMD) 1.05-1.16 at 64, 0.81-0.84 at 96.
+ * Measured per build with `node --expose-gc bench/strings-crossover.js` (V8,
+ * x86-64, kept memory), which prints wasm ÷ JS per round at each length: each
+ * cut is the first length of its list at which that ratio stays below 1
+ * (decodeBMP on ASCII-only content as on other text). Near a cut both paths
+ * are within noise of each other, and runs may disagree by a length. ASCII
+ * covers the one-byte kinds. A change to the strings boundary (what is copied
+ * in and out, where strings are narrowed) moves the cuts: rerun the bench.
  */
 const JS_BELOW = {
   simd: { encodeBMP: 96, decodeBMP: 64, encodeASCII: 48, decodeASCII: 64 },

@@ -39,7 +39,7 @@ export function writeArrayHeaderAt(out, at, n) {
 // Big-endian reads by index. The unpackers read the caller's bytes only by
 // index and through the intrinsic getters (args.js), never through a
 // DataView: a DataView of a small on-heap array moves it off-heap first, which
-// costs more than decoding it (300-850 ns in V8).
+// costs more than decoding it.
 const be16 = (b, p) => (b[p] << 8) | b[p + 1];
 export const be32 = (b, p) => ((b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3]) >>> 0;
 /** The 64-bit int at b[p], as a BigInt: signed (int64) or not (uint64). */
@@ -219,17 +219,17 @@ function nearestF32OfInt64(hi, lo, bytes, p, signed) {
 
 // An input of up to COPY_BYTES bytes with COPY_FROM elements or more is
 // decoded from a copy in a scratch of our own, read through a DataView made
-// once (as the fastest JS loop does): from about 8 elements on, a float's or
-// an int's bytes read one by one cost more than that copy (~15 ns: Node 20,
-// one-instance loop, 16 elements: f32 0.67 -> 0.78x the JS loop, f64 0.87 ->
-// 0.93x, i32 0.64 -> 0.68x; at 4 it cost more than it saved). The copy is
+// once (as the fastest JS loop does): from COPY_FROM elements on, a float's or
+// an int's bytes read one by one cost more than that copy; below, the copy
+// costs more than it saves (bench/one-type.js times these calls at N = 4 and
+// 16, one instance and one type a process, against the JS loop). The copy is
 // taken by the intrinsic set (the caller's internal slots, no property). A
 // decoder's first loop reads the copy only, for as long as the elements have
 // its own form; the second, from where the first stopped (another form, a NaN,
 // an error) or for a short input, the caller's bytes: each element is read
 // once either way, and errors quote the caller's bytes. No DataView of the
 // caller's array is made, nor its buffer asked for (for a small on-heap
-// array that moves it off the heap: 300-850 ns); a caller that has one
+// array that moves it off the heap, see above); a caller that has one
 // already passes it (leadingF32s()).
 const COPY_BYTES = 1024;
 const COPY_FROM = 8;
@@ -249,7 +249,8 @@ function copied(bytes, len, count) {
  * (src's DataView, offsets alike), into out; returns how many. The message
  * decoder passes its own view of the input (before, its fields of fewer than
  * COPY_FROM elements, or in an input of more than COPY_BYTES, were read byte
- * by byte: f32At() and be32() took a third of W4's decode in a profile).
+ * by byte, and f32At() and be32() were a large part of a profile of
+ * bench/messages.js W4 decode).
  */
 function leadingF32s(src, from, out, body, whole) {
   let i = 0;
@@ -341,7 +342,7 @@ function f32At(b, p) {
  * bits are readElement()'s to copy). Computed from its fields, not through
  * the scratch words: a float64 loaded just after two 32-bit stores to the
  * same place waits for them (the CPU cannot forward two stores into one
- * load), which cost a third of a small decode. Exact: the significand is an
+ * load), a stall that a small decode feels. Exact: the significand is an
  * integer below 2^53 and POW2[e] a power of two, whose product is the value.
  */
 function f64At(b, p) {
@@ -660,8 +661,8 @@ function decodeInts(bytes, len, body, count, kind, integralFloats) {
   const min = Number(kind.min);
   const max = Number(kind.max);
   // Stores into one array type only: V8 shares type feedback per code site, and
-  // stores into seven kinds of typed array there run ~10x slower (measured:
-  // Int32Array of 4096 fixints, 118 µs). Numbers collect in a Float64Array
+  // stores into seven kinds of typed array there turn megamorphic, many
+  // times slower. Numbers collect in a Float64Array
   // (exact for every value that fits), converted once at the end.
   const out = numberScratch(count);
   let i = 0;
@@ -764,8 +765,8 @@ function numberScratch(count) {
 
 /**
  * A new typed array of kind holding the first `count` numbers. new
- * Type(floats) converts in the engine's runtime, ~95 ns a call in V8 (a small
- * decode's whole budget): small arrays are converted by a loop of their own
+ * Type(floats) converts in the engine's runtime, a call that costs as much as
+ * a whole small decode: small arrays are converted by a loop of their own
  * type (one store site per type, as decodeInts() has one).
  */
 function fromNumbers(floats, count, kind) {

@@ -35,7 +35,11 @@ test('bench --engines=node20 --quick writes RESULTS-engines.md and results-engin
   }
   expect(node.cases.find((c) => c.type === 'Float32Array' && c.op === 'pack' && c.n === 4096).bytes).toBe(3 + 5 * 4096);
   expect(node.crossover.map((c) => `${c.op} ${c.type}`)).toEqual(CROSSOVER_TYPES.flatMap((type) => [`pack ${type}`, `unpack ${type}`]));
-  for (const c of node.crossover) expect(c.points.map((p) => p.n)).toEqual(CROSSOVER_SIZES);
+  for (const c of node.crossover) {
+    expect(c.points.map((p) => p.n)).toEqual(CROSSOVER_SIZES);
+    // A probe's point keeps its medians: what crossoverOf() and thresholdCost() read.
+    for (const p of c.points) for (const name of ['wasm-simd', 'wasm-scalar', 'pure-js']) expect(p.ns[name].median, `${c.op} ${c.type} ${p.n} ${name}`).toBeGreaterThan(0);
+  }
   const md = readFileSync(join(out, 'RESULTS-engines.md'), 'utf8');
   expect(md).toMatch(/not measurements/);
   expect(md).toMatch(/\| Node 20 20\.\d+\.\d+ \| \d+\.\d\dx \| \d+\.\d\dx \|/);

@@ -1,13 +1,15 @@
 // The benchmark's quick mode (CI smoke): `npm run bench -- --quick` runs every
 // kind of path (wasm, pure JS, zero-copy, native, peers) in both memory
 // regimes and writes the three outputs, well formed: the page-fault probe, each
-// time's spread over the rounds, the targets of both regimes, the flags.
+// time's spread over the rounds, the targets of both regimes, the flags; and
+// --report makes the committed reports again from the committed results.
 // Speed is not asserted here: that is the benchmark's job.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
+import { flags, targets } from '../bench/report.js';
 import { ROOT } from './helpers.js';
 
 const out = mkdtempSync(join(tmpdir(), 'fastmp-bench-'));
@@ -15,8 +17,10 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 test('bench --quick writes RESULTS.md, results.json and chart.svg, both memory regimes, spreads and flags', () => {
   execFileSync(process.execPath, ['--expose-gc', join(ROOT, 'bench', 'run.js'), '--quick', '--out', out], { stdio: 'pipe' });
-  const { meta, regimes, targets, flags } = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+  const { meta, regimes, ...rest } = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
   expect(meta.mode).toBe('quick');
+  // The file holds the cases; the targets and flags are the report's, made from them.
+  expect(Object.keys(rest)).toEqual([]);
   expect(Object.keys(regimes).sort()).toEqual(['kept', 'plain']);
   for (const { probe, results } of Object.values(regimes)) {
     for (const cost of ['firstWrite', 'rewrite', 'churn']) expect(probe[cost]).toBeGreaterThan(0);
@@ -33,11 +37,11 @@ test('bench --quick writes RESULTS.md, results.json and chart.svg, both memory r
     }
     expect(f32.baseline).toBe('JS loop');
     expect(f32.wireBytes).toBe(3 + 5 * 4096);
-    // Every timed method: its rounds, and their range around the median (the native rows have none).
+    // Every timed method: the range of its round medians around their median (the native rows have none), and how many rounds.
     const [min, max] = f32.spread.auto;
     expect(min).toBeLessThanOrEqual(f32.ns.auto);
     expect(max).toBeGreaterThanOrEqual(f32.ns.auto);
-    expect(f32.rounds.auto).toHaveLength(2);
+    expect(f32.rounds).toBe(2);
     expect(f32.spread['native simd']).toBeUndefined();
     // Booleans have a zero-copy path both ways (packBoolView, an alloc() input to unpackBool).
     for (const op of ['pack', 'unpack']) {
@@ -45,10 +49,10 @@ test('bench --quick writes RESULTS.md, results.json and chart.svg, both memory r
       for (const method of ['zero-copy simd', 'zero-copy scalar', 'kernel simd', 'kernel scalar']) expect(bools.ns[method], `${op} boolean ${method}`).toBeGreaterThan(0);
     }
   }
-  expect(targets.find((t) => t.target.startsWith('pack Float32Array at 4096, copying API'))).toMatchObject({
+  expect(targets(regimes).find((t) => t.target.startsWith('pack Float32Array at 4096, copying API'))).toMatchObject({
     'kept memory': expect.stringMatching(/^\d+\.\d\dx$/), 'plain process': expect.stringMatching(/^\d+\.\d\dx$/),
   });
-  expect(Array.isArray(flags)).toBe(true);
+  expect(Array.isArray(flags(regimes))).toBe(true);
   const md = readFileSync(join(out, 'RESULTS.md'), 'utf8');
   expect(md).toMatch(/## Targets/);
   expect(md).toMatch(/\| pack Float32Array at 4096, copying API ≥ 3x the best JS alternative \| \d+\.\d\dx \| \d+\.\d\dx \| (yes|no) \|/);
@@ -60,6 +64,21 @@ test('bench --quick writes RESULTS.md, results.json and chart.svg, both memory r
   const svg = readFileSync(join(out, 'chart.svg'), 'utf8');
   expect(svg.startsWith('<svg')).toBe(true);
   expect(svg.match(/<polyline /g).length).toBeGreaterThan(20);
+});
+
+// The committed reports are made from the committed result files alone
+// (`npm run bench -- --report`): the files keep every figure the reports print.
+test('bench --report makes the committed RESULTS*.md and chart.svg again from the committed results*.json', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fastmp-bench-report-'));
+  try {
+    for (const file of ['results.json', 'results-messages.json', 'results-engines.json']) copyFileSync(join(ROOT, 'bench', file), join(dir, file));
+    execFileSync(process.execPath, [join(ROOT, 'bench', 'run.js'), '--report', '--out', dir], { stdio: 'pipe' });
+    for (const file of ['RESULTS.md', 'chart.svg', 'RESULTS-messages.md', 'RESULTS-engines.md']) {
+      expect(readFileSync(join(dir, file), 'utf8') === readFileSync(join(ROOT, 'bench', file), 'utf8'), `bench/${file}: rerun npm run bench -- --report`).toBe(true);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('bench/unpack-stages.js times every stage in both regimes, its compositions checked against unpack()', () => {

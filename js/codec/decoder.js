@@ -564,8 +564,9 @@ export class Decoder {
    * The `n` elements from pos of the array at `start` (its header read) as a
    * typed array of kind, decoded here by wire.js: what every port does below
    * its crossover (port-js.js), without a call to the port per field (that
-   * call, which read the header again and asked the crossover again, cost
-   * ~60 of the ~470 µs of a decode of 10 000 Float32Array(3) fields).
+   * call read the header again and asked the crossover again: a cost per
+   * field, which a message of many small typed arrays pays many times;
+   * bench/messages.js W4 decode measures such a message).
    */
   typedInJs(kind, start, n) {
     const { bytes, end } = this;
