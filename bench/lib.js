@@ -67,7 +67,7 @@ export function kernelCalls(k, kind, values, packed) {
 
 /**
  * Room in a bare module's memory for a pack of n elements of up to `wire`
- * bytes, placed as the API places it (js/memory.js packInScratch): the
+ * bytes, placed as the API places it (js/wasm/typed.js packInScratch): the
  * elements after the array header at a 16-byte boundary. { block (to free), out }.
  */
 export function packOutput(k, n, wire) {

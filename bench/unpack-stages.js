@@ -6,16 +6,17 @@
 // memory kept (a child process per regime, as bench/run.js):
 //   node bench/unpack-stages.js [--n=1048576] [--rounds=9]
 // Stages: the copy of the msgpack input into wasm memory; the kernel; a fresh
-// output array (uninitialised, as js/memory.js freshBytes() makes it); the
+// output array (uninitialised, as js/wasm/outputs.js freshBytes() makes it); the
 // copy out of wasm memory into a fresh output, and into one reused output.
 // 'in + kernel + out, reused output' is those steps on the whole input
 // without the fresh output. unpack() runs them a chunk at a time
-// (js/memory.js unpackChunked); 'unpack(), whole' is the same call with
+// (js/wasm/typed.js unpackChunked); 'unpack(), whole' is the same call with
 // chunking turned off (UNPACK_CHUNK.from), as it ran before.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createFastmp } from '../js/index.js';
-import { UNPACK_CHUNK, freshBytes } from '../js/memory.js';
+import { freshBytes } from '../js/wasm/outputs.js';
+import { UNPACK_CHUNK } from '../js/wasm/typed.js';
 import { KIND_OF_NAME } from '../js/kinds.js';
 import { fill } from './contents.js';
 import { dataViewUnpack } from './peers.js';

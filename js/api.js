@@ -11,6 +11,8 @@ import {
 import { NO_INDEX, msgpackError } from './errors.js';
 import { BOOL, KIND_OF_NAME, TYPE_NAMES, kindOfType } from './kinds.js';
 import { jsLimits, kernelError } from './port.js';
+import { allocArray, detachedError, locate, locateSized, locateTarget, refreshed, release } from './wasm/lifetimes.js';
+import * as wasmTyped from './wasm/typed.js';
 import { HALF, halfOf, halfTarget, isHalf, widenHalf } from './codec/typed.js';
 import {
   arrayCount, arrayHeaderSize, binHeaderSize, decodeKind, found, isBinAt, packBin as packBinBytes, packKind, packKindInto, readBin,
@@ -81,7 +83,7 @@ export function makeTypedApi(core) {
   const limits = jsLimits(core.backend, core.pureJs);
   const jsPack = limits.pack;
   const jsUnpack = limits.unpack;
-  const detached = (x, fn) => b.detachedError(x, fn);
+  const detached = (x, fn) => detachedError(b, x, fn);
   // Where the latest unpackAt() array ended (its second result, read by the
   // caller at once): no { value, end } object per call.
   let end = 0;
@@ -103,7 +105,7 @@ export function makeTypedApi(core) {
     const kind = packable(x, 'pack');
     const bin = readOption(options, 'pack', PACK_OPTIONS, 'bin') ?? true;
     const n = usableLength(x, 'pack', detached);
-    const at = b.locateSized(x, n * kind.bytes, 'pack', x);
+    const at = locateSized(b, x, n * kind.bytes, 'pack', x);
     // (A limit of jsPack is at most MAX_ELEMENTS + 1: below it n fits an array.)
     if (kind !== HALF && !(bin && kind.c === 'u8') && n < jsPack[kind.index]) return packKind(kind, x, n);
     return packOther(kind, x, n, at, bin);
@@ -114,18 +116,18 @@ export function makeTypedApi(core) {
     if (kind === HALF) return pack(widenHalf(x, 'pack', detached)); // float32 elements, from a copy in JS memory
     if (kind.c === 'u8' && bin) return packBin(x, n);
     if (n > MAX_ELEMENTS) throw tooManyElements(n);
-    return b.pack(kind, x, n, at);
+    return wasmTyped.pack(b, kind, x, n, at);
   }
 
   function packView(x, options) {
     const kind = packable(x, 'packView');
     const bin = readOption(options, 'packView', PACK_OPTIONS, 'bin') ?? true;
     const n = usableLength(x, 'packView', detached);
-    const at = b.locate(x, 'packView', x);
+    const at = locate(b, x, 'packView', x);
     if (kind === HALF) return packView(widenHalf(x, 'packView', detached));
-    if (kind.c === 'u8' && bin) return b.bytesView(packBin(x, n));
+    if (kind.c === 'u8' && bin) return wasmTyped.bytesView(b, packBin(x, n));
     if (n > MAX_ELEMENTS) throw tooManyElements(n);
-    return b.packView(kind, x, n, at);
+    return wasmTyped.packView(b, kind, x, n, at);
   }
 
   /**
@@ -144,14 +146,14 @@ export function makeTypedApi(core) {
     const bin = readOption(options, 'packInto', PACK_OPTIONS, 'bin') ?? true;
     const length = usableLength(target, 'packInto', detached); // again: an options getter may have detached it
     const n = usableLength(x, 'packInto', detached);
-    const at = b.locate(x, 'packInto', x);
-    const targetAt = b.locateTarget(target, 'packInto');
+    const at = locate(b, x, 'packInto', x);
+    const targetAt = locateTarget(b, target, 'packInto');
     if (kind === HALF) return packInto(widenHalf(x, 'packInto', detached), target, offset);
     const room = length - offset;
     if (kind.c === 'u8' && bin) return offset + put(packBin(x, n), target, offset, room);
     if (n > MAX_ELEMENTS) throw tooManyElements(n);
     if (n < jsPack[kind.index]) return offset + put(packSmall(kind, x, n), target, offset, room);
-    const size = b.packInto(kind, x, n, at, target, targetAt, offset, room);
+    const size = wasmTyped.packInto(b, kind, x, n, at, target, targetAt, offset, room);
     if (size < 0) throw noRoom(-size, offset, room);
     return offset + size;
   }
@@ -159,13 +161,13 @@ export function makeTypedApi(core) {
   function packBool(x) {
     const { bytes, n, at } = boolBytes(x, 'packBool');
     if (n < jsPack[BOOL.index]) return packKind(BOOL, bytes, n);
-    return b.pack(BOOL, bytes, n, at);
+    return wasmTyped.pack(b, BOOL, bytes, n, at);
   }
 
   /** packBool() without the copy out (and for an alloc() array without the copy in): as packView(). */
   function packBoolView(x) {
     const { bytes, n, at } = boolBytes(x, 'packBoolView');
-    return b.packView(BOOL, bytes, n, at);
+    return wasmTyped.packView(b, BOOL, bytes, n, at);
   }
 
   /**
@@ -183,14 +185,14 @@ export function makeTypedApi(core) {
         if (typeof v !== 'boolean') throw new TypeError(`fastmp: ${fn}() element ${i} is ${describe(v)}, not a boolean`);
         bytes[i] = v ? 1 : 0;
       }
-      return { bytes, n, at: b.locate(bytes, fn, bytes) };
+      return { bytes, n, at: locate(b, bytes, fn, bytes) };
     }
     if (kindOfArray(x)?.name !== 'Uint8Array') {
       throw new TypeError(`fastmp: ${fn}() takes an array of booleans or a Uint8Array, not ${describe(x)}`);
     }
     const n = usableLength(x, fn, detached);
     if (n > MAX_ELEMENTS) throw tooManyElements(n);
-    return { bytes: x, n, at: b.locate(x, fn, x) };
+    return { bytes: x, n, at: locate(b, x, fn, x) };
   }
 
   // ---- zero-copy ------------------------------------------------------------------
@@ -204,15 +206,15 @@ export function makeTypedApi(core) {
     if (!Number.isSafeInteger(n) || n < 0 || n > MAX_ELEMENTS) {
       throw new RangeError(`fastmp: alloc() takes a length from 0 to 2^32-1, not ${describe(n)}`);
     }
-    return b.allocArray(kind, n);
+    return allocArray(b, kind, n);
   }
 
   function free(x) {
-    if (!b.release(x)) throw new TypeError(`fastmp: free() takes an array from alloc(), not ${describe(x)}`);
+    if (!release(b, x)) throw new TypeError(`fastmp: free() takes an array from alloc(), not ${describe(x)}`);
   }
 
   function refresh(x) {
-    const view = b.refreshed(x);
+    const view = refreshed(b, x);
     if (view === undefined) throw new TypeError(`fastmp: refresh() takes an array from alloc(), not ${describe(x)}`);
     return view;
   }
@@ -239,7 +241,7 @@ export function makeTypedApi(core) {
     const kind = targetKind(Type, 'unpack');
     const integralFloats = readOption(options, 'unpack', UNPACK_OPTIONS, 'integralFloats') ?? false;
     const length = usableLength(input, 'unpack', detached);
-    const value = unpackAt(input, length, b.locateSized(input, length, 'unpack', bytes), kind, 0, integralFloats, 'unpack');
+    const value = unpackAt(input, length, locateSized(b, input, length, 'unpack', bytes), kind, 0, integralFloats, 'unpack');
     if (end !== length) throw trailing(end, input, length);
     return value;
   }
@@ -251,14 +253,14 @@ export function makeTypedApi(core) {
     asOffset(offset, input, 'unpackFrom');
     const integralFloats = readOption(options, 'unpackFrom', UNPACK_OPTIONS, 'integralFloats') ?? false;
     const length = usableLength(input, 'unpackFrom', detached);
-    const value = unpackAt(input, length, b.locateSized(input, length, 'unpackFrom', bytes), kind, offset, integralFloats, 'unpackFrom');
+    const value = unpackAt(input, length, locateSized(b, input, length, 'unpackFrom', bytes), kind, offset, integralFloats, 'unpackFrom');
     return { value, end };
   }
 
   function unpackBool(bytes) {
     const input = inputBytes(bytes, 'unpackBool');
     const length = usableLength(input, 'unpackBool', detached);
-    const value = unpackAt(input, length, b.locateSized(input, length, 'unpackBool', bytes), BOOL, 0, false, 'unpackBool');
+    const value = unpackAt(input, length, locateSized(b, input, length, 'unpackBool', bytes), BOOL, 0, false, 'unpackBool');
     if (end !== length) throw trailing(end, input, length);
     return value;
   }
@@ -267,7 +269,7 @@ export function makeTypedApi(core) {
     const input = inputBytes(bytes, 'unpackBoolFrom');
     const length = usableLength(input, 'unpackBoolFrom', detached);
     asOffset(offset, input, 'unpackBoolFrom');
-    const value = unpackAt(input, length, b.locateSized(input, length, 'unpackBoolFrom', bytes), BOOL, offset, false, 'unpackBoolFrom');
+    const value = unpackAt(input, length, locateSized(b, input, length, 'unpackBoolFrom', bytes), BOOL, offset, false, 'unpackBoolFrom');
     return { value, end };
   }
 
@@ -297,7 +299,7 @@ export function makeTypedApi(core) {
   function unpackWasm(input, at, kind, start, count, integralFloats, fn) {
     const body = found();
     const view = ownView(input, Uint8Array, fn, detached);
-    const r = b.unpack(kind, view, start, body, count, integralFloats ? INTEGRAL_FLOATS : 0, at, kernelError);
+    const r = wasmTyped.unpack(b, kind, view, start, body, count, integralFloats ? INTEGRAL_FLOATS : 0, at, kernelError);
     end = r.end;
     return r.value;
   }

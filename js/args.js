@@ -112,7 +112,7 @@ export function asInput(bytes, fn, detached) {
 
 /**
  * asInput() without its check of the length, for a caller that reads the
- * length next (usableLength(): once, not twice, at ~4 ns a read).
+ * length next (usableLength(): read once, not twice).
  */
 export const inputBytes = (bytes, fn) => (typedArrayName(bytes) === 'Uint8Array' ? bytes : otherInput(bytes, fn));
 

@@ -1,7 +1,7 @@
 // families.js - an instance's functions, family by family, each made on first
 // use and kept on the instance's core (js/instance.js): the typed-array API
 // (js/api.js), the ASN.1 strings (js/strings.js), and the codec's encoding and
-// decoding halves over the instance's port (js/port.js). The module-level
+// decoding halves over the instance's ports (js/port.js). The module-level
 // functions (js/module-api.js) reach each family through its own accessor, so
 // a bundler keeps only the families an app calls; an instance from
 // createFastmp() has them all (makeInstance()).
@@ -9,19 +9,22 @@
 import { makeTypedApi } from './api.js';
 import { makeDecoding } from './codec/decoding.js';
 import { makeEncoding } from './codec/encoding.js';
-import { makePort } from './port.js';
+import { decodingPort, encodingPort } from './port.js';
+import { boundaryStats } from './wasm/index.js';
 import { stringsApi } from './strings.js';
 
-/** The core's codec port (the contract: js/codec/port-js.js). */
-export const portOf = (core) => core.port ?? (core.port = makePort(core));
+/** The core's ports (the contract: js/codec/port-contract.js), one per half of the codec. */
+export const encodingPortOf = (core) => core.encodingPort ?? (core.encodingPort = encodingPort(core));
+export const decodingPortOf = (core) => core.decodingPort ?? (core.decodingPort = decodingPort(core));
+
 /** pack, unpack, alloc, … of the core. */
 export const typedOf = (core) => core.typed ?? (core.typed = makeTypedApi(core));
 /** encodeBMP, readIA5String, … of the core. */
 export const stringsOf = (core) => core.strings ?? (core.strings = stringsApi(core));
 /** Encoder, encode, encodeInto of the core. */
-export const encodingOf = (core) => core.encoding ?? (core.encoding = makeEncoding(portOf(core)));
+export const encodingOf = (core) => core.encoding ?? (core.encoding = makeEncoding(encodingPortOf(core)));
 /** Decoder, decode, decodeFrom, decodeMulti and the stream decoders of the core. */
-export const decodingOf = (core) => core.decoding ?? (core.decoding = makeDecoding(portOf(core)));
+export const decodingOf = (core) => core.decoding ?? (core.decoding = makeDecoding(decodingPortOf(core)));
 
 /** An instance's codec port, as a property of the instance (tests and tools reach the port by it). */
 export const CODEC_PORT = Symbol('fastmp codec port');
@@ -31,11 +34,11 @@ export function makeInstance(core) {
   const instance = {
     ...typedOf(core),
     backend: () => core.backend,
-    memoryStats: () => core.boundary.stats(),
+    memoryStats: () => boundaryStats(core.boundary),
     ...stringsOf(core),
     ...encodingOf(core),
     ...decodingOf(core),
   };
-  Object.defineProperty(instance, CODEC_PORT, { value: portOf(core) });
+  Object.defineProperty(instance, CODEC_PORT, { value: Object.freeze({ ...encodingPortOf(core), ...decodingPortOf(core) }) });
   return Object.freeze(instance);
 }

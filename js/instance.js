@@ -2,7 +2,7 @@
 //
 // createFastmp(options) loads a wasm build and returns an instance: every API
 // function as a method, bound to the instance's own wasm module and boundary
-// (js/memory.js). Instances share nothing: two with different backends live
+// (js/wasm/). Instances share nothing: two with different backends live
 // side by side. init() / initSync() replace the default instance, which the
 // module-level functions of js/module-api.js delegate to. Each entry passes
 // the finder of its wasm builds (js/loader.js) to these functions, so that an
@@ -11,7 +11,7 @@
 import { ANY, readOptions, oneOf } from './args.js';
 import { makeInstance } from './families.js';
 import { instantiate, instantiateSync, wasmCompileAllowed } from './loader.js';
-import { Boundary, NoWasmBoundary } from './memory.js';
+import { memoryGrew, newBoundary } from './wasm/index.js';
 
 const INIT_OPTIONS = { backend: oneOf('auto', 'simd', 'scalar', 'js'), wasm: ANY, pureJs: oneOf('auto', 'never', 'always') };
 
@@ -19,12 +19,12 @@ const INIT_OPTIONS = { backend: oneOf('auto', 'simd', 'scalar', 'js'), wasm: ANY
 const readInitOptions = (options, fn) => readOptions(options, fn, INIT_OPTIONS);
 
 /**
- * An instance's core: its boundary (js/memory.js: the wasm module's memory, or
+ * An instance's core: its boundary (js/wasm/: the wasm module's memory, or
  * none for backend 'js'), the backend that runs it, its pureJs option, and a
  * slot per family of functions, made on first use (js/families.js).
  */
 const newCore = (boundary, backend, pureJs) => ({
-  boundary, backend, pureJs, port: null, typed: null, strings: null, encoding: null, decoding: null,
+  boundary, backend, pureJs, encodingPort: null, decodingPort: null, typed: null, strings: null, encoding: null, decoding: null,
 });
 
 /**
@@ -39,9 +39,9 @@ function prepare(options, fn, finder) {
   }
   const noWasm = backend === 'js' || (backend === 'auto' && !wasmCompileAllowed());
   let core = null;
-  const load = { backend, wasm, finder, onMemoryGrowth: () => core?.boundary.refreshViews() };
-  const make = (loaded) => (core = newCore(new Boundary(loaded.exports), loaded.backend, pureJs));
-  const makeJs = () => newCore(new NoWasmBoundary(), 'js', 'always');
+  const load = { backend, wasm, finder, onMemoryGrowth: () => core !== null && memoryGrew(core.boundary) };
+  const make = (loaded) => (core = newCore(newBoundary(loaded.exports), loaded.backend, pureJs));
+  const makeJs = () => newCore(newBoundary(null), 'js', 'always');
   return { load, make, makeJs, noWasm };
 }
 

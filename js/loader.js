@@ -1,6 +1,6 @@
 // loader.js - compiles and instantiates one of the two wasm builds, from the
 // module the caller gives or the one its finder finds. The only file that
-// calls WebAssembly.* (memory.js only reads the views).
+// calls WebAssembly.* (js/wasm/ only reads the views).
 //
 // A finder says where an entry's builds come from: { find(build), findSync(build) },
 // `build` 'simd' or 'scalar'; find() returns (a promise of) bytes, a Response

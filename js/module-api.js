@@ -16,8 +16,9 @@ import {
   encodeTimestampExtension,
 } from './codec/timestamp.js';
 import { DecodeError } from './errors.js';
-import { decodingOf, encodingOf, portOf, stringsOf, typedOf } from './families.js';
+import { decodingOf, decodingPortOf, encodingOf, encodingPortOf, stringsOf, typedOf } from './families.js';
 import { current } from './instance.js';
+import { boundaryStats } from './wasm/index.js';
 
 export { simdSupported } from './loader.js';
 export { DecodeError, FastmpError } from './errors.js';
@@ -37,7 +38,7 @@ export const backend = () => current().backend;
  * memory, and `scratch`, the reused region that inputs and outputs pass
  * through. Both only grow, and only until the largest input so far fits.
  */
-export const memoryStats = () => current().boundary.stats();
+export const memoryStats = () => boundaryStats(current().boundary);
 
 // ---- typed arrays ---------------------------------------------------------------
 
@@ -171,10 +172,10 @@ export const decodeMultiStream = (stream, options) => decodingOf(current()).deco
 export const decodeArrayStream = (stream, options) => decodingOf(current()).decodeArrayStream(stream, options);
 
 /** An Encoder of the default instance (as it is when the Encoder is made): reuse one on hot paths. */
-export const Encoder = /* @__PURE__ */ bindPort(CodecEncoder, () => portOf(current()));
+export const Encoder = /* @__PURE__ */ bindPort(CodecEncoder, () => encodingPortOf(current()));
 
 /** A Decoder of the default instance (as it is when the Decoder is made). */
-export const Decoder = /* @__PURE__ */ bindPort(CodecDecoder, () => portOf(current()));
+export const Decoder = /* @__PURE__ */ bindPort(CodecDecoder, () => decodingPortOf(current()));
 
 /**
  * The message codec as one object, with @msgpack/msgpack's names: for

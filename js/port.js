@@ -1,13 +1,16 @@
-// port.js - what an instance's kernels offer the message codec: its port (the
-// contract is in js/codec/port-js.js), with the element counts below which a
+// port.js - what an instance's kernels offer the message codec: its ports (the
+// contract is js/codec/port-contract.js), with the element counts below which a
 // field is packed or unpacked in JS, and how a failed kernel decode becomes a
 // FastmpError. The bare typed-array API (js/api.js) takes the same limits and
 // errors from here, so that a field and a bare array take the same path.
 
 import { MAX_ELEMENTS } from './abi.js';
+import { jsDecodingPort, jsEncodingPort } from './codec/port-js.js';
 import { jsBelowFor } from './crossovers.js';
 import { msgpackError } from './errors.js';
 import { BOOL, KINDS } from './kinds.js';
+import { wasmDecodingPort } from './wasm/reader.js';
+import { wasmEncodingPort } from './wasm/store.js';
 import { reportedValue } from './wire.js';
 
 // Below these element counts `auto` runs the pure-JS path (js/crossovers.js:
@@ -36,8 +39,17 @@ export function kernelError(kind, start, r, quoted) {
   return msgpackError(r.code, r.index, start + r.offset, quoted, r.count, { target, value });
 }
 
-/** The codec port of an instance's core: typed-array fields through its kernels. */
-export function makePort(core) {
-  const limits = jsLimits(core.backend, core.pureJs);
-  return core.boundary.codecPort(limits.pack, limits.unpack, kernelError);
+// The one place that picks an instance's ports: the pure-JS ones for an
+// instance without wasm, else the wasm ones with the limits above.
+
+/** The encoding port of an instance's core. */
+export function encodingPort(core) {
+  if (core.backend === 'js') return jsEncodingPort;
+  return wasmEncodingPort(core.boundary, jsLimits(core.backend, core.pureJs).pack);
+}
+
+/** The decoding port of an instance's core. */
+export function decodingPort(core) {
+  if (core.backend === 'js') return jsDecodingPort;
+  return wasmDecodingPort(core.boundary, jsLimits(core.backend, core.pureJs).unpack, kernelError);
 }

@@ -7,11 +7,13 @@
 //
 // The API is made by stringsApi(core) for each instance (js/instance.js): the
 // functions are bound to that instance's boundary and options. The wasm side
-// of every call (copies, kernel calls) is the boundary's (js/memory.js).
+// of every call (copies, kernel calls) is the boundary's (js/wasm/strings.js).
 
 import { asOffset, describe, inputBytes, onceReadable, ownView, typedArrayName, usableLength } from './args.js';
 import { FastmpError, NO_INDEX } from './errors.js';
-import { NodeBuffer, freshBytes } from './memory.js';
+import { detachedError, locate, locateSized } from './wasm/lifetimes.js';
+import { NodeBuffer, freshBytes } from './wasm/outputs.js';
+import { decodeChars, encodeChars } from './wasm/strings.js';
 
 /**
  * Below these lengths (in chars) the pure-JS path is faster than a wasm call.
@@ -289,7 +291,7 @@ export function stringsApi(core) {
   // Below these many chars a call takes the pure-JS path (pureJs 'always': every call; 'never': none).
   const below = (op) => (pureJs === 'always' ? Infinity : pureJs === 'never' ? 0 : JS_BELOW[core.backend][op]);
   const [encodeWide, encodeNarrow, decodeWide, decodeNarrow] = ['encodeBMP', 'encodeASCII', 'decodeBMP', 'decodeASCII'].map(below);
-  const detached = (x, fn) => b.detachedError(x, fn);
+  const detached = (x, fn) => detachedError(b, x, fn);
   /**
    * The input as the wasm path and the Buffer / TextDecoder routes read it: an
    * own view (asInput() gave the caller's Uint8Array itself, which the pure-JS
@@ -297,7 +299,7 @@ export function stringsApi(core) {
    */
   const own = (input, original, fn) => (input === original ? ownView(input, Uint8Array, fn, detached) : input);
   /** Where the chars are (a string: nowhere in wasm memory). */
-  const locateChars = (chars, fn, value) => (typeof chars === 'string' ? -1 : b.locate(chars, fn, value));
+  const locateChars = (chars, fn, value) => (typeof chars === 'string' ? -1 : locate(b, chars, fn, value));
 
   /** Content bytes of `chars`, with `header` bytes of room before them; `at`: where locate() found chars. */
   function encode(kind, chars, at, header, tag) {
@@ -311,7 +313,7 @@ export function stringsApi(core) {
       return out;
     }
     const fail = (r, quoted) => charEncodeError(r.code, kind, r.index, header + r.offset, unitAt(quoted, r.index));
-    const out = b.encodeChars(kind, chars, at, header, fail);
+    const out = encodeChars(b, kind, chars, at, header, fail);
     if (header) writeHeader(out, tag, size);
     return out;
   }
@@ -351,7 +353,7 @@ export function stringsApi(core) {
       const p = start + r.offset;
       return charDecodeError(r.code, kind, r.index, p, kind.wide ? (quoted[p] << 8) | quoted[p + 1] : quoted[p]);
     };
-    return b.decodeChars(kind, own(input, original, fn), start, end, toUnits, at, fail);
+    return decodeChars(b, kind, own(input, original, fn), start, end, toUnits, at, fail);
   }
 
   /** Every argument is read and checked before where the chars are is asked (their lifetime). */
@@ -373,7 +375,7 @@ export function stringsApi(core) {
     const input = inputBytes(bytes, fn);
     const len = usableLength(input, fn, detached);
     asOffset(offset, input, fn);
-    const at = b.locateSized(input, len, fn, bytes); // a freed or stale input is refused before its bytes are read
+    const at = locateSized(b, input, len, fn, bytes); // a freed or stale input is refused before its bytes are read
     const { start, end } = readHeader(kind, input, offset, len);
     return { value: decode(kind, input, bytes, fn, at, start, end, false), end };
   }
@@ -381,7 +383,7 @@ export function stringsApi(core) {
   function decodeAll(kind, bytes, fn, toUnits) {
     const input = inputBytes(bytes, fn);
     const len = usableLength(input, fn, detached);
-    return decode(kind, input, bytes, fn, b.locateSized(input, len, fn, bytes), 0, len, toUnits);
+    return decode(kind, input, bytes, fn, locateSized(b, input, len, fn, bytes), 0, len, toUnits);
   }
 
   // Per kind (stem: BMP, IA5, Visible, Printable, Numeric): encode<stem>

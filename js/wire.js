@@ -359,7 +359,7 @@ function f64At(b, p) {
 }
 
 /** POW2[e] = 2^(e - 1075): the weight of a float64 significand's last bit at biased exponent e (1..2046). */
-const POW2 = new Float64Array(2047).map((_, e) => 2 ** (e - 1075));
+const POW2 = /* @__PURE__ */ new Float64Array(2047).map((_, e) => 2 ** (e - 1075));
 
 /** Reads any numeric element at bytes[p] (element i; the input holds len bytes) into out[i]; returns its size. */
 function readElement(bytes, len, p, i, out, wide) {
@@ -584,9 +584,11 @@ export function packBoolsInto(x, n, out, at) {
 /** [f32, f64, other ints, 64-bit ints, booleans] -> by kind index. */
 const byKind = (f32, f64, ints, bigs, bools) => [...KINDS, BOOL].map((k) => (
   k === BOOL ? bools : k.c === 'f32' ? f32 : k.c === 'f64' ? f64 : k.big ? bigs : ints));
-const PACKERS = byKind(packF32, packF64, packInts, packBigInts, packBools);
-const PACKERS_INTO = byKind(packF32Into, packF64Into, packIntsInto, packBigIntsInto, packBoolsInto);
-const DECODERS = byKind(decodeF32s, decodeF64s, decodeInts, decodeInts, decodeBools);
+// (Pure: a bundler drops a table, and the functions only it names, from an
+// app that never reads it; an encode-only app has no decoder.)
+const PACKERS = /* @__PURE__ */ byKind(packF32, packF64, packInts, packBigInts, packBools);
+const PACKERS_INTO = /* @__PURE__ */ byKind(packF32Into, packF64Into, packIntsInto, packBigIntsInto, packBoolsInto);
+const DECODERS = /* @__PURE__ */ byKind(decodeF32s, decodeF64s, decodeInts, decodeInts, decodeBools);
 
 /** The pure-JS packer of a kind of js/kinds.js (BOOL too): x's standard msgpack array. */
 export const packKind = (kind, x, n) => PACKERS[kind.index](x, n, kind);
@@ -754,7 +756,7 @@ function intElement(bytes, len, p, i, out, kind, integralFloats) {
 // array): nothing runs between filling and converting it. Up to 64 (what
 // fromNumbers() converts by a loop) in an array of their own that never
 // changes, which V8 then knows at every store.
-const SMALL_NUMBERS = new Float64Array(64);
+const SMALL_NUMBERS = /* @__PURE__ */ new Float64Array(64);
 let numbers = null;
 function numberScratch(count) {
   if (count <= 64) return SMALL_NUMBERS;
@@ -775,7 +777,7 @@ function fromNumbers(floats, count, kind) {
 }
 
 // One function per element type, each with its own load or store site (see toNumbers()).
-const TO_NUMBERS = KINDS.map((k) => ({
+const TO_NUMBERS = /* @__PURE__ */ KINDS.map((k) => ({
   Int8Array:         (x, n, f) => { for (let i = 0; i < n; i++) f[i] = x[i]; return f; },
   Uint8Array:        (x, n, f) => { for (let i = 0; i < n; i++) f[i] = x[i]; return f; },
   Uint8ClampedArray: (x, n, f) => { for (let i = 0; i < n; i++) f[i] = x[i]; return f; },
@@ -784,7 +786,7 @@ const TO_NUMBERS = KINDS.map((k) => ({
   Int32Array:        (x, n, f) => { for (let i = 0; i < n; i++) f[i] = x[i]; return f; },
   Uint32Array:       (x, n, f) => { for (let i = 0; i < n; i++) f[i] = x[i]; return f; },
 })[k.name]);
-const FROM_NUMBERS = KINDS.map((k) => ({
+const FROM_NUMBERS = /* @__PURE__ */ KINDS.map((k) => ({
   Int8Array:         (f, n) => { const v = new Int8Array(n);         for (let i = 0; i < n; i++) v[i] = f[i]; return v; },
   Uint8Array:        (f, n) => { const v = new Uint8Array(n);        for (let i = 0; i < n; i++) v[i] = f[i]; return v; },
   Uint8ClampedArray: (f, n) => { const v = new Uint8ClampedArray(n); for (let i = 0; i < n; i++) v[i] = f[i]; return v; },

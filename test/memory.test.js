@@ -68,14 +68,14 @@ test('100 000 calls of mixed sizes: wasm memory stops growing once the largest s
 
 // The boundary's sizes reach 4 GiB: no 32-bit wrap anywhere (issue 6).
 test('align16 is exact past 2 GiB', async () => {
-  const { align16 } = await import('../js/memory.js');
+  const { align16 } = await import('../js/wasm/core.js');
   for (const [n, want] of [[0, 0], [1, 16], [16, 16], [2 ** 31 - 1, 2 ** 31], [2 ** 31 + 1, 2 ** 31 + 16], [2 ** 32 - 17, 2 ** 32 - 16], [4.5e9 + 1, 4.5e9 + 16]]) {
     expect(align16(n)).toBe(want);
   }
 });
 
 test('reserve never asks malloc for a region that would reach past 4 GiB, and falls back to the exact size', async () => {
-  const { Boundary } = await import('../js/memory.js');
+  const { Boundary } = await import('../js/wasm/core.js');
   // A stand-in for the wasm exports: memory of `size` bytes, a malloc that
   // records what it is asked and grows memory like sbrk (up to 4 GiB).
   const fake = (size) => {

@@ -16,7 +16,7 @@ export const WASM = {
 };
 
 /**
- * The ports the typed-array and shape tests run over (js/codec/port-js.js
+ * The ports the typed-array and shape tests run over (js/codec/port-contract.js
  * states the contract): pure JS, and each wasm build's. Rows: name, port,
  * the wasm instance that owns it (null for pure JS).
  */

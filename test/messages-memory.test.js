@@ -5,7 +5,8 @@
 
 import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import { FastmpError } from '../js/errors.js';
-import { Boundary, UNPACK_CHUNK } from '../js/memory.js';
+import { CODEC_PORT } from '../js/families.js';
+import { UNPACK_CHUNK } from '../js/wasm/typed.js';
 import { ExtData, ExtensionCodec, asBools, createFastmp } from '../js/index.js';
 
 const BUILDS = [['simd', { backend: 'simd', pureJs: 'never' }], ['scalar', { backend: 'scalar', pureJs: 'never' }]];
@@ -54,7 +55,9 @@ describe.each(BUILDS)('%s', (name, options) => {
     const fm = await createFastmp(options);
     const frames = Array.from({ length: 64 }, (_, t) => ({ t, accel: Float32Array.of(t, 1, 2), samples: new Int16Array(256).fill(t) }));
     const bytes = fm.encode({ frames });
-    const copies = vi.spyOn(Boundary.prototype, 'inputRegion');
+    // Every copy into the input region is a reader's copyFrom() (js/wasm/reader.js).
+    const readers = Object.getPrototypeOf(fm[CODEC_PORT].typedReader(new Uint8Array(0)));
+    const copies = vi.spyOn(readers, 'copyFrom');
     try {
       const back = fm.decode(bytes, { shape: { frames: [{ accel: Float32Array, samples: Int16Array }] } });
       expect(back.frames[63].samples).toEqual(new Int16Array(256).fill(63));

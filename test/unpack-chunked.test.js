@@ -1,4 +1,4 @@
-// Chunked unpack (js/memory.js unpackChunked): a long input from outside wasm
+// Chunked unpack (js/wasm/typed.js unpackChunked): a long input from outside wasm
 // memory is decoded a chunk at a time, the kernel told FM_ELEMENTS_ONLY, and
 // the element a chunk cuts begins the next chunk. With chunks lowered to a few
 // bytes, every element of these inputs is cut somewhere: each decode must give
@@ -6,7 +6,7 @@
 // gives, value for value or error for error (code, index, offset, message).
 import { afterEach, describe, expect, test } from 'vitest';
 import { createFastmpSync } from '../js/index.js';
-import { UNPACK_CHUNK } from '../js/memory.js';
+import { UNPACK_CHUNK } from '../js/wasm/typed.js';
 import { C_KINDS, encodeElements, randomElements, rng } from './helpers.js';
 
 const DEFAULT = { ...UNPACK_CHUNK };
@@ -94,7 +94,7 @@ test('a long input is decoded a chunk at a time: scratch holds a chunk, not the 
 });
 
 // The same inputs as the field of a message: a shaped decode reads a long
-// field a chunk at a time too (js/memory.js WasmReader), straight from the input.
+// field a chunk at a time too (js/wasm/reader.js WasmReader), straight from the input.
 /** The message { a: <bytes>, z: 1 } around an array's bytes (a cut array reads into what follows). */
 const inMessage = (bytes) => Uint8Array.from([0x82, 0xa1, 0x61, ...bytes, 0xa1, 0x7a, 0x01]);
 

@@ -2,7 +2,7 @@
 // recursive descent with an explicit depth limit, every length checked
 // against the bytes left before anything is allocated for it; plus, with a
 // compiled shape (js/codec/shape.js), typed arrays at the shaped positions,
-// read by the port (js/codec/port-js.js documents the contract).
+// read by the port (js/codec/port-contract.js states the contract).
 
 import { plural } from '../text.js';
 import { FastmpError, extraBytes } from '../errors.js';
@@ -12,7 +12,7 @@ import { ExtensionCodec } from './ext.js';
 import { asInput, decoderConfig } from './options.js';
 import { describeTag } from '../tags.js';
 import { KeySegment, addSegment, inputError, show, textHint, withPath } from './path.js';
-import { jsPort } from './port-js.js';
+import { jsDecodingPort } from './port-js.js';
 import { ARRAY, EVERY, TYPED } from './shape.js';
 import { decodeArrayStream, decodeAsync, decodeMultiStream } from './stream.js';
 import { EXT_RECORD, EXT_TYPED_ARRAY, HALF, halfOf, typedFromBytes, typedFromExt } from './typed.js';
@@ -49,7 +49,7 @@ export class Decoder {
    * @param {DecoderOptions} [options]
    * @param {object} [port] who reads shaped typed arrays (default: pure JS)
    */
-  constructor(options, port = jsPort) {
+  constructor(options, port = jsDecodingPort) {
     const c = decoderConfig(options, ExtensionCodec.defaultCodec);
     this.config = c;
     this.port = port;

@@ -7,7 +7,7 @@ import { bindPort } from './bind.js';
 import { Decoder as BaseDecoder } from './decoder.js';
 
 /**
- * The decoding functions over a port (js/codec/port-js.js).
+ * The decoding functions over a decoding port (js/codec/port-contract.js).
  * (Without options, one Decoder serves decode() and decodeFrom(); a call made
  * during another, from an extension, gets a fresh one of its own.)
  * @param {object | (() => object)} port

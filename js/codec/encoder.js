@@ -2,7 +2,7 @@
 // bytes are @msgpack/msgpack's (same choice of every form, same option
 // semantics; a Date's time is the engine's, not an overridden getTime's); a
 // Map or Set is written as msgpackr writes it (its entries); a
-// typed array is written by the port (js/codec/port-js.js documents the
+// typed array is written by the port (js/codec/port-contract.js states the
 // contract) straight into the output store: a standard msgpack array by
 // default, msgpackr's ext 0x74 or a bin on request.
 //
@@ -29,7 +29,7 @@ import { MAX_ELEMENTS } from '../wire.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { encoderConfig } from './options.js';
 import { EntrySegment, KeySegment, addSegment, codecError, impostorError, show, withPath } from './path.js';
-import { jsPort } from './port-js.js';
+import { jsEncodingPort } from './port-js.js';
 import { timeSpecOfDate, timestampSize, writeTimeSpec } from './timestamp.js';
 import {
   BoolArray, EXT_TYPED_ARRAY, boolOriginal, isHalf, viewBytes, widenHalf,
@@ -190,7 +190,7 @@ export class Encoder {
    * @param {EncoderOptions} [options]
    * @param {object} [port] where the output lives and who packs typed arrays (default: pure JS)
    */
-  constructor(options, port = jsPort) {
+  constructor(options, port = jsEncodingPort) {
     const c = encoderConfig(options, ExtensionCodec.defaultCodec);
     this.config = c;
     this.port = port;

@@ -7,7 +7,7 @@ import { bindPort } from './bind.js';
 import { Encoder as BaseEncoder } from './encoder.js';
 
 /**
- * The encoding functions over a port (js/codec/port-js.js).
+ * The encoding functions over an encoding port (js/codec/port-contract.js).
  * (Without options, one Encoder serves every call; a call made during
  * another, from an extension, gets a fresh one of its own.)
  * @param {object | (() => object)} port

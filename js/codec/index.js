@@ -29,7 +29,7 @@
 //   mapOf(shape) -> MapOf        a shape: every value of this map has this shape
 //   optional(shape) -> Optional  a shape: this field of a map may be absent, or nil
 //   makeCodec(port) -> { encode, encodeInto, decode, ..., Encoder, Decoder }
-//                                the same API over another port (js/codec/port-js.js)
+//                                the same API over another port (js/codec/port-contract.js)
 //   jsPort                       the pure-JS port (the default)
 //
 // Encoder options (defaults): extensionCodec, context, useBigInt64 (false), maxDepth (100),
@@ -95,7 +95,7 @@ export { BoolArray, ExtData, ExtensionCodec, MapOf, Optional, asBools, bindPort,
 /**
  * The codec over a port: classes bound to it, and module-level functions
  * that reuse one Encoder's store and one Decoder between calls.
- * @param {object} port see js/codec/port-js.js
+ * @param {import('./port-contract.js').CodecPort} port
  */
 export const makeCodec = (port) => ({ ...makeEncoding(port), ...makeDecoding(port) });
 

@@ -182,5 +182,5 @@ export function asInput(input, port, fn = 'decode') {
   }
   // A view of wasm memory that a later call overwrote, or that free() released, is refused.
   // (In wasm memory: decoded from a copy, which the port makes.)
-  return onceReadable(port?.checkInput?.(bytes, input, fn) ?? bytes);
+  return onceReadable(port.checkInput(bytes, input, fn));
 }

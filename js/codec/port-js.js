@@ -1,66 +1,7 @@
-// port-js.js - the pure-JS "port": where the message codec gets its output
-// buffer and how it packs and unpacks typed-array fields. The wasm port
-// (js/memory.js) implements the same contract with the SIMD kernels writing
-// straight into a region of wasm memory; this one needs nothing but JS, so the
-// codec works where wasm cannot be compiled.
-//
-// THE PORT CONTRACT
-//
-//   port.newOutput(initialBytes) -> store        a new store; the codec keeps a pool of
-//                                                them per port (js/codec/encoder.js) and
-//                                                lends one to an Encoder for each call
-//     store.bytes   Uint8Array of the store; indices are store-relative;
-//                   its length is the capacity
-//     store.view    DataView over the same bytes
-//     store.use     a number the codec counts up each time the store goes back to its
-//                   pool (its encodeSharedRef() views expire); 0 in a new store
-//     store.start()             called at the start of every encode: as refresh(),
-//                               and growth from here on is the call's own (live())
-//     store.stop()              called at the end of every encode
-//     store.refresh()           re-take bytes/view if they went stale (wasm memory growth)
-//     store.live(view, original?, fn?) -> view   a typed array or DataView met in
-//                               the value (or encodeInto's target), as the call can
-//                               read it (a growth of the call's own may have detached
-//                               it: wasm memory); a view detached otherwise is refused
-//                               (DETACHED, STALE); `original`: the array view
-//                               was made of, whole (asBools()); `fn` names the call;
-//                               called before its bytes are taken
-//     store.source(data, growing?) -> data   bytes (a typed array) about to be copied
-//                               into the store (a bin, an ext's payload): refused when
-//                               they lie in a store a call is writing (STALE); a copy
-//                               when `growing` (ensure() comes first) could detach them
-//     store.ensure(pos, extra)  capacity >= pos + extra afterwards; bytes [0, pos)
-//                               are kept; MAY REPLACE store.bytes / store.view
-//     store.writeTyped(kind, x, pos) -> end
-//                               writes the standard msgpack array of x at pos
-//                               (kind: a Kind of js/kinds.js, or kinds.BOOL with x
-//                               a Uint8Array read as 0 = false, else true), exactly
-//                               as pack(x, { bin: false }) / packBool(x) write it,
-//                               ensuring capacity itself; MAY REPLACE bytes / view;
-//                               writes nothing outside the store (no shared scratch);
-//                               x in a store a call is writing is refused (STALE)
-//     store.take(pos) -> Uint8Array   a fresh copy of [0, pos) with its own ArrayBuffer
-//     store.copyInto(target, offset, pos)   copies [0, pos) to target[offset]
-//     store.release()           frees what the store holds (its pool is full); it is
-//                               not used again
-//   The encoder re-reads store.bytes / store.view after every store call.
-//
-//   port.unpackInJsBelow      an array by kind index (js/kinds.js, BOOL last): a
-//                             shaped typed-array field of n elements of a kind with
-//                             n < unpackInJsBelow[kind.index] is decoded by the decoder
-//                             itself, with wire.js decodeKind() (as unpack() decodes
-//                             it below its crossover); a longer one by the reader
-//   port.typedReader(input) -> reader    one per decode call that meets a shaped
-//                                        typed-array field at or above that limit
-//                                        (input: the Uint8Array being decoded); a
-//                                        port whose limits are all Infinity has none
-//     reader.read(kind, offset, integralFloats) -> value
-//                               the standard msgpack array at input[offset] as a new
-//                               typed array of kind (kinds.BOOL: a Uint8Array of 0 / 1),
-//                               range-checked as unpack() does. Errors are FastmpErrors
-//                               with the element index and the absolute byte offset.
-//     reader.end                after read(): the absolute offset after that array
-//                               (a field, not a { value, end } object per call)
+// port-js.js - the pure-JS port (the contract: port-contract.js): output
+// stores over JS ArrayBuffers, every typed-array field packed and unpacked
+// by wire.js. It needs nothing but JS, so the codec works where wasm cannot
+// be compiled.
 
 import { MAX_ELEMENTS, packBound } from '../abi.js';
 import { usableLength, usableView, viewBuffer, viewByteLength, viewByteOffset } from '../args.js';
@@ -68,7 +9,7 @@ import { writtenOutputError } from '../errors.js';
 import { BOOL, KINDS } from '../kinds.js';
 import { packKindInto } from '../wire.js';
 
-/** An output store over a JS ArrayBuffer that doubles when it grows. */
+/** An output store over a JS ArrayBuffer that doubles when it grows: a Store of port-contract.js. */
 class JsStore {
   constructor(initialBytes) {
     this.bytes = new Uint8Array(initialBytes);
@@ -129,8 +70,21 @@ class JsStore {
   }
 }
 
-/** The pure-JS port. */
-export const jsPort = Object.freeze({
+/** The pure-JS encoding port. @type {import('./port-contract.js').EncodingPort} */
+export const jsEncodingPort = Object.freeze({
   newOutput: (initialBytes) => new JsStore(initialBytes),
-  unpackInJsBelow: Object.freeze([...KINDS, BOOL].map(() => Infinity)), // every field: no typedReader
 });
+
+/**
+ * The pure-JS decoding port: the decoder decodes every field itself (no
+ * reader), and reads any input in place (a JS array stays where it is).
+ * @type {import('./port-contract.js').DecodingPort}
+ */
+export const jsDecodingPort = Object.freeze({
+  unpackInJsBelow: Object.freeze([...KINDS, BOOL].map(() => Infinity)),
+  typedReader: undefined,
+  checkInput: (bytes) => bytes,
+});
+
+/** The pure-JS port, both halves. @type {import('./port-contract.js').CodecPort} */
+export const jsPort = Object.freeze({ ...jsEncodingPort, ...jsDecodingPort });

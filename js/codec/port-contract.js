@@ -1,0 +1,91 @@
+// port-contract.js - the codec's port: where the message codec gets its
+// output buffer and how it packs and unpacks typed-array fields. Two
+// implementations: the pure-JS one (port-js.js), and the wasm one
+// (js/wasm/store.js, js/wasm/reader.js), whose kernels write straight into
+// a region of wasm memory. A port has two halves, so that an app that only
+// encodes bundles no reader, and one that only decodes no store: an Encoder
+// takes an EncodingPort, a Decoder a DecodingPort; a CodecPort is both.
+// test/port-contract.test.js checks every port against PORT_MEMBERS.
+
+/**
+ * @typedef {object} EncodingPort
+ * @property {(initialBytes: number) => Store} newOutput a new store; the codec
+ *   keeps a pool of them per port (encoder.js) and lends one to an Encoder
+ *   for each call
+ */
+
+/**
+ * An Encoder's output. Indices are store-relative. The encoder re-reads
+ * `bytes` / `view` after every call that MAY REPLACE them.
+ * @typedef {object} Store
+ * @property {Uint8Array} bytes the store; its length is the capacity
+ * @property {DataView} view over the same bytes
+ * @property {number} use counted up by the codec each time the store goes
+ *   back to its pool (its encodeSharedRef() views expire); 0 in a new store
+ * @property {() => void} start at the start of every encode: as refresh(),
+ *   and growth from here on is the call's own (live())
+ * @property {() => void} stop at the end of every encode
+ * @property {() => void} refresh re-takes bytes / view if they went stale
+ *   (wasm memory growth)
+ * @property {(view: ArrayBufferView, original?: ArrayBufferView, fn?: string) => ArrayBufferView} live
+ *   a typed array or DataView met in the value (or encodeInto's target), as
+ *   the call can read it (a growth of the call's own may have detached it);
+ *   one detached otherwise is refused (DETACHED, STALE). `original`: the
+ *   array `view` was made of, whole (asBools()); `fn` names the call. Called
+ *   before its bytes are taken.
+ * @property {(data: Uint8Array, growing?: boolean) => Uint8Array} source bytes
+ *   about to be copied into the store (a bin, an ext's payload): refused when
+ *   they lie in a store a call is writing (STALE); a copy when `growing`
+ *   (ensure() comes first) could detach them
+ * @property {(pos: number, extra: number) => void} ensure capacity >= pos +
+ *   extra afterwards, bytes [0, pos) kept; MAY REPLACE bytes / view
+ * @property {(kind: object, x: ArrayBufferView, pos: number) => number} writeTyped
+ *   writes the standard msgpack array of x at pos (kind: a Kind of
+ *   js/kinds.js, or kinds.BOOL with x a Uint8Array read as 0 = false, else
+ *   true), exactly as pack(x, { bin: false }) / packBool(x) write it, and
+ *   returns its end; ensures capacity itself (MAY REPLACE bytes / view);
+ *   writes nothing outside the store (no shared scratch); x in a store a call
+ *   is writing is refused (STALE)
+ * @property {(pos: number) => Uint8Array} take a fresh copy of [0, pos) with
+ *   its own ArrayBuffer
+ * @property {(target: Uint8Array, offset: number, pos: number) => void} copyInto
+ *   copies [0, pos) to target[offset]
+ * @property {() => void} release frees what the store holds (its pool is
+ *   full); it is not used again
+ */
+
+/**
+ * @typedef {object} DecodingPort
+ * @property {readonly number[]} unpackInJsBelow by kind index (js/kinds.js,
+ *   BOOL last): a shaped typed-array field of n elements with n <
+ *   unpackInJsBelow[kind.index] is decoded by the decoder itself, with
+ *   wire.js (as unpack() decodes it below its crossover); a longer one by the
+ *   reader
+ * @property {((input: Uint8Array) => Reader) | undefined} typedReader one per
+ *   decode call that meets a shaped field at or above that limit (input: the
+ *   bytes being decoded); undefined where every limit is Infinity
+ * @property {(bytes: Uint8Array, original: unknown, fn: string) => Uint8Array} checkInput
+ *   the input as the decoder may read it through the whole call: refused when
+ *   it is a view of wasm memory that a later call overwrote or free()
+ *   released; a copy when it lies in memory the call may grow and detach
+ */
+
+/**
+ * @typedef {object} Reader
+ * @property {(kind: object, offset: number, integralFloats: boolean) => ArrayBufferView} read
+ *   the standard msgpack array at input[offset] as a new typed array of kind
+ *   (kinds.BOOL: a Uint8Array of 0 / 1), range-checked as unpack() does;
+ *   errors are FastmpErrors with the element index and the absolute byte offset
+ * @property {number} end after read(): the absolute offset after that array
+ *   (a field, not a { value, end } object per call)
+ */
+
+/** @typedef {EncodingPort & DecodingPort} CodecPort */
+
+/** The members of each interface above, as the contract test checks them. */
+export const PORT_MEMBERS = Object.freeze({
+  EncodingPort: ['newOutput'],
+  Store: ['bytes', 'view', 'use', 'start', 'stop', 'refresh', 'live', 'source', 'ensure', 'writeTyped', 'take', 'copyInto', 'release'],
+  DecodingPort: ['unpackInJsBelow', 'typedReader', 'checkInput'],
+  Reader: ['read', 'end'],
+});

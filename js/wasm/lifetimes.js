@@ -1,0 +1,198 @@
+// lifetimes.js - what the boundary (core.js) hands out and how long it lives:
+// alloc() arrays (read in place until free()), packView() outputs (valid
+// until the next call), Encoders' output regions (encodeSharedRef(): until
+// that Encoder's next call); and where an input lies among them. Whether an
+// input is one of those, and still alive, is decided by its buffer and byte
+// range, never by object identity: a subarray of a freed array is as freed
+// as the array.
+
+import { packBound } from '../abi.js';
+import { bufferOf, byteLengthOf, byteOffsetOf, isDetached, usableView, viewBuffer } from '../args.js';
+import { usageError, writtenOutputError } from '../errors.js';
+import { IN_OUTPUT, LOW_MEMORY, OUTSIDE } from './core.js';
+
+/** Scratch bytes typed.js packInScratch() takes for the output of n elements of kind: its bound, and up to 15 bytes to align its elements. */
+export const packRoom = (n, kind) => packBound(n, kind.wire) + 16;
+
+// ---- alloc(), free(), refresh() ---------------------------------------------------
+
+/**
+ * A `kind` array of n elements in wasm memory, for the caller to fill and
+ * pack without a copy in. The scratch region its packing needs is reserved
+ * first, so that packing it never grows memory. A refused allocation leaves
+ * the scratch region as it was.
+ */
+export function allocArray(b, kind, n) {
+  if (b.wasm === null) throw new TypeError("fastmp: alloc() gives arrays in wasm memory; this instance runs without wasm (backend 'js')");
+  const previous = b.capacity;
+  b.reserve(packRoom(n, kind));
+  const bytes = Math.max(n * kind.bytes, 1);
+  const pointer = b.allocate(bytes);
+  if (pointer === 0) {
+    if (b.capacity !== previous) {
+      b.releaseScratch();
+      b.restoreScratch(previous);
+    }
+    throw new RangeError(`fastmp: wasm memory cannot grow to hold ${n} elements`);
+  }
+  const record = { pointer, end: pointer + bytes, length: n, Type: kind.Type, live: true };
+  const at = b.allocations.findIndex((r) => r.pointer > pointer);
+  b.allocations.splice(at < 0 ? b.allocations.length : at, 0, record);
+  return handOut(b, record);
+}
+
+function handOut(b, record) {
+  const view = new record.Type(b.buffer, record.pointer, record.length);
+  b.handles.set(view, record);
+  return view;
+}
+
+/** A live view of the same allocation as x (after memory growth detached x); undefined when x is no alloc() array. */
+export function refreshed(b, x) {
+  const record = b.handles.get(x);
+  if (record === undefined) return undefined;
+  if (!record.live) throw usageError('FREED', 'refresh() was given an array that free() has released');
+  return handOut(b, record);
+}
+
+/** Releases an allocation; false when x is not an array alloc() or refresh() returned. */
+export function release(b, x) {
+  const record = b.handles.get(x);
+  if (record === undefined) return false;
+  if (!record.live) throw usageError('FREED', 'free() was given an array that is already freed');
+  record.live = false;
+  b.allocations.splice(b.allocations.indexOf(record), 1);
+  b.freed.push({ start: record.pointer, end: record.end });
+  b.wasm.free(record.pointer);
+  return true;
+}
+
+// ---- packView() outputs ---------------------------------------------------------------
+
+/** A view of output bytes in scratch, valid until the next call that uses scratch. */
+export function outputView(b, start, size) {
+  b.output = { start, end: start + size, generation: b.generation };
+  const view = new Uint8Array(b.buffer, start, size);
+  b.outputs.set(view, { generation: b.generation, start, size });
+  return view;
+}
+
+const staleOutput = (fn) => usageError('STALE', `${fn}() was given a view of wasm memory that a later call has overwritten (a packView() output is valid until the next call; copy it (slice()) to keep it)`);
+
+// ---- where an input is --------------------------------------------------------------
+
+/**
+ * What args.js ownView() reports for a detached input x: FREED for an
+ * alloc() array that was freed, STALE for another view of this wasm memory.
+ */
+export function detachedError(b, x, fn) {
+  if (b.handles.get(x)?.live === false) return usageError('FREED', `${fn}() was given an array that free() has released`);
+  if (!b.pastBuffers.has(viewBuffer(x))) return undefined;
+  return usageError('STALE', `${fn}() was given a view of wasm memory that memory growth has detached; refresh(x) gives a live one of an alloc() array (a packView() output is valid until the next call only)`);
+}
+
+/**
+ * `view` (a typed array or DataView) as a call that began at memory epoch
+ * `since` reads it: itself, unless the call's own memory growth has
+ * detached it since; then a live view of the same alloc() array, which
+ * stays where it was. Another view of wasm memory loses its place with its
+ * buffer (a detached view reports offset and length 0): STALE, saying why.
+ * One detached before the call is left to the usual checks. (`original`:
+ * the array `view` was made of, whole, as asBools() makes one.)
+ */
+export function reattached(b, view, since, fn, original = view) {
+  if (!isDetached(view)) return view;
+  if (!(b.bufferEpochs.get(viewBuffer(view)) >= since)) return usableView(view, fn, (v, f) => detachedError(b, v, f));
+  const record = b.handles.get(original);
+  if (record?.live) return handOut(b, record);
+  if (record !== undefined) throw usageError('FREED', `${fn}() was given an array that free() has released`);
+  const output = b.outputs.get(original);
+  if (output?.generation === b.generation) return new Uint8Array(b.buffer, output.start, output.size);
+  throw usageError('STALE', `${fn}() grew wasm memory for this message, which detached this view of wasm memory before it was read; only an array from alloc(), a packView() output and an encodeSharedRef() output themselves are found again: pass a copy of a subarray`);
+}
+
+/**
+ * Where the elements of typed array `x` are (read through the intrinsics): a
+ * pointer >= 0 when they lie in a live alloc() array (read in place),
+ * IN_OUTPUT when in the latest packView() output or an Encoder's output
+ * (encodeSharedRef(): copied before use), OUTSIDE when not in wasm
+ * memory. Any other view of wasm memory is refused: FREED in memory free()
+ * released, else STALE (a packView() output a later call overwrote, or a
+ * view that memory growth detached).
+ */
+export function locate(b, x, fn, original) {
+  return locateSized(b, x, byteLengthOf(x), fn, original);
+}
+
+/**
+ * locate() of x whose byteLength the caller has from the intrinsics already
+ * (its length times its element size): read once. Small, so that V8 inlines
+ * it into every call.
+ */
+export function locateSized(b, x, byteLength, fn, original) {
+  // A view from offset 0 that ends below LOW_MEMORY overlaps nothing the
+  // boundary hands out, whatever its buffer: it is read as memory outside.
+  // Its buffer is not asked for, because asking makes the engine move a
+  // fresh small array off its heap, which costs a small call many times over.
+  return byteOffsetOf(x) === 0 && byteLength <= LOW_MEMORY ? OUTSIDE : locateView(b, x, fn, original);
+}
+
+/** locate() without the shortcut for small views: for what a call writes into. */
+function locateView(b, x, fn, original) {
+  if (bufferOf(x) !== b.buffer) return OUTSIDE; // (a detached view was refused by args.js usableLength)
+  const handed = b.outputs.get(original);
+  if (handed !== undefined && handed.generation !== b.generation) throw staleOutput(fn);
+  // (An empty alloc() array overlaps no range: only its record tells that it was freed.)
+  if (b.handles.get(original)?.live === false) throw usageError('FREED', `${fn}() was given an array that free() has released`);
+  const start = byteOffsetOf(x);
+  const end = start + byteLengthOf(x);
+  if (allocationHolding(b, start, end) !== undefined) return start;
+  const o = b.output;
+  if (o.generation === b.generation && start >= o.start && end <= o.end) return IN_OUTPUT;
+  refuseWritten(b, start, end, fn);
+  for (const r of b.regions) if (start >= r.pointer && end <= r.pointer + r.capacity) return IN_OUTPUT;
+  if (b.freed.some((r) => start < r.end && end > r.start)) {
+    throw usageError('FREED', `${fn}() was given a view of an array that free() has released`);
+  }
+  throw staleOutput(fn);
+}
+
+/**
+ * Refuses bytes [start, end) of wasm memory when an Encoder's store that a
+ * call is writing holds any of them (STALE): read now, they would be what
+ * the call has written over them. (Only a view kept past its lifetime can
+ * be there: an encodeSharedRef() output after its encoder's next call.)
+ */
+export function refuseWritten(b, start, end, fn) {
+  for (const r of b.regions) {
+    if (r.writing && start < r.pointer + r.capacity && end > r.pointer) {
+      throw writtenOutputError(fn);
+    }
+  }
+}
+
+/**
+ * Where a target of packInto() is: a pointer into a live alloc() array, or
+ * OUTSIDE. An output of fastmp's own (packView(), encodeSharedRef()) is
+ * refused: the call would overwrite it, or it belongs to an Encoder. So is
+ * any other view of wasm memory (STALE), low addresses included.
+ */
+export function locateTarget(b, target, fn) {
+  const at = locateView(b, target, fn, target);
+  if (at === IN_OUTPUT) throw new TypeError(`fastmp: ${fn}() cannot write into an output of fastmp's own (packView(), encodeSharedRef()): the call overwrites it; write into your own Uint8Array or an alloc() one`);
+  return at;
+}
+
+/** The live allocation that holds bytes [start, end), or undefined (binary search). */
+function allocationHolding(b, start, end) {
+  const list = b.allocations;
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid].pointer <= start) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  const r = list[hi];
+  return r !== undefined && end <= r.end ? r : undefined;
+}

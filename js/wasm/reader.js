@@ -1,0 +1,112 @@
+// reader.js - the codec's decoding port over wasm memory (the contract:
+// js/codec/port.js): a shaped decode copies its input into a region of wasm
+// memory once, and the kernels read each long typed-array field there.
+
+import { INTEGRAL_FLOATS, MAX_NUMBER_BYTES } from '../abi.js';
+import { bufferOf, lengthOf } from '../args.js';
+import { arrayCount, found } from '../wire.js';
+import { MIN_SCRATCH, align16 } from './core.js';
+import { locate } from './lifetimes.js';
+import { copyOut } from './outputs.js';
+import { UNPACK_CHUNK, unpackChunked } from './typed.js';
+
+/**
+ * The decoding port of boundary b. `unpackInJsBelow` (by kind index:
+ * js/port.js jsLimits()) says below how many elements a field is decoded in
+ * JS; `kernelError(kind, start, result, input)` words a kernel's failure as
+ * unpack() does.
+ * @returns {import('../codec/port.js').DecodingPort}
+ */
+export const wasmDecodingPort = (b, unpackInJsBelow, kernelError) => Object.freeze({
+  unpackInJsBelow,
+  typedReader: (input) => new WasmReader(b, kernelError, input),
+  // An input in wasm memory is decoded from a copy: a call during the
+  // decode (a shaped field's, an extension's) may grow memory and detach it.
+  checkInput: (bytes, original, fn) => {
+    locate(b, bytes, fn, original);
+    return bufferOf(bytes) === b.buffer ? bytes.slice() : bytes;
+  },
+});
+
+/**
+ * The input region: a grow-only allocation apart from scratch, where a
+ * shaped decode copies its input once (scratch then takes each field's output).
+ * Each call counts in `regionUses`: a decode made meanwhile (by an
+ * extension of the one in progress) takes the region over, and the reader
+ * that copied before it copies again (WasmReader.read()).
+ */
+function inputRegion(b, bytes) {
+  b.regionUses++;
+  if (bytes > b.inputCapacity) {
+    if (b.inputPointer) b.wasm.free(b.inputPointer);
+    b.inputPointer = 0;
+    b.inputCapacity = 0;
+    const size = Math.max(MIN_SCRATCH, 2 ** Math.ceil(Math.log2(bytes + 16)));
+    const pointer = b.allocate(size) || b.allocate(bytes + 16);
+    if (pointer === 0) throw new RangeError(`fastmp: wasm memory cannot grow to hold a ${bytes}-byte input`);
+    b.inputPointer = pointer;
+    b.inputCapacity = size === bytes + 16 ? bytes : size - 16;
+  }
+  return align16(b.inputPointer);
+}
+
+// The most of a message a shaped decode copies into the input region at once
+// (fields longer than UNPACK_CHUNK.from go a chunk at a time instead): 1 MB.
+const REGION_WINDOW = 1 << 20;
+
+/** Shaped typed-array fields of one input, decoded by the kernels: a Reader of js/codec/port.js. */
+class WasmReader {
+  constructor(boundary, kernelError, input) {
+    this.b = boundary;
+    this.kernelError = kernelError;
+    this.input = input;
+    this.from = -1; // input[from, to) is copied at `base` (on the first field that needs it)
+    this.to = -1;
+    this.base = 0;
+    this.use = 0; // the boundary's regionUses when the copy was made
+    this.end = 0; // where the array read() last decoded ends
+  }
+
+  read(kind, offset, integralFloats) {
+    const { b, input } = this;
+    const inputLength = lengthOf(input);
+    const count = arrayCount(input, offset, inputLength);
+    const body = found();
+    // The bytes the array can span (no element is longer than 9 bytes, a boolean 1).
+    const len = Math.min(inputLength - offset, body - offset + count * (kind.c === 'bool' ? 1 : MAX_NUMBER_BYTES));
+    const flags = integralFloats ? INTEGRAL_FLOATS : 0;
+    // A long field a chunk at a time, straight from the input (which is in JS
+    // memory: asInput() copies one in wasm memory): wasm memory holds a chunk,
+    // not the field and its output.
+    if (len >= UNPACK_CHUNK.from) {
+      const { value, end } = unpackChunked(b, kind, input, offset, body, count, offset + len, flags, this.kernelError);
+      this.end = end;
+      return value;
+    }
+    if (this.from < 0 || offset < this.from || offset + len > this.to || this.use !== b.regionUses) this.copyFrom(offset, len);
+    const out = b.reserve(count * kind.bytes);
+    const base = this.base + (offset - this.from);
+    if (b.wasm[kind.unpack](base, len, out, count, flags, b.result) !== 0) {
+      throw this.kernelError(kind, offset, b.readResult(), input);
+    }
+    const first = out / kind.bytes;
+    this.end = offset + b.resultEnd();
+    return copyOut(b.view(kind.Type), first, first + count);
+  }
+
+  /**
+   * The input from `offset` into the input region: to its end, or the next
+   * REGION_WINDOW bytes when it goes on longer (at least `len`, what the field
+   * at `offset` can span), so that the region stays small for a long message.
+   * Fields come in order: a message of less than that is copied once per decode.
+   */
+  copyFrom(offset, len) {
+    const end = Math.min(this.input.length, offset + Math.max(len, REGION_WINDOW));
+    const part = this.input.subarray(offset, end);
+    this.base = inputRegion(this.b, part.length);
+    this.use = this.b.regionUses;
+    this.b.u8.set(part, this.base);
+    this.from = offset;
+    this.to = end;
+  }
+}

@@ -1,0 +1,161 @@
+// store.js - the codec's encoding port over wasm memory (the contract:
+// js/codec/port.js): an Encoder's output lives in a region of wasm memory,
+// where the kernels write each typed-array field in place.
+
+import { MAX_ELEMENTS, packBound } from '../abi.js';
+import { bufferOf, byteLengthOf, byteOffsetOf, usableLength } from '../args.js';
+import { packKindInto } from '../wire.js';
+import { IN_OUTPUT, LOW_MEMORY, MAX_SCRATCH, OUTSIDE, align16 } from './core.js';
+import { detachedError, locate, reattached, refuseWritten } from './lifetimes.js';
+import { copyOut } from './outputs.js';
+
+/**
+ * The encoding port of boundary b: stores in wasm memory. `packInJsBelow`
+ * (by kind index: js/port.js jsLimits()) says below how many elements a
+ * field is packed by wire.js, which is faster there.
+ * @returns {import('../codec/port.js').EncodingPort}
+ */
+export const wasmEncodingPort = (b, packInJsBelow) => Object.freeze({
+  newOutput: (initialBytes) => new WasmStore(b, packInJsBelow, initialBytes),
+});
+
+// A store's region is freed when its Encoder is garbage: the registry holds
+// the region's current address (the store moves it as it grows).
+const regions = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry(({ boundary, region }) => {
+    boundary.regions.delete(region);
+    if (region.pointer) boundary.wasm.free(region.pointer);
+  })
+  : null;
+
+/** An Encoder's output, in wasm memory: a Store of js/codec/port.js. */
+class WasmStore {
+  constructor(boundary, packInJsBelow, initialBytes) {
+    this.b = boundary;
+    this.jsBelow = packInJsBelow; // by kind index: fields of fewer elements are packed by wire.js
+    this.detached = (v, fn) => detachedError(boundary, v, fn); // made once: writeTyped() runs per typed array
+    this.region = { pointer: 0, capacity: 0, writing: false }; // writing: during a call (lifetimes.js refuseWritten())
+    this.use = 0;
+    this.grow(0, Math.max(initialBytes, 64));
+    boundary.regions.add(this.region);
+    regions?.register(this, { boundary, region: this.region }, this);
+  }
+
+  /** At the start of every encode: the memory epoch from which growth is the call's own (live()). */
+  start() {
+    this.since = this.b.epoch;
+    this.region.writing = true;
+    this.refresh();
+  }
+
+  /** At the end of every encode. */
+  stop() {
+    this.region.writing = false;
+  }
+
+  /** Frees the region (the store is not used again). */
+  release() {
+    this.b.regions.delete(this.region);
+    regions?.unregister(this);
+    this.b.wasm.free(this.region.pointer);
+    this.region.pointer = 0;
+    this.region.capacity = 0;
+  }
+
+  /** A view met in the message, as the call reads it: lifetimes.js reattached(). */
+  live(view, original = view, fn = 'encode') {
+    return reattached(this.b, view, this.since, fn, original);
+  }
+
+  /**
+   * Bytes about to be copied in: refused in a store being written, a copy
+   * when they are in wasm memory and a growth could detach them. (A view
+   * from offset 0 that ends below LOW_MEMORY is neither: its buffer is not
+   * asked for, see lifetimes.js locateSized().)
+   */
+  source(data, growing) {
+    const start = byteOffsetOf(data);
+    const size = byteLengthOf(data);
+    if ((start === 0 && size <= LOW_MEMORY) || bufferOf(data) !== this.b.buffer) return data;
+    refuseWritten(this.b, start, start + size, 'encode');
+    return growing ? new Uint8Array(data) : data;
+  }
+
+  /** Views of the region, taken again whenever memory has grown since. */
+  refresh() {
+    if (this.buffer !== this.b.buffer) this.takeViews();
+  }
+
+  takeViews() {
+    const { pointer, capacity } = this.region;
+    this.buffer = this.b.buffer;
+    this.bytes = new Uint8Array(this.buffer, pointer, capacity);
+    this.view = new DataView(this.buffer, pointer, capacity);
+  }
+
+  ensure(pos, extra) {
+    const need = pos + extra;
+    if (need > this.region.capacity) this.grow(pos, Math.max(need, 2 * this.region.capacity));
+    else this.refresh();
+  }
+
+  /** A region of `capacity` bytes holding the old one's [0, keep). */
+  grow(keep, capacity) {
+    const b = this.b;
+    if (capacity > MAX_SCRATCH) throw new RangeError(`fastmp: a message of ${capacity} bytes does not fit in wasm32 memory (at most 4 GiB)`);
+    const pointer = b.allocate(capacity);
+    if (pointer === 0) throw new RangeError(`fastmp: wasm memory cannot grow to hold a ${capacity}-byte message`);
+    const old = this.region.pointer;
+    if (old) {
+      b.u8.copyWithin(pointer, old, old + keep);
+      b.wasm.free(old);
+    }
+    this.region.pointer = pointer;
+    this.region.capacity = capacity;
+    this.takeViews();
+  }
+
+  writeTyped(kind, x, pos) {
+    const b = this.b;
+    const n = usableLength(x, 'encode', this.detached);
+    if (n > MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${n}`);
+    // Where x is, before the store grows (which may grow memory and detach
+    // x): an alloc() array is read at its address, which growth keeps; the
+    // latest packView() output (or an Encoder's) is copied out of the way.
+    let at = locate(b, x, 'encode', x);
+    let elements = x;
+    if (at === IN_OUTPUT) {
+      elements = new kind.Type(x);
+      at = OUTSIDE;
+    }
+    const room = packBound(n, kind.wire);
+    if (n < this.jsBelow[kind.index]) {
+      this.ensure(pos, room);
+      return packKindInto(kind, at >= 0 ? new kind.Type(b.buffer, at, n) : elements, n, this.bytes, pos);
+    }
+    if (at >= 0) {
+      this.ensure(pos, room);
+    } else {
+      // Elements from JS memory are copied into the store itself, past the
+      // output's room (16-byte aligned): a call writes into its own store
+      // only, never into the scratch region that a packView() output in the
+      // same message may lie in.
+      this.ensure(pos, room + 16 + n * kind.bytes);
+      at = align16(this.region.pointer + pos + room);
+      b.view(kind.Type).set(elements, at / kind.bytes);
+    }
+    const size = b.wasm[kind.pack](at, n, this.region.pointer + pos) >>> 0;
+    this.refresh();
+    return pos + size;
+  }
+
+  take(pos) {
+    this.refresh();
+    return copyOut(this.bytes, 0, pos);
+  }
+
+  copyInto(target, offset, pos) {
+    this.refresh();
+    target.set(this.bytes.subarray(0, pos), offset);
+  }
+}
