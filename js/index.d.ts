@@ -582,6 +582,15 @@ export interface DecoderOptions<ContextType = undefined, S extends Shape = Shape
   shape?: S;
   /** Integer typed arrays of the shape accept floats that are exact integers in range (default false). */
   integralFloats?: boolean;
+  /**
+   * Decode the shape's typed-array fields into the arrays this Decoder returned
+   * for the same fields last time, when the lengths match (default false):
+   * same-shaped messages then allocate no typed array. A returned typed array
+   * is valid until this Decoder's next decode, which overwrites it (in a
+   * stream: until the next value). Needs `shape`; Float16Array fields are not
+   * reused. Use it on a `new Decoder()` you keep.
+   */
+  reuseTypedArrays?: boolean;
 }
 
 /**
@@ -692,6 +701,8 @@ export type FastmpErrorCode =
   | 'TRAILING'
   // internal: a kernel's output buffer too small; a bug in fastmp if ever seen
   | 'CAPACITY'
+  // a DecodeError made by code of yours as @msgpack/msgpack's: new DecodeError(message)
+  | 'DECODE'
   | StringErrorCode
   | MessageErrorCode
   // misuse, with `index` and `offset` -1: a packView() output passed in after
@@ -767,7 +778,11 @@ export class FastmpError extends Error {
  * decode error of the codec and of unpack(). One that is also a RangeError
  * (input cut short, or going on after the value) is an instance of both.
  */
-export class DecodeError extends FastmpError {}
+export class DecodeError extends FastmpError {
+  /** As @msgpack/msgpack's: a DecodeError of your own code (an extension's decoder), code 'DECODE'. */
+  constructor(message: string);
+  constructor(code: FastmpErrorCode, message: string, index: number, offset: number, value?: number | bigint);
+}
 
 /**
  * The message codec as one object, with @msgpack/msgpack's names, for

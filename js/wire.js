@@ -282,8 +282,8 @@ function leadingF64s(src, from, out, body, whole) {
  * exactly). Float32Array and Float64Array each have a decoder of their own:
  * one store site that saw both would serve each more slowly.
  */
-function decodeF32s(bytes, len, body, count, kind, integralFloats, view) {
-  const out = new Float32Array(count);
+function decodeF32s(bytes, len, body, count, kind, integralFloats, view, into) {
+  const out = into ?? new Float32Array(count);
   let i = 0;
   if (view !== undefined || copied(bytes, len, count)) {
     const whole = Math.min(count, Math.floor((len - body) / 5)); // elements that fit in the input
@@ -307,8 +307,8 @@ function decodeF32s(bytes, len, body, count, kind, integralFloats, view) {
 }
 
 /** decodeF32s() into a new Float64Array, whose own form is float64. */
-function decodeF64s(bytes, len, body, count, kind, integralFloats, view) {
-  const out = new Float64Array(count);
+function decodeF64s(bytes, len, body, count, kind, integralFloats, view, into) {
+  const out = into ?? new Float64Array(count);
   let i = 0;
   if (view !== undefined || copied(bytes, len, count)) {
     const whole = Math.min(count, Math.floor((len - body) / 9));
@@ -595,13 +595,14 @@ export const packKind = (kind, x, n) => PACKERS[kind.index](x, n, kind);
 
 /**
  * The pure-JS unpacker of a kind (BOOL too): the array of `count` elements at
- * bytes[body] (the input holds len bytes) as a new typed array; where the
- * array ends is then found(). `view`, where the caller has one: a DataView of
- * bytes' own memory with the same offsets (the message decoder's), which the
- * float decoders read through.
+ * bytes[body] (the input holds len bytes) as a new typed array, or written
+ * into `into` (a kind.Type of `count` elements, returned; its contents are
+ * undefined after an error); where the array ends is then found(). `view`,
+ * where the caller has one: a DataView of bytes' own memory with the same
+ * offsets (the message decoder's), which the float decoders read through.
  */
-export const decodeKind = (kind, bytes, len, body, count, integralFloats, view = undefined) => (
-  DECODERS[kind.index](bytes, len, body, count, kind, integralFloats, view));
+export const decodeKind = (kind, bytes, len, body, count, integralFloats, view = undefined, into = undefined) => (
+  DECODERS[kind.index](bytes, len, body, count, kind, integralFloats, view, into));
 
 /**
  * The pure-JS packer of a kind, into out[at...], which has room for
@@ -656,8 +657,8 @@ export function readBin(bytes, start, Type) {
  * integralFloats taken when exactly integral and in range; what does not fit
  * is a RANGE error. Returns the array; where it ends is then found().
  */
-function decodeInts(bytes, len, body, count, kind, integralFloats) {
-  if (kind.big) return decodeBigInts(bytes, len, body, count, kind, integralFloats);
+function decodeInts(bytes, len, body, count, kind, integralFloats, view, into) {
+  if (kind.big) return decodeBigInts(bytes, len, body, count, kind, integralFloats, into);
   // Numbers here (a kind's bounds may be BigInts, so V8 would compare them as
   // any value: a call per element).
   const min = Number(kind.min);
@@ -695,7 +696,9 @@ function decodeInts(bytes, len, body, count, kind, integralFloats) {
     p += size;
   }
   foundAt = p;
-  return fromNumbers(out, count, kind);
+  if (into === undefined) return fromNumbers(out, count, kind);
+  into.set(count === out.length ? out : out.subarray(0, count));
+  return into;
 }
 
 /** smallIntAt() of COPY, through COPY_VIEW. */
@@ -715,12 +718,12 @@ const SMALL_INT_SIZE = new Uint8Array(256).map((_, tag) => (
   tag < 0x80 || tag >= 0xe0 ? 1 : tag === 0xcc || tag === 0xd0 ? 2 : tag === 0xcd || tag === 0xd1 ? 3 : tag === 0xce || tag === 0xd2 ? 5 : 0));
 
 /** decodeInts() into a BigInt64Array / BigUint64Array: every element through intElement(). */
-function decodeBigInts(bytes, len, body, count, kind, integralFloats) {
-  const out = new BigInt64Array(count);
+function decodeBigInts(bytes, len, body, count, kind, integralFloats, into) {
+  const out = into === undefined ? new BigInt64Array(count) : new BigInt64Array(into.buffer, into.byteOffset, count);
   let p = body;
   for (let i = 0; i < count; i++) p = intElement(bytes, len, p, i, out, kind, integralFloats);
   foundAt = p;
-  return kind.c === 'u64' ? new BigUint64Array(out.buffer) : out;
+  return into ?? (kind.c === 'u64' ? new BigUint64Array(out.buffer) : out);
 }
 
 /**
@@ -797,8 +800,8 @@ const FROM_NUMBERS = /* @__PURE__ */ KINDS.map((k) => ({
 })[k.name]);
 
 /** Decodes `count` booleans (0xc2 / 0xc3 only) from bytes[body] into a Uint8Array of 0 / 1; the end is then found(). */
-function decodeBools(bytes, len, body, count) {
-  const out = new Uint8Array(count);
+function decodeBools(bytes, len, body, count, kind, integralFloats, view, into) {
+  const out = into ?? new Uint8Array(count);
   for (let i = 0, p = body; i < count; i++, p++) {
     if (p >= len) throw msgpackError('TRUNCATED', i, p, bytes);
     const tag = bytes[p];

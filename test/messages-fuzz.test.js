@@ -16,7 +16,7 @@ import { describe, expect, test } from 'vitest';
 import { FastmpError } from '../js/errors.js';
 import { decode, makeCodec, mapOf } from '../js/codec/index.js';
 import { rng } from './helpers.js';
-import { PORTS, difference, hex } from './messages-helpers.js';
+import { PORTS, difference, hex, mutate } from './messages-helpers.js';
 
 const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
 const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -130,23 +130,6 @@ function realMessage(r) {
     return Object.fromEntries(Array.from({ length: r.int(5) }, () => [`k${r.int(20)}`, value(depth + 1)]));
   };
   return msgpack.encode(value(0));
-}
-
-/** One of: flip a byte, replace it by a tag, insert, delete, cut, duplicate a run. */
-function mutate(bytes, r) {
-  const out = Array.from(bytes);
-  for (let m = 1 + r.int(3); m > 0; m--) {
-    const at = r.int(out.length + 1);
-    switch (r.int(6)) {
-      case 0: out[at] = (out[at] ?? 0) ^ (1 << r.int(8)); break;
-      case 1: out[at] = 0xc0 + r.int(64); break;
-      case 2: out.splice(at, 0, r() & 0xff); break;
-      case 3: out.splice(at, 1); break;
-      case 4: out.length = at; break;
-      default: out.splice(at, 0, ...out.slice(at, at + r.int(6)));
-    }
-  }
-  return Uint8Array.from(out.map((b) => b & 0xff));
 }
 
 describe('differential fuzz against @msgpack/msgpack', () => {

@@ -217,3 +217,20 @@ export function referenceArray(x, { bools = false } = {}) {
   }
   return Uint8Array.from(out);
 }
+
+/** One of: flip a byte, replace it by a tag, insert, delete, cut, duplicate a run. */
+export function mutate(bytes, r) {
+  const out = Array.from(bytes);
+  for (let m = 1 + r.int(3); m > 0; m--) {
+    const at = r.int(out.length + 1);
+    switch (r.int(6)) {
+      case 0: out[at] = (out[at] ?? 0) ^ (1 << r.int(8)); break;
+      case 1: out[at] = 0xc0 + r.int(64); break;
+      case 2: out.splice(at, 0, r() & 0xff); break;
+      case 3: out.splice(at, 1); break;
+      case 4: out.length = at; break;
+      default: out.splice(at, 0, ...out.slice(at, at + r.int(6)));
+    }
+  }
+  return Uint8Array.from(out.map((b) => b & 0xff));
+}

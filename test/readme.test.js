@@ -110,6 +110,7 @@ const EXAMPLES = [
   ['README.md', 'Shapes', 4],
   ['README.md', 'Errors', 3],
   ['docs/messages.md', 'Encoder and Decoder', 3],
+  ['docs/messages.md', 'Decoding without garbage', 1],
   ['docs/messages.md', 'Streams', 2],
   ['docs/messages.md', 'Standard arrays or raw bytes: when to use which', 2],
   ['docs/typed-arrays.md', 'Typed arrays: pack and unpack', 7],

@@ -42,6 +42,7 @@ const sharedKeyCache = new KeyCache();
  * @property {number} [maxDepth=100] deepest nesting read (the top value has depth 1)
  * @property {unknown} [shape] where typed arrays are (js/codec/shape.js)
  * @property {boolean} [integralFloats=false] shaped integer arrays accept floats that are exact integers
+ * @property {boolean} [reuseTypedArrays=false] a shape's typed-array fields are decoded into the arrays of the previous decode (same length), valid until the next
  */
 
 export class Decoder {
@@ -64,6 +65,12 @@ export class Decoder {
     this.reader = null;
     this.entered = false;
     this.copyBytes = false; // bins, raw strs and ext payloads as copies, not views of the input (streams)
+    // reuseTypedArrays: per shape node, the typed arrays its fields were
+    // decoded into ({ arrays, next, decode }: keptArray()); their buffers,
+    // which an input must not share (setInput()); decodes so far.
+    this.kept = c.reuseTypedArrays ? new Map() : null;
+    this.keptBuffers = c.reuseTypedArrays ? new WeakSet() : null;
+    this.decodes = 0;
   }
 
   /**
@@ -168,7 +175,11 @@ export class Decoder {
     return decoder;
   }
 
-  setInput(bytes, offset) {
+  setInput(input, offset) {
+    this.decodes++;
+    // An input in the buffer of an array this decode may write into (a kept
+    // one handed back as input) is read from a copy: never bytes overwritten while read.
+    const bytes = this.keptBuffers !== null && this.keptBuffers.has(input.buffer) ? input.slice() : input;
     this.bytes = bytes;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.pos = offset;
@@ -494,7 +505,7 @@ export class Decoder {
 
   readShaped(node, depth) {
     switch (node.type) {
-      case TYPED: return this.readTypedField(node.kind);
+      case TYPED: return this.readTypedField(node.kind, node);
       case ARRAY: return this.readShapedArray(node.elem, depth);
       default: return this.readShapedMap(node, depth);
     }
@@ -545,18 +556,18 @@ export class Decoder {
    * as a Float64Array, or from a Float32Array / Float64Array ext, then
    * rounded once to float16 (typed.js halfOf); from a bin, its bytes.
    */
-  readTypedField(kind) {
+  readTypedField(kind, node) {
     const start = this.pos;
     const tag = this.peekTag();
     const n = this.arrayHeader(tag, start);
     if (n >= 0) {
       if (n > this.maxArrayLength) throw this.overLimit(start, 'an array', n, 'maxArrayLength', this.maxArrayLength);
-      const k = kind === HALF ? FLOAT64 : kind;
-      const value = n < this.jsBelow[k.index] ? this.typedInJs(k, start, n) : this.typedByPort(k, start);
-      return kind === HALF ? halfOf(value) : value;
+      if (kind === HALF) return halfOf(this.typedFromArray(FLOAT64, start, n, undefined));
+      const into = this.kept === null ? undefined : this.keptArray(node, kind, n, start);
+      return this.typedFromArray(kind, start, n, into);
     }
-    if (kind !== BOOL && tag >= 0xc4 && tag <= 0xc6) return this.typedFromBin(kind, start);
-    if (kind !== BOOL && ((tag >= 0xc7 && tag <= 0xc9) || (tag >= 0xd4 && tag <= 0xd8))) return this.typedFromExtAt(kind, start);
+    if (kind !== BOOL && tag >= 0xc4 && tag <= 0xc6) return this.typedFromBin(kind, start, node);
+    if (kind !== BOOL && ((tag >= 0xc7 && tag <= 0xc9) || (tag >= 0xd4 && tag <= 0xd8))) return this.typedFromExtAt(kind, start, node);
     throw this.notShaped(start, kind === BOOL ? 'an array of booleans' : `${kind.name} (an array, a bin or a typed-array ext)`);
   }
 
@@ -568,35 +579,66 @@ export class Decoder {
    * field, which a message of many small typed arrays pays many times;
    * bench/messages.js W4 decode measures such a message).
    */
-  typedInJs(kind, start, n) {
+  typedInJs(kind, start, n, into) {
     const { bytes, end } = this;
     checkCount(bytes, start, this.pos, n, end);
-    const value = decodeKind(kind, bytes, end, this.pos, n, this.integralFloats, this.view);
+    const value = decodeKind(kind, bytes, end, this.pos, n, this.integralFloats, this.view, into);
     this.pos = found();
     return value;
   }
 
+  /** The array at `start` (n elements, its header read) as a typed array of kind, new or `into`: in JS below the port's crossover, else by its reader. */
+  typedFromArray(kind, start, n, into) {
+    return n < this.jsBelow[kind.index] ? this.typedInJs(kind, start, n, into) : this.typedByPort(kind, start, into);
+  }
+
   /** The array at `start` as a typed array of kind, decoded by the port's reader (its kernels). */
-  typedByPort(kind, start) {
+  typedByPort(kind, start, into) {
     this.reader ??= this.port.typedReader(this.bytes);
-    const value = this.reader.read(kind, start, this.integralFloats);
+    const value = this.reader.read(kind, start, this.integralFloats, into);
     this.pos = this.reader.end;
     return value;
   }
 
-  typedFromBin(kind, start) {
+  /**
+   * reuseTypedArrays: the array of n elements of kind that the field at
+   * `node` of the shape takes, the how-manieth time this decode meets that
+   * node: the one kept from the previous decode when its length is n, else a
+   * new one, kept from now on. Asked for only once the input holds n
+   * elements' bytes (checkCount: each takes at least one), so that a length
+   * field allocates no more than the input could fill.
+   */
+  keptArray(node, kind, n, start) {
+    checkCount(this.bytes, start, this.pos, n, this.end);
+    let slot = this.kept.get(node);
+    if (slot === undefined) this.kept.set(node, (slot = { arrays: [], next: 0, decode: 0 }));
+    if (slot.decode !== this.decodes) {
+      slot.decode = this.decodes;
+      slot.next = 0;
+    }
+    const i = slot.next++;
+    const kept = slot.arrays[i];
+    if (kept !== undefined && kept.length === n) return kept;
+    const fresh = new kind.Type(n);
+    slot.arrays[i] = fresh;
+    this.keptBuffers.add(fresh.buffer);
+    return fresh;
+  }
+
+  typedFromBin(kind, start, node) {
     const n = this.lengthAfter(this.bytes[start] - 0xc4, start);
     if (n > this.maxBinLength) throw this.overLimit(start, 'a bin', n, 'maxBinLength', this.maxBinLength);
     if (n > this.end - this.pos) throw this.tooLong(start, 'a bin', plural(n, 'byte'), this.pos + n);
     if (n % kind.bytes !== 0) {
       throw inputError('TYPE', `the bin at byte ${start} holds ${n} bytes, not a whole number of ${kind.name} elements`, start);
     }
-    const value = typedFromBytes(kind, this.bytes, this.pos, n);
+    const into = this.kept === null || kind === HALF ? undefined : this.keptArray(node, kind, n / kind.bytes, this.pos);
+    const value = typedFromBytes(kind, this.bytes, this.pos, n, into);
     this.pos += n;
     return value;
   }
 
-  typedFromExtAt(kind, start) {
+  typedFromExtAt(kind, start, node) {
     const tag = this.bytes[start];
     let n;
     if (tag >= 0xd4) {
@@ -615,8 +657,9 @@ export class Decoder {
       const of = kind === HALF ? 'Float32Array or Float64Array' : kind.name;
       throw this.notShaped(start, `${kind.name} (this ext is not a typed-array ext of ${of})`);
     }
+    const into = this.kept === null || kind === HALF || (n - 1) % kind.bytes !== 0 ? undefined : this.keptArray(node, kind, (n - 1) / kind.bytes, start);
     this.pos = p + 1 + n;
-    const value = typedFromExt(this.bytes.subarray(p + 1, p + 1 + n), start);
+    const value = typedFromExt(this.bytes.subarray(p + 1, p + 1 + n), start, into);
     return half ? halfOf(value) : value;
   }
 

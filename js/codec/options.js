@@ -25,7 +25,7 @@ const ENCODER_KEYS = [
 const DECODER_KEYS = [
   'extensionCodec', 'context', 'useBigInt64', 'rawStrings', 'maxStrLength', 'maxBinLength',
   'maxArrayLength', 'maxMapLength', 'maxExtLength', 'keyDecoder', 'mapKeyConverter', 'maxDepth',
-  'shape', 'integralFloats',
+  'shape', 'integralFloats', 'reuseTypedArrays',
 ];
 
 // Every key is taken as given by readOptions; its type is checked below.
@@ -89,7 +89,17 @@ export function decoderConfig(options, defaultCodec) {
     maxDepth: count(o.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth'),
     shape: o.shape === undefined ? null : compileShape(o.shape),
     integralFloats: flag(o.integralFloats, 'integralFloats'),
+    reuseTypedArrays: reuseOption(o.reuseTypedArrays, o.shape),
   }));
+}
+
+/** reuseTypedArrays: a flag, which only a shape gives anything to reuse. */
+function reuseOption(v, shape) {
+  const reuse = flag(v, 'reuseTypedArrays');
+  if (reuse && shape === undefined) {
+    throw new TypeError('fastmp: option reuseTypedArrays reuses the typed arrays that a shape decodes: give a shape too');
+  }
+  return reuse;
 }
 
 /**

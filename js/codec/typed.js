@@ -55,20 +55,22 @@ export const asBools = (bytes) => new BoolArray(bytes);
 
 /**
  * A new, aligned typed array of `kind` holding bytes[start, start + n) read
- * as little-endian elements (n a multiple of the element size).
+ * as little-endian elements (n a multiple of the element size); or `into`
+ * (a kind.Type of n / kind.bytes elements) holding them.
  */
-export function typedFromBytes(kind, bytes, start, n) {
-  const copy = new Uint8Array(n);
+export function typedFromBytes(kind, bytes, start, n, into = undefined) {
+  const copy = into === undefined ? new Uint8Array(n) : new Uint8Array(into.buffer, into.byteOffset, n);
   copy.set(bytes.subarray(start, start + n));
-  return new kind.Type(copy.buffer);
+  return into ?? new kind.Type(copy.buffer);
 }
 
 /**
  * The value of a typed-array extension payload (code byte, raw bytes), as
  * msgpackr decodes it: the typed array, or an ArrayBuffer / DataView.
- * `offset` (of the ext in the input) is for the error.
+ * `offset` (of the ext in the input) is for the error. `into`: the typed
+ * array to hold the elements, whose kind the caller has checked.
  */
-export function typedFromExt(data, offset) {
+export function typedFromExt(data, offset, into = undefined) {
   if (data.length === 0) throw inputError('EXT', 'a typed-array extension (0x74) without its element code', offset);
   const code = data[0];
   const n = data.length - 1;
@@ -81,7 +83,7 @@ export function typedFromExt(data, offset) {
   if (n % kind.bytes !== 0) {
     throw inputError('EXT', `a typed-array extension of ${kind.name} holds ${n} bytes, not a multiple of ${kind.bytes}`, offset);
   }
-  return typedFromBytes(kind, data, 1, n);
+  return typedFromBytes(kind, data, 1, n, into);
 }
 
 // ---- Float16Array, where the engine has one ------------------------------------------

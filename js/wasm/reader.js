@@ -67,7 +67,7 @@ class WasmReader {
     this.end = 0; // where the array read() last decoded ends
   }
 
-  read(kind, offset, integralFloats) {
+  read(kind, offset, integralFloats, into) {
     const { b, input } = this;
     const inputLength = lengthOf(input);
     const count = arrayCount(input, offset, inputLength);
@@ -79,7 +79,7 @@ class WasmReader {
     // memory: asInput() copies one in wasm memory): wasm memory holds a chunk,
     // not the field and its output.
     if (len >= UNPACK_CHUNK.from) {
-      const { value, end } = unpackChunked(b, kind, input, offset, body, count, offset + len, flags, this.kernelError);
+      const { value, end } = unpackChunked(b, kind, input, offset, body, count, offset + len, flags, this.kernelError, into);
       this.end = end;
       return value;
     }
@@ -91,7 +91,10 @@ class WasmReader {
     }
     const first = out / kind.bytes;
     this.end = offset + b.resultEnd();
-    return copyOut(b.view(kind.Type), first, first + count);
+    const elements = b.view(kind.Type);
+    if (into === undefined) return copyOut(elements, first, first + count);
+    into.set(elements.subarray(first, first + count));
+    return into;
   }
 
   /**

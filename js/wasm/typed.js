@@ -122,9 +122,10 @@ export function unpack(b, kind, input, start, body, count, flags, at, fail) {
  * chunk's elements with no header (FM_ELEMENTS_ONLY); a chunk ends anywhere,
  * and the element it cuts (TRUNCATED there) begins the next one. The input
  * ends at inputEnd: TRUNCATED in the last chunk is the input's own error.
+ * `into`: a kind.Type of `count` elements to decode into, instead of a new one.
  */
-export function unpackChunked(b, kind, input, start, body, count, inputEnd, flags, fail) {
-  const value = freshOutput(kind, count); // first: a refused output leaves scratch as it was
+export function unpackChunked(b, kind, input, start, body, count, inputEnd, flags, fail, into = undefined) {
+  const value = into ?? freshOutput(kind, count); // first: a refused output leaves scratch as it was
   const chunk = UNPACK_CHUNK.bytes;
   const most = Math.min(count, chunk); // every element takes at least a byte
   const base = b.reserve(align16(chunk) + most * kind.bytes);
