@@ -58,8 +58,17 @@ export class FastmpError extends Error {
   }
 }
 
-/** msgpack input that cannot be decoded (@msgpack/msgpack's DecodeError). */
-export class DecodeError extends FastmpError {}
+/**
+ * msgpack input that cannot be decoded (@msgpack/msgpack's DecodeError). Code
+ * written for @msgpack/msgpack makes its own as `new DecodeError(message)`
+ * (an extension's decoder, say): one argument is that message, code 'DECODE'.
+ */
+export class DecodeError extends FastmpError {
+  constructor(code, message, index = NO_INDEX, offset = NO_INDEX, value = undefined) {
+    if (message === undefined) super('DECODE', String(code ?? ''), index, offset, value);
+    else super(code, message, index, offset, value);
+  }
+}
 
 /**
  * msgpack input that ends too early or goes on after the value: a RangeError

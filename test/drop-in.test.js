@@ -6,7 +6,7 @@
 import * as msgpack from '@msgpack/msgpack';
 import { Packr } from 'msgpackr';
 import { describe, expect, test } from 'vitest';
-import { DecodeError, FastmpError, createFastmpSync, decodeTimestampToTimeSpec, optional } from '../js/index.js';
+import { DecodeError, ExtensionCodec, FastmpError, createFastmpSync, decodeTimestampToTimeSpec, optional } from '../js/index.js';
 import { catchError } from './messages-helpers.js';
 
 const fm = createFastmpSync();
@@ -75,6 +75,20 @@ describe('error classes', () => {
       expect(ours instanceof DecodeError, JSON.stringify(bytes)).toBe(theirs instanceof msgpack.DecodeError || theirs instanceof RangeError);
     }
   });
+});
+
+test('new DecodeError(message), as code written for @msgpack/msgpack makes one, keeps its message and is caught as one', () => {
+  const made = new DecodeError('bad point ext');
+  const theirs = new msgpack.DecodeError('bad point ext');
+  expect(made.message).toBe(theirs.message);
+  expect(made.code).toBe('DECODE');
+  expect([made instanceof DecodeError, made instanceof FastmpError, made instanceof Error]).toEqual([true, true, true]);
+  // Thrown from an extension's decoder, as @msgpack/msgpack's docs show it.
+  const extensionCodec = new ExtensionCodec();
+  extensionCodec.register({ type: 1, encode: () => null, decode: () => { throw new DecodeError('bad point ext'); } });
+  const err = catchError(() => fm.decode(Uint8Array.of(0x81, 0xa1, 0x70, 0xd4, 1, 0), { extensionCodec }));
+  expect(err).toBeInstanceOf(DecodeError);
+  expect(err.message).toMatch(/bad point ext/);
 });
 
 describe("@msgpack/msgpack's phrase where the situation is the same, and fastmp's detail", () => {
