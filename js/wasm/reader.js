@@ -1,5 +1,5 @@
 // reader.js - the codec's decoding port over wasm memory (the contract:
-// js/codec/port.js): a shaped decode copies its input into a region of wasm
+// js/codec/port-contract.js): a shaped decode copies its input into a region of wasm
 // memory once, and the kernels read each long typed-array field there.
 
 import { INTEGRAL_FLOATS, MAX_NUMBER_BYTES } from '../abi.js';
@@ -15,7 +15,7 @@ import { UNPACK_CHUNK, unpackChunked } from './typed.js';
  * js/port.js jsLimits()) says below how many elements a field is decoded in
  * JS; `kernelError(kind, start, result, input)` words a kernel's failure as
  * unpack() does.
- * @returns {import('../codec/port.js').DecodingPort}
+ * @returns {import('../codec/port-contract.js').DecodingPort}
  */
 export const wasmDecodingPort = (b, unpackInJsBelow, kernelError) => Object.freeze({
   unpackInJsBelow,
@@ -54,7 +54,7 @@ function inputRegion(b, bytes) {
 // (fields longer than UNPACK_CHUNK.from go a chunk at a time instead): 1 MB.
 const REGION_WINDOW = 1 << 20;
 
-/** Shaped typed-array fields of one input, decoded by the kernels: a Reader of js/codec/port.js. */
+/** Shaped typed-array fields of one input, decoded by the kernels: a Reader of js/codec/port-contract.js. */
 class WasmReader {
   constructor(boundary, kernelError, input) {
     this.b = boundary;

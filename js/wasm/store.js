@@ -1,5 +1,5 @@
 // store.js - the codec's encoding port over wasm memory (the contract:
-// js/codec/port.js): an Encoder's output lives in a region of wasm memory,
+// js/codec/port-contract.js): an Encoder's output lives in a region of wasm memory,
 // where the kernels write each typed-array field in place.
 
 import { MAX_ELEMENTS, packBound } from '../abi.js';
@@ -13,7 +13,7 @@ import { copyOut } from './outputs.js';
  * The encoding port of boundary b: stores in wasm memory. `packInJsBelow`
  * (by kind index: js/port.js jsLimits()) says below how many elements a
  * field is packed by wire.js, which is faster there.
- * @returns {import('../codec/port.js').EncodingPort}
+ * @returns {import('../codec/port-contract.js').EncodingPort}
  */
 export const wasmEncodingPort = (b, packInJsBelow) => Object.freeze({
   newOutput: (initialBytes) => new WasmStore(b, packInJsBelow, initialBytes),
@@ -28,7 +28,7 @@ const regions = typeof FinalizationRegistry === 'function'
   })
   : null;
 
-/** An Encoder's output, in wasm memory: a Store of js/codec/port.js. */
+/** An Encoder's output, in wasm memory: a Store of js/codec/port-contract.js. */
 class WasmStore {
   constructor(boundary, packInJsBelow, initialBytes) {
     this.b = boundary;
