@@ -34,8 +34,8 @@ export async function loadPaths() {
 export async function loadKernels() {
   const onMemoryGrowth = () => {};
   return {
-    simd: (await instantiate({ backend: 'simd', finder: SIBLING_WASM, onMemoryGrowth })).exports,
-    scalar: (await instantiate({ backend: 'scalar', finder: SIBLING_WASM, onMemoryGrowth })).exports,
+    simd: (await instantiate({ module: 'typed', backend: 'simd', finder: SIBLING_WASM, onMemoryGrowth })).exports,
+    scalar: (await instantiate({ module: 'typed', backend: 'scalar', finder: SIBLING_WASM, onMemoryGrowth })).exports,
   };
 }
 

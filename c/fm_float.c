@@ -356,4 +356,3 @@ static bool unpack_f64_scalar(const uint8_t *in, size_t len, size_t *pos, size_t
 FM_DEFINE_UNPACK(fm_unpack_f32, float, unpack_run_f32, unpack_f32_scalar)
 FM_DEFINE_UNPACK(fm_unpack_f64, double, unpack_run_f64, unpack_f64_scalar)
 
-FM_EXPORT int fm_simd_enabled(void) { return FM_SIMD; }

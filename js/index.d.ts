@@ -81,21 +81,25 @@ export interface InitOptions {
    */
   backend?: 'auto' | Backend;
   /**
-   * The wasm to use instead of the sibling file next to the module: a compiled
-   * module, its bytes, or a (promise of a) fetch Response. The backend is then
-   * read from the module itself.
+   * The typed-array module to use instead of the sibling file next to the
+   * module (dist/fastmp-<build>.wasm): a compiled module, its bytes, or a
+   * (promise of a) fetch Response. The backend is then read from the module itself.
    */
   wasm?: WebAssembly.Module | BufferSource | Response | PromiseLike<Response>;
+  /** The same for the ASN.1 string module (dist/fastmp-strings-<build>.wasm), of the same build. */
+  stringsWasm?: WebAssembly.Module | BufferSource | Response | PromiseLike<Response>;
   /** 'auto' (default): small inputs in pure JS; 'never': always wasm; 'always': never wasm. */
   pureJs?: 'auto' | 'never' | 'always';
 }
 
-export interface InitSyncOptions extends Omit<InitOptions, 'wasm'> {
+export interface InitSyncOptions extends Omit<InitOptions, 'wasm' | 'stringsWasm'> {
   /**
    * A compiled module or its bytes. Required outside Node (Node reads the
    * sibling file). Compiling blocks the thread: on a page prefer init().
    */
   wasm?: WebAssembly.Module | BufferSource;
+  /** The same for the ASN.1 string module, where the program uses ASN.1 functions. */
+  stringsWasm?: WebAssembly.Module | BufferSource;
 }
 
 // ---- the module's instance -------------------------------------------------

@@ -1,8 +1,8 @@
 // instance.js - fastmp instances, and the default one the module-level API uses.
 //
 // createFastmp(options) loads a wasm build and returns an instance: every API
-// function as a method, bound to the instance's own wasm module and boundary
-// (js/wasm/). Instances share nothing: two with different backends live
+// function as a method, bound to the instance's own wasm modules and their
+// boundaries (js/wasm/). Instances share nothing: two with different backends live
 // side by side. init() / initSync() replace the default instance, which the
 // module-level functions of js/module-api.js delegate to. Each entry passes
 // the finder of its wasm builds (js/loader.js) to these functions, so that an
@@ -10,58 +10,118 @@
 
 import { ANY, readOptions, oneOf } from './args.js';
 import { makeInstance } from './families.js';
-import { instantiate, instantiateSync, wasmCompileAllowed } from './loader.js';
+import { chooseBackend, instantiate, instantiateSync, wasmCompileAllowed } from './loader.js';
+import { STRINGS, TYPED, usedModules } from './modules.js';
 import { memoryGrew, newBoundary } from './wasm/index.js';
 
-const INIT_OPTIONS = { backend: oneOf('auto', 'simd', 'scalar', 'js'), wasm: ANY, pureJs: oneOf('auto', 'never', 'always') };
+const INIT_OPTIONS = {
+  backend: oneOf('auto', 'simd', 'scalar', 'js'), wasm: ANY, stringsWasm: ANY, pureJs: oneOf('auto', 'never', 'always'),
+};
 
 /** The options of createFastmp() / init(), read once and checked: a fresh object of the given keys. */
 const readInitOptions = (options, fn) => readOptions(options, fn, INIT_OPTIONS);
 
-/**
- * An instance's core: its boundary (js/wasm/: the wasm module's memory, or
- * none for backend 'js'), the backend that runs it, its pureJs option, and a
- * slot per family of functions, made on first use (js/families.js).
- */
-const newCore = (boundary, backend, pureJs) => ({
-  boundary, backend, pureJs, encodingPort: null, decodingPort: null, typed: null, strings: null, encoding: null, decoding: null,
-});
+/** Where a core keeps the boundary of each wasm module (js/modules.js). */
+const BOUNDARY = { [TYPED]: 'boundary', [STRINGS]: 'stringsBoundary' };
 
 /**
- * The checked options, and what loading needs: the core is made once the
- * module exists. `noWasm` is set when no module is to be loaded: backend 'js',
- * or 'auto' where compiling wasm is refused (a strict Content Security Policy).
+ * An instance's core: the boundary of each of its wasm modules (js/wasm/:
+ * the module's memory; null until the module loads, a boundary of no wasm
+ * for backend 'js'), the backend that runs it, its pureJs option, `need`
+ * (loads a module synchronously: for a family whose module init() did not
+ * load), and a slot per family of functions, made on first use (js/families.js).
+ */
+const newCore = (backend, pureJs) => ({
+  boundary: null, stringsBoundary: null, backend, pureJs, need: null,
+  encodingPort: null, decodingPort: null, typed: null, strings: null, encoding: null, decoding: null,
+});
+
+/** A core without wasm: every module's boundary one of no wasm. */
+function jsCore() {
+  const core = newCore('js', 'always');
+  core.boundary = core.stringsBoundary = newBoundary(null);
+  core.need = () => {};
+  return core;
+}
+
+/**
+ * The checked options, and the core they make before any module loads.
+ * `noWasm` is set when no module is to be loaded: backend 'js', or 'auto'
+ * where compiling wasm is refused (a strict Content Security Policy).
+ * `argsOf(module)` are js/loader.js's arguments for one module: a module
+ * given in the options decides the build where backend is 'auto'; every
+ * other module then loads that build.
  */
 function prepare(options, fn, finder) {
-  const { backend = 'auto', wasm, pureJs = 'auto' } = readInitOptions(options, fn);
-  if (backend === 'js' && (pureJs === 'never' || wasm !== undefined)) {
+  const { backend = 'auto', wasm, stringsWasm, pureJs = 'auto' } = readInitOptions(options, fn);
+  const given = { [TYPED]: wasm, [STRINGS]: stringsWasm };
+  if (backend === 'js' && (pureJs === 'never' || wasm !== undefined || stringsWasm !== undefined)) {
     throw new TypeError(`fastmp: ${fn}() backend 'js' runs no wasm: it takes neither pureJs 'never' nor a wasm module`);
   }
   const noWasm = backend === 'js' || (backend === 'auto' && !wasmCompileAllowed());
-  let core = null;
-  const load = { backend, wasm, finder, onMemoryGrowth: () => core !== null && memoryGrew(core.boundary) };
-  const make = (loaded) => (core = newCore(newBoundary(loaded.exports), loaded.backend, pureJs));
-  const makeJs = () => newCore(newBoundary(null), 'js', 'always');
-  return { load, make, makeJs, noWasm };
+  if (noWasm) return { noWasm, core: jsCore() };
+  const core = newCore(null, pureJs);
+  const argsOf = (module) => ({
+    module, backend: core.backend ?? backend, wasm: given[module], finder,
+    onMemoryGrowth: () => core[BOUNDARY[module]] !== null && memoryGrew(core[BOUNDARY[module]]),
+  });
+  const install = (module, loaded) => {
+    core.backend = loaded.backend;
+    core[BOUNDARY[module]] = newBoundary(loaded.exports);
+  };
+  core.need = (module) => core[BOUNDARY[module]] ?? install(module, instantiateSync(argsOf(module)) ?? notLoaded(module, core.backend));
+  // The modules to load now: those of the families this program uses, and any given.
+  const modules = [TYPED, STRINGS].filter((m) => given[m] !== undefined || usedModules().includes(m));
+  const first = modules.filter((m) => given[m] !== undefined); // they tell the build
+  const rest = modules.filter((m) => given[m] === undefined);
+  const settle = () => (core.backend ??= chooseBackend(backend));
+  return { noWasm, core, argsOf, install, first, rest, settle };
 }
 
-/** A core with its own wasm module (of the build `finder` finds, unless options.wasm). */
+/** A core with the wasm modules its program uses (of the builds `finder` finds, unless given). */
 async function loadCore(options, fn, finder) {
-  const { load: args, make, makeJs, noWasm } = prepare(options, fn, finder);
-  return noWasm ? makeJs() : make(await instantiate(args));
+  const { noWasm, core, argsOf, install, first, rest, settle } = prepare(options, fn, finder);
+  if (noWasm) return core;
+  for (const m of first) install(m, await instantiate(argsOf(m)));
+  settle();
+  const loaded = await Promise.all(rest.map((m) => instantiate(argsOf(m))));
+  rest.forEach((m, i) => install(m, loaded[i]));
+  return core;
 }
 
+/**
+ * loadCore() without a promise. A module the entry cannot read synchronously
+ * (a page: the sibling files are fetched) and that was not given is left to
+ * load on first use, which then says what to do; none loaded at all is that
+ * error now.
+ */
 function loadCoreSync(options, fn, finder) {
-  const { load: args, make, makeJs, noWasm } = prepare(options, fn, finder);
-  return noWasm ? makeJs() : make(instantiateSync(args));
+  const { noWasm, core, argsOf, install, first, rest, settle } = prepare(options, fn, finder);
+  if (noWasm) return core;
+  for (const m of first) install(m, instantiateSync(argsOf(m)));
+  settle();
+  const unread = rest.filter((m) => {
+    const loaded = instantiateSync(argsOf(m));
+    if (loaded !== null) install(m, loaded);
+    return loaded === null;
+  });
+  if (first.length === 0 && rest.length > 0 && unread.length === rest.length) notLoaded(rest[0], core.backend);
+  return core;
+}
+
+/** Throws: `module` is neither loaded nor readable synchronously by this entry here. */
+function notLoaded(module, build) {
+  const file = module === TYPED ? `fastmp-${build}.wasm` : `fastmp-strings-${build}.wasm`;
+  throw new Error(`fastmp: the ${module} module (${file}) is not loaded, and only Node >= 20.16 reads it synchronously: \`await init()\` once the code that calls its functions is imported (init() loads the modules of the functions imported so far), or pass initSync() or createFastmpSync() the module as options.${module === TYPED ? 'wasm' : 'stringsWasm'} (bytes or a WebAssembly.Module)`);
 }
 
 /**
  * createFastmp() of an entry whose builds `finder` finds: a new instance with
- * its own wasm module. Options: backend 'auto' (default: SIMD where the engine
+ * its own wasm modules. Options: backend 'auto' (default: SIMD where the engine
  * has it; pure JS where compiling wasm is refused) | 'simd' | 'scalar' | 'js'
- * (pure JS, WebAssembly never touched); wasm: a WebAssembly.Module, its bytes,
- * or a Response, instead of the entry's own build; pureJs 'auto' (default:
+ * (pure JS, WebAssembly never touched); wasm, stringsWasm: a
+ * WebAssembly.Module, its bytes, or a Response, instead of the entry's own
+ * build of the typed-array or the string module; pureJs 'auto' (default:
  * small inputs in JS) | 'never' | 'always'.
  */
 export const createInstance = async (finder, options) => makeInstance(await loadCore(options, 'createFastmp', finder));

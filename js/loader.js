@@ -2,10 +2,14 @@
 // module the caller gives or the one its finder finds. The only file that
 // calls WebAssembly.* (js/wasm/ only reads the views).
 //
-// A finder says where an entry's builds come from: { find(build), findSync(build) },
-// `build` 'simd' or 'scalar'; find() returns (a promise of) bytes, a Response
-// or a WebAssembly.Module, findSync() bytes or a Module. js/siblings.js finds
+// A finder says where an entry's builds come from: { find(module, build),
+// findSync(module, build) }, `module` one of js/modules.js, `build` 'simd' or
+// 'scalar'; find() returns (a promise of) bytes, a Response or a
+// WebAssembly.Module, findSync() bytes or a Module, or null where it cannot
+// read the build synchronously (a page fetches). js/siblings.js finds
 // the .wasm files next to the package; js/inline.js decodes its base64 copies.
+
+import { MODULE_MARK } from './modules.js';
 
 // The smallest module that uses SIMD128 (i32.const 0; i8x16.splat;
 // i8x16.popcnt): engines without SIMD refuse to validate it.
@@ -48,7 +52,7 @@ function wasmBytes(source) {
   return undefined;
 }
 
-async function compile(source) {
+async function compile(source, option) {
   if (source instanceof WebAssembly.Module) return source;
   if (typeof Response !== 'undefined' && source instanceof Response) {
     // Streaming compile needs the server to send application/wasm.
@@ -59,7 +63,7 @@ async function compile(source) {
   }
   const bytes = wasmBytes(source);
   if (bytes !== undefined) return WebAssembly.compile(bytes);
-  throw new TypeError('fastmp: options.wasm must be a WebAssembly.Module, a Response, an ArrayBuffer or a typed array');
+  throw new TypeError(`fastmp: options.${option} must be a WebAssembly.Module, a Response, an ArrayBuffer or a typed array`);
 }
 
 /**
@@ -81,6 +85,19 @@ function checkBackend(backend) {
 
 const imports = (onMemoryGrowth) => ({ env: { emscripten_notify_memory_growth: () => onMemoryGrowth() } });
 
+/** Checks a compiled module is fastmp's `module` (a module given as options.wasm may be another). */
+function checkModule(compiled, module, option) {
+  const names = WebAssembly.Module.exports(compiled).map((e) => e.name);
+  if (!names.includes(MODULE_MARK[module]) || !names.includes('fm_simd_enabled')) {
+    const file = module === 'typed' ? 'dist/fastmp-<build>.wasm' : 'dist/fastmp-strings-<build>.wasm';
+    throw new TypeError(`fastmp: options.${option} is not fastmp's ${module} module (${file})`);
+  }
+  return compiled;
+}
+
+/** The option that gives `module` (js/instance.js). */
+const moduleOption = (module) => (module === 'typed' ? 'wasm' : 'stringsWasm');
+
 /** Starts an instance and checks it is the build asked for: { exports, backend }. */
 function started(instance, backend) {
   const { exports } = instance;
@@ -93,33 +110,35 @@ function started(instance, backend) {
 }
 
 /**
- * Instantiates a build. `backend` is 'auto', 'simd' or 'scalar'; `wasm`, when
- * given, is the module (or its bytes, or a Response) to use, and `backend` is
- * then read from the module itself; otherwise `finder.find()` gets the build
- * `backend` picks. `onMemoryGrowth` runs whenever the module's memory grows.
- * Resolves to { exports, backend }.
+ * Instantiates a build of `module` (js/modules.js). `backend` is 'auto',
+ * 'simd' or 'scalar'; `wasm`, when given, is the module (or its bytes, or a
+ * Response) to use, and `backend` is then read from the module itself;
+ * otherwise `finder.find()` gets the build `backend` picks. `onMemoryGrowth`
+ * runs whenever the module's memory grows. Resolves to { exports, backend }.
  */
-export async function instantiate({ backend = 'auto', wasm, finder, onMemoryGrowth }) {
+export async function instantiate({ module, backend = 'auto', wasm, finder, onMemoryGrowth }) {
   checkBackend(backend);
-  const source = wasm === undefined ? finder.find(chooseBackend(backend)) : wasm;
-  const module = await compile(await source);
-  return started(await WebAssembly.instantiate(module, imports(onMemoryGrowth)), backend);
+  const source = wasm === undefined ? finder.find(module, chooseBackend(backend)) : wasm;
+  const compiled = checkModule(await compile(await source, moduleOption(module)), module, moduleOption(module));
+  return started(await WebAssembly.instantiate(compiled, imports(onMemoryGrowth)), backend);
 }
 
 /**
  * instantiate() without a promise, for Node, workers and precompiled modules:
  * `wasm` (or what `finder.findSync()` returns) is a WebAssembly.Module or its
- * bytes. It blocks while it compiles (tens of KB; Chrome once refused more
+ * bytes; null when `finder` cannot read the build synchronously. It blocks while it compiles (tens of KB; Chrome once refused more
  * than 4 KB on a page's main thread), so pages should prefer instantiate().
  */
-export function instantiateSync({ backend = 'auto', wasm, finder, onMemoryGrowth }) {
+export function instantiateSync({ module, backend = 'auto', wasm, finder, onMemoryGrowth }) {
   checkBackend(backend);
-  const source = wasm === undefined ? finder.findSync(chooseBackend(backend)) : wasm;
+  const source = wasm === undefined ? finder.findSync(module, chooseBackend(backend)) : wasm;
+  if (source === null) return null; // the finder cannot read it synchronously here
   const bytes = wasmBytes(source);
-  let module = source;
-  if (bytes !== undefined) module = new WebAssembly.Module(bytes);
+  let compiled = source;
+  if (bytes !== undefined) compiled = new WebAssembly.Module(bytes);
   else if (!(source instanceof WebAssembly.Module)) {
-    throw new TypeError('fastmp: initSync() options.wasm must be a WebAssembly.Module, an ArrayBuffer or a typed array');
+    throw new TypeError(`fastmp: initSync() options.${moduleOption(module)} must be a WebAssembly.Module, an ArrayBuffer or a typed array`);
   }
-  return started(new WebAssembly.Instance(module, imports(onMemoryGrowth)), backend);
+  checkModule(compiled, module, moduleOption(module));
+  return started(new WebAssembly.Instance(compiled, imports(onMemoryGrowth)), backend);
 }

@@ -16,9 +16,8 @@ import {
   encodeTimestampExtension,
 } from './codec/timestamp.js';
 import { DecodeError } from './errors.js';
-import { decodingOf, decodingPortOf, encodingOf, encodingPortOf, stringsOf, typedOf } from './families.js';
+import { decodingOf, decodingPortOf, encodingOf, encodingPortOf, memoryStatsOf, stringsOf, typedOf } from './families.js';
 import { current } from './instance.js';
-import { boundaryStats } from './wasm/index.js';
 
 export { simdSupported } from './loader.js';
 export { DecodeError, FastmpError } from './errors.js';
@@ -34,11 +33,11 @@ export {
 export const backend = () => current().backend;
 
 /**
- * Memory the default instance holds: `wasmMemory`, the size of its linear
- * memory, and `scratch`, the reused region that inputs and outputs pass
- * through. Both only grow, and only until the largest input so far fits.
+ * Memory the default instance holds: `wasmMemory`, the size of its wasm
+ * modules' linear memories, and `scratch`, the reused regions that inputs and
+ * outputs pass through (each summed over the modules). Both only grow, and only until the largest input so far fits.
  */
-export const memoryStats = () => boundaryStats(current().boundary);
+export const memoryStats = () => memoryStatsOf(current());
 
 // ---- typed arrays ---------------------------------------------------------------
 

@@ -9,9 +9,14 @@ import { jsDecodingPort, jsEncodingPort } from './codec/port-js.js';
 import { jsBelowFor } from './crossovers.js';
 import { msgpackError } from './errors.js';
 import { BOOL, KINDS } from './kinds.js';
+import { TYPED, useModule } from './modules.js';
 import { wasmDecodingPort } from './wasm/reader.js';
 import { wasmEncodingPort } from './wasm/store.js';
 import { reportedValue } from './wire.js';
+
+// The typed-array API and the codec run the kernels of the typed module: a
+// program that imports either loads it (js/modules.js).
+useModule(TYPED);
 
 // Below these element counts `auto` runs the pure-JS path (js/crossovers.js:
 // measured per backend, operation and type; per JS engine where one differs).

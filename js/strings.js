@@ -6,14 +6,23 @@
 // rule, and the parity tests hold both to the native builds.
 //
 // The API is made by stringsApi(core) for each instance (js/instance.js): the
-// functions are bound to that instance's boundary and options. The wasm side
-// of every call (copies, kernel calls) is the boundary's (js/wasm/strings.js).
+// functions are bound to that instance's options and to the boundary of its
+// string module, which has its own memory (js/modules.js). The wasm side of
+// every call (copies, kernel calls) is that boundary's (js/wasm/strings.js).
+// An input may be an alloc() array or a packView() output of the typed
+// module: the lifetime checks ask that module's boundary, and the kernels
+// read a copy.
 
 import { asOffset, describe, inputBytes, onceReadable, ownView, typedArrayName, usableLength } from './args.js';
 import { FastmpError, NO_INDEX } from './errors.js';
+import { STRINGS, useModule } from './modules.js';
+import { newBoundary } from './wasm/index.js';
 import { detachedError, locate, locateSized } from './wasm/lifetimes.js';
 import { NodeBuffer, freshBytes } from './wasm/outputs.js';
 import { decodeChars, encodeChars } from './wasm/strings.js';
+
+// A program that imports these functions loads the string module (js/modules.js).
+useModule(STRINGS);
 
 /**
  * Below these lengths (in chars) the pure-JS path is faster than a wasm call.
@@ -282,27 +291,41 @@ function asChars(value, fn, detached) {
 
 // ---- the API ---------------------------------------------------------------------------
 
+// The lifetimes an instance without the typed module checks: none (it hands out no arrays).
+const NO_LIFETIMES = newBoundary(null);
+
+// Per kind (stem: BMP, IA5, Visible, Printable, Numeric): encode<stem>
+// (string | Uint16Array -> content), decode<stem> (content -> string),
+// decode<stem>ToUint16 (content -> its chars), write<stem>String (-> DER),
+// read<stem>String (the DER string at bytes[offset] -> { value, end }).
+const namesOf = (k) => [`encode${k.api}`, `decode${k.api}`, `decode${k.api}ToUint16`, `write${k.api}String`, `read${k.api}String`];
+
+/** The names of the functions stringsApi() makes. */
+export const STRING_FUNCTIONS = KINDS.flatMap(namesOf);
+
 /**
  * The string functions bound to one instance: `core` is its
- * { boundary, backend, pureJs } (js/instance.js).
+ * { boundary, stringsBoundary, backend, pureJs } (js/instance.js).
  */
 export function stringsApi(core) {
-  const { boundary: b, pureJs } = core;
+  const { stringsBoundary: k, pureJs } = core;
+  // The typed module's boundary: what it handed out is checked here (FREED, STALE). It may load later.
+  const lives = () => core.boundary ?? NO_LIFETIMES;
   // Below these many chars a call takes the pure-JS path (pureJs 'always': every call; 'never': none).
   const below = (op) => (pureJs === 'always' ? Infinity : pureJs === 'never' ? 0 : JS_BELOW[core.backend][op]);
   const [encodeWide, encodeNarrow, decodeWide, decodeNarrow] = ['encodeBMP', 'encodeASCII', 'decodeBMP', 'decodeASCII'].map(below);
-  const detached = (x, fn) => detachedError(b, x, fn);
+  const detached = (x, fn) => detachedError(lives(), x, fn);
   /**
    * The input as the wasm path and the Buffer / TextDecoder routes read it: an
    * own view (asInput() gave the caller's Uint8Array itself, which the pure-JS
    * loops read by index only), or the view asInput() made of an ArrayBuffer.
    */
   const own = (input, original, fn) => (input === original ? ownView(input, Uint8Array, fn, detached) : input);
-  /** Where the chars are (a string: nowhere in wasm memory). */
-  const locateChars = (chars, fn, value) => (typeof chars === 'string' ? -1 : locate(b, chars, fn, value));
+  /** Refuses chars that lie in a released or stale array of the typed module (a string lies nowhere). */
+  const checkLifetime = (chars, fn, value) => typeof chars === 'string' || locate(lives(), chars, fn, value);
 
-  /** Content bytes of `chars`, with `header` bytes of room before them; `at`: where locate() found chars. */
-  function encode(kind, chars, at, header, tag) {
+  /** Content bytes of `chars`, with `header` bytes of room before them. */
+  function encode(kind, chars, header, tag) {
     const n = chars.length;
     const size = kind.wide ? 2 * n : n;
     if (n < (kind.wide ? encodeWide : encodeNarrow)) {
@@ -313,30 +336,30 @@ export function stringsApi(core) {
       return out;
     }
     const fail = (r, quoted) => charEncodeError(r.code, kind, r.index, header + r.offset, unitAt(quoted, r.index));
-    const out = encodeChars(b, kind, chars, at, header, fail);
+    const out = encodeChars(k, kind, chars, header, fail);
     if (header) writeHeader(out, tag, size);
     return out;
   }
 
   /** Content bytes[start, end) as a string (or units). */
-  function decode(kind, bytes, original, fn, at, start, end, toUnits) {
+  function decode(kind, bytes, original, fn, start, end, toUnits) {
     const len = end - start;
     if (kind.wide && len % 2) throw oddLengthError(len, end - 1);
     const n = kind.wide ? len / 2 : len; // no >> 1: content reaches 4 GiB
     if (n < SMALL && !toUnits && n < (kind.wide ? decodeWide : decodeNarrow)) { // the short strings, first
       return kind.wide ? jsDecodeBMPShort(bytes, start, end) : jsDecodeNarrowShort(kind, bytes, start, end);
     }
-    if (toUnits) return decodeContent(kind, bytes, original, fn, at, start, end, n, true);
+    if (toUnits) return decodeContent(kind, bytes, original, fn, start, end, n, true);
     if (n > MAX_STRING) throw stringTooLong(kind, n);
     try {
-      return decodeContent(kind, bytes, original, fn, at, start, end, n, false);
+      return decodeContent(kind, bytes, original, fn, start, end, n, false);
     } catch (e) {
       if (e instanceof FastmpError || e instanceof RangeError || n <= MIN_ENGINE_MAX_STRING) throw e;
       throw stringTooLong(kind, n, e);
     }
   }
 
-  function decodeContent(kind, input, original, fn, at, start, end, n, toUnits) {
+  function decodeContent(kind, input, original, fn, start, end, n, toUnits) {
     if (n < (kind.wide ? decodeWide : decodeNarrow)) {
       if (kind.wide) {
         // No one-byte route here: V8 makes a one-byte string of Latin-1 units
@@ -353,20 +376,22 @@ export function stringsApi(core) {
       const p = start + r.offset;
       return charDecodeError(r.code, kind, r.index, p, kind.wide ? (quoted[p] << 8) | quoted[p + 1] : quoted[p]);
     };
-    return decodeChars(b, kind, own(input, original, fn), start, end, toUnits, at, fail);
+    return decodeChars(k, kind, own(input, original, fn), start, end, toUnits, fail);
   }
 
   /** Every argument is read and checked before where the chars are is asked (their lifetime). */
   function encodeAll(kind, value, fn) {
     const chars = asChars(value, fn, detached);
-    return encode(kind, chars, locateChars(chars, fn, value), 0);
+    checkLifetime(chars, fn, value);
+    return encode(kind, chars, 0);
   }
 
   function write(kind, value, fn) {
     const chars = asChars(value, fn, detached);
     const size = kind.wide ? 2 * chars.length : chars.length;
     if (size > 0xffffffff) throw new RangeError(`fastmp: ${fn}(): ${size} content bytes have no DER length (at most 2^32-1)`);
-    return encode(kind, chars, locateChars(chars, fn, value), headerSize(size), kind.tag);
+    checkLifetime(chars, fn, value);
+    return encode(kind, chars, headerSize(size), kind.tag);
   }
 
   // The input is the caller's Uint8Array itself (the pure-JS loops read it
@@ -375,24 +400,20 @@ export function stringsApi(core) {
     const input = inputBytes(bytes, fn);
     const len = usableLength(input, fn, detached);
     asOffset(offset, input, fn);
-    const at = locateSized(b, input, len, fn, bytes); // a freed or stale input is refused before its bytes are read
+    locateSized(lives(), input, len, fn, bytes); // a freed or stale input is refused before its bytes are read
     const { start, end } = readHeader(kind, input, offset, len);
-    return { value: decode(kind, input, bytes, fn, at, start, end, false), end };
+    return { value: decode(kind, input, bytes, fn, start, end, false), end };
   }
 
   function decodeAll(kind, bytes, fn, toUnits) {
     const input = inputBytes(bytes, fn);
     const len = usableLength(input, fn, detached);
-    return decode(kind, input, bytes, fn, locateSized(b, input, len, fn, bytes), 0, len, toUnits);
+    locateSized(lives(), input, len, fn, bytes); // a freed or stale input is refused before its bytes are read
+    return decode(kind, input, bytes, fn, 0, len, toUnits);
   }
 
-  // Per kind (stem: BMP, IA5, Visible, Printable, Numeric): encode<stem>
-  // (string | Uint16Array -> content), decode<stem> (content -> string),
-  // decode<stem>ToUint16 (content -> its chars), write<stem>String (-> DER),
-  // read<stem>String (the DER string at bytes[offset] -> { value, end }).
   return Object.fromEntries(KINDS.flatMap((k) => {
-    const [encodeName, decodeName, unitsName] = [`encode${k.api}`, `decode${k.api}`, `decode${k.api}ToUint16`];
-    const [writeName, readName] = [`write${k.api}String`, `read${k.api}String`];
+    const [encodeName, decodeName, unitsName, writeName, readName] = namesOf(k);
     return [
       [encodeName, (value) => encodeAll(k, value, encodeName)],
       [decodeName, (bytes) => decodeAll(k, bytes, decodeName, false)],

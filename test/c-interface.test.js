@@ -177,10 +177,13 @@ test('FM_ELEMENT_TYPES (c/fastmp.h) and KINDS + BOOL (js/kinds.js): the same typ
 
 // ---- wasm exports ------------------------------------------------------------------------------
 
-/** The functions the kernels mark with FM_EXPORT: directly, or through a macro that defines them. */
-function markedForExport() {
+/**
+ * The functions the kernels of `files` (c/*.c) mark with FM_EXPORT: directly,
+ * or through a macro (of any C file) that defines them.
+ */
+function markedForExport(files) {
   const texts = readdirSync(join(ROOT, 'c')).filter((f) => /\.[ch]$/.test(f)).map((f) => source(`c/${f}`));
-  const code = texts.map((text) => text.replace(/^[ \t]*#.*$/gm, '')).join('\n'); // without the preprocessor lines
+  const code = files.map((f) => source(f).replace(/^[ \t]*#.*$/gm, '')).join('\n'); // without the preprocessor lines
   const marked = /FM_EXPORT\s+[\w\s*]*?\b(\w+)\s*\(/g;
   const names = [...code.matchAll(marked)].map(([, name]) => name);
   // A macro whose body defines its parameter k with FM_EXPORT exports argument k of every call.
@@ -194,26 +197,46 @@ function markedForExport() {
   return names;
 }
 
+const MAKEFILE = readFileSync(join(ROOT, 'Makefile'), 'utf8');
+/** The C files of a wasm module, as the Makefile lists them (TYPED_KERNELS, STRINGS_KERNELS). */
+const moduleFiles = (list) => new RegExp(`^${list}\\s*:=(.*)$`, 'm').exec(MAKEFILE)[1].trim().split(/\s+/);
+// The modules: their files' list in the Makefile, their file stem, what js/ calls besides the toolchain's.
+const MODULES = [
+  { list: 'TYPED_KERNELS', stem: 'fastmp-', calls: [...KINDS, BOOL].flatMap((k) => [k.pack, k.unpack]) },
+  { list: 'STRINGS_KERNELS', stem: 'fastmp-strings-', calls: ['fm_bmp_encode', 'fm_bmp_decode', 'fm_bmp_narrow'].concat(
+    ...['ia5', 'visible', 'printable', 'numeric'].map((k) => [`fm_${k}_encode`, `fm_${k}_decode`, `fm_${k}_check`])) },
+];
+
 // Exports the toolchain adds to every module: the reactor's entry, which runs
 // the C constructors (js/loader.js calls it), and Emscripten's stack helpers.
 const TOOLCHAIN_EXPORTS = ['_initialize', 'stackSave', 'stackRestore', 'stackAlloc'];
-// What js/ calls, besides each kind's fm_pack_<c> and fm_unpack_<c>.
-const USED_BY_JS = ['fm_simd_enabled', 'malloc', 'free', '_initialize', 'fm_bmp_encode', 'fm_bmp_decode',
-  'fm_ia5_encode', 'fm_ia5_decode', 'fm_ia5_check', 'fm_visible_encode', 'fm_visible_decode', 'fm_visible_check'];
+// What js/ calls of every module.
+const USED_BY_JS = ['fm_simd_enabled', 'malloc', 'free', '_initialize'];
 
-describe.each(['simd', 'scalar'])('dist/fastmp-%s.wasm', (build) => {
-  const path = join(ROOT, 'dist', `fastmp-${build}.wasm`);
+test('every kernel the C marks for export is in a wasm module: each C file in one, c/fm_module.c in all', () => {
+  const all = readdirSync(join(ROOT, 'c')).filter((f) => /^fm_\w+\.c$/.test(f)).map((f) => `c/${f}`).sort();
+  const lists = MODULES.map((m) => moduleFiles(m.list));
+  for (const files of lists) expect(files).toContain('c/fm_module.c');
+  const others = lists.flatMap((files) => files.filter((f) => f !== 'c/fm_module.c'));
+  expect(new Set(others).size).toBe(others.length);
+  expect([...others, 'c/fm_module.c'].sort()).toEqual(all);
+  const marked = markedForExport(all);
+  expect(marked.length).toBeGreaterThan(2 * C_TYPES.length);
+  for (const name of marked) expect(name).toMatch(/^fm_\w+$/);
+  expect(new Set(marked).size).toBe(marked.length);
+});
+
+describe.each(MODULES.flatMap((m) => ['simd', 'scalar'].map((build) => [`${m.stem}${build}`, m])))('dist/%s.wasm', (file, { list, calls }) => {
+  const path = join(ROOT, 'dist', `${file}.wasm`);
   const exports = () => {
     expect(existsSync(path), `${path} is missing: run make wasm`).toBe(true);
     return WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(path)));
   };
 
-  test('exports exactly the functions marked FM_EXPORT, the allocator the Makefile names, and the toolchain\'s own', () => {
-    const marked = markedForExport();
-    expect(marked.length).toBeGreaterThan(2 * C_TYPES.length);
-    for (const name of marked) expect(name).toMatch(/^fm_\w+$/);
-    expect(new Set(marked).size).toBe(marked.length);
-    const flags = /-sEXPORTED_FUNCTIONS=(\S+)/.exec(readFileSync(join(ROOT, 'Makefile'), 'utf8'))[1];
+  test(`exports exactly the functions its files (the Makefile's ${list}) mark FM_EXPORT, the allocator the Makefile names, and the toolchain's own`, () => {
+    const marked = markedForExport(moduleFiles(list));
+    expect(marked).toContain('fm_simd_enabled');
+    const flags = /-sEXPORTED_FUNCTIONS=(\S+)/.exec(MAKEFILE)[1];
     const named = flags.split(',').map((f) => f.replace(/^_/, ''));
     expect(named).toEqual(['malloc', 'free']); // one mechanism for the kernels: FM_EXPORT
     const all = exports();
@@ -223,11 +246,10 @@ describe.each(['simd', 'scalar'])('dist/fastmp-%s.wasm', (build) => {
     expect(all.length).toBe(of('function').length + of('memory').length + of('table').length);
   });
 
-  test('exports everything js/ calls', () => {
+  test('exports everything js/ calls of it', () => {
     const names = new Set(exports().map((e) => e.name));
-    const needed = [...KINDS, BOOL].flatMap((k) => [k.pack, k.unpack]).concat(USED_BY_JS, 'memory');
+    const needed = calls.concat(USED_BY_JS, 'memory');
     expect(needed.filter((name) => !names.has(name))).toEqual([]);
-    expect(needed).toContain('fm_unpack_u64');
   });
 });
 

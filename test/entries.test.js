@@ -11,10 +11,17 @@ import { ROOT } from './helpers.js';
 
 const simdBytes = readFileSync(`${ROOT}/dist/fastmp-simd.wasm`);
 const scalarBytes = readFileSync(`${ROOT}/dist/fastmp-scalar.wasm`);
+const stringsSimdBytes = readFileSync(`${ROOT}/dist/fastmp-strings-simd.wasm`);
+const stringsScalarBytes = readFileSync(`${ROOT}/dist/fastmp-strings-scalar.wasm`);
 
-/** The module answers with the right bytes: it is really loaded, not just named. */
+// Long enough that the string kernels run, not the pure-JS path.
+const TEXT = 'Zoë €'.repeat(100);
+
+/** Both modules answer with the right bytes: they are really loaded, not just named. */
 function works(api) {
   expect(Buffer.from(api.pack(new Float32Array([1.5, -2, 3.25, 1e30]))).toString('hex')).toBe('94ca3fc00000cac0000000ca40500000ca7149f2ca');
+  expect(api.decodeBMP(api.encodeBMP(TEXT))).toBe(TEXT);
+  expect(() => api.encodeIA5(TEXT)).toThrow(expect.objectContaining({ code: 'RANGE', index: 2 }));
   return api.backend();
 }
 
@@ -27,6 +34,38 @@ test('initSync() reads the sibling file in Node, or takes a module or its bytes'
   expect(works(fastmp)).toBe('simd');
   expect(fastmp.initSync({ wasm: new WebAssembly.Module(scalarBytes) })).toBe('scalar');
   expect(works(fastmp)).toBe('scalar');
+  expect(fastmp.initSync({ wasm: scalarBytes, stringsWasm: new WebAssembly.Module(stringsScalarBytes) })).toBe('scalar');
+  expect(works(fastmp)).toBe('scalar');
+  // The string module alone given: it tells the build, and the typed module's sibling of that build loads.
+  expect(fastmp.initSync({ stringsWasm: stringsScalarBytes })).toBe('scalar');
+  expect(works(fastmp)).toBe('scalar');
+});
+
+test('a module given for the other family, or of the other build than the first, is refused by name', async () => {
+  fastmp.initSync({ backend: 'simd' });
+  expect(() => fastmp.initSync({ wasm: stringsSimdBytes })).toThrow(/options.wasm is not fastmp's typed module \(dist\/fastmp-<build>.wasm\)/);
+  expect(() => fastmp.initSync({ stringsWasm: simdBytes })).toThrow(/options.stringsWasm is not fastmp's strings module/);
+  expect(() => fastmp.initSync({ wasm: simdBytes, stringsWasm: stringsScalarBytes })).toThrow(/asked for the simd backend but the module given is the scalar build/);
+  await expect(fastmp.createFastmp({ wasm: scalarBytes, stringsWasm: stringsSimdBytes })).rejects.toThrow(/asked for the scalar backend/);
+  expect(() => fastmp.initSync({ backend: 'js', stringsWasm: stringsSimdBytes })).toThrow(/backend 'js' runs no wasm/);
+  expect(works(fastmp)).toBe('simd');
+});
+
+test('each wasm module has its own memory, and memoryStats() sums them', () => {
+  const one = fastmp.createFastmpSync({ pureJs: 'never' });
+  const before = one.memoryStats();
+  one.pack(new Float64Array(1 << 16)); // 512 KB through the typed module's scratch
+  const afterTyped = one.memoryStats();
+  expect(afterTyped.scratch).toBeGreaterThan(before.scratch);
+  one.encodeBMP('x'.repeat(1 << 18)); // 512 KB of content through the string module's
+  const afterStrings = one.memoryStats();
+  expect(afterStrings.scratch).toBeGreaterThanOrEqual(afterTyped.scratch + (1 << 19));
+  // An alloc() array of the typed module, freed, is refused by the string functions as before.
+  const units = one.alloc(Uint16Array, 300);
+  units.fill(0x41);
+  expect(one.decodeIA5ToUint16(one.encodeIA5(units))).toEqual(units);
+  one.free(units);
+  expect(() => one.encodeIA5(units)).toThrow(expect.objectContaining({ code: 'FREED' }));
 });
 
 test('initSync() fails as init() does, and leaves the previous instance in use', () => {
@@ -42,6 +81,9 @@ test('the inline entry carries the very bytes of dist/*.wasm and loads them', as
   const { SIMD, SCALAR } = await import('../dist/fastmp-inline.js');
   expect(Buffer.from(SIMD, 'base64').equals(simdBytes)).toBe(true);
   expect(Buffer.from(SCALAR, 'base64').equals(scalarBytes)).toBe(true);
+  const strings = await import('../dist/fastmp-inline-strings.js');
+  expect(Buffer.from(strings.SIMD, 'base64').equals(stringsSimdBytes)).toBe(true);
+  expect(Buffer.from(strings.SCALAR, 'base64').equals(stringsScalarBytes)).toBe(true);
   expect(await inline.init()).toBe('simd');
   expect(works(inline)).toBe('simd');
   expect(inline.initSync({ backend: 'scalar' })).toBe('scalar');

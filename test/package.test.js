@@ -78,14 +78,17 @@ test('the tarball holds the JS, the declarations, the wasm and the licence, noth
   expect(packed.files.map((f) => f.path).sort()).toEqual([
     'LICENSE',
     'README.md',
+    'dist/fastmp-inline-strings.js',
     'dist/fastmp-inline.js',
     'dist/fastmp-scalar.wasm',
     'dist/fastmp-simd.wasm',
+    'dist/fastmp-strings-scalar.wasm',
+    'dist/fastmp-strings-simd.wasm',
     'docs/asn1.md', 'docs/browsers.md', 'docs/contributing.md', 'docs/errors.md', 'docs/hardening.md', 'docs/history.md', 'docs/messages.md', 'docs/performance.md', 'docs/typed-arrays.md',
     'js/abi.js', 'js/api.js', 'js/args.js',
     'js/codec/bind.js', 'js/codec/decoder.js', 'js/codec/decoding.js', 'js/codec/encoder.js', 'js/codec/encoding.js', 'js/codec/ext.js', 'js/codec/index.js', 'js/codec/options.js', 'js/codec/path.js', 'js/codec/port-contract.js', 'js/codec/port-js.js', 'js/codec/scan.js', 'js/codec/shape.js', 'js/codec/stream.js', 'js/codec/timestamp.js', 'js/codec/typed.js', 'js/codec/utf8.js',
     'js/crossovers.js', 'js/errors.js', 'js/families.js', 'js/index.d.cts', 'js/index.d.ts', 'js/index.js', 'js/inline.js', 'js/instance.js', 'js/intrinsics.js', 'js/kinds.js', 'js/loader.js',
-    'js/module-api.js',
+    'js/module-api.js', 'js/modules.js',
     'js/msgpackr-node.js', 'js/msgpackr.cjs', 'js/msgpackr.d.cts', 'js/msgpackr.d.ts', 'js/msgpackr.js', 'js/node.cjs', 'js/node.js', 'js/port.js',
     'js/siblings.js', 'js/strings.js', 'js/tags.js', 'js/text.js',
     'js/wasm/core.js', 'js/wasm/index.js', 'js/wasm/lifetimes.js', 'js/wasm/outputs.js', 'js/wasm/reader.js', 'js/wasm/store.js', 'js/wasm/strings.js', 'js/wasm/typed.js',
@@ -185,22 +188,24 @@ describe('in headless Chromium', () => {
     return { result, wasm };
   }
 
-  /** 'simd' or 'scalar': which build a (hashed) asset path is. */
-  const build = (path) => path.match(/fastmp-(simd|scalar)-[\w-]+\.wasm$/)?.[1];
+  /** Which module and build a (hashed) asset path is: 'simd', 'scalar' (the typed module's), 'strings-simd', 'strings-scalar'. */
+  const build = (path) => path.match(/fastmp-((?:strings-)?(?:simd|scalar))-[\w-]+\.wasm$/)?.[1];
+  // What the page and its Worker each fetch (both call typed-array and string functions).
+  const fetchedBy = (b) => [b, `strings-${b}`, b, `strings-${b}`].sort();
 
   const both = (backend) => ({ init: backend, page: expected(backend), worker: { init: backend, ...expected(backend) } });
 
-  test('Vite builds the page with no configuration: both wasm builds are emitted as assets', () => {
+  test('Vite builds the page with no configuration: both builds of both wasm modules are emitted as assets', () => {
     const assets = readdirSync(join(project, 'dist/assets'));
-    expect(assets.filter((f) => f.endsWith('.wasm')).map(build).sort()).toEqual(['scalar', 'simd']);
+    expect(assets.filter((f) => f.endsWith('.wasm')).map(build).sort()).toEqual(['scalar', 'simd', 'strings-scalar', 'strings-simd']);
   });
 
-  test('the Vite page and its Worker run the SIMD build, fetched as application/wasm', async () => {
+  test('the Vite page and its Worker run the SIMD builds, fetched as application/wasm', async () => {
     const { result, wasm } = await open(browsers.simd, built, '/');
     expect(result).toEqual(both('simd'));
-    expect(wasm.length).toBe(2); // the page's and the Worker's
+    expect(wasm.map(([path]) => build(path)).sort()).toEqual(fetchedBy('simd')); // the page's and the Worker's
     for (const [path, type] of wasm) {
-      expect(path).toMatch(/^\/assets\/fastmp-simd-[\w-]+\.wasm$/);
+      expect(path).toMatch(/^\/assets\/fastmp-(strings-)?simd-[\w-]+\.wasm$/);
       expect(type).toBe('application/wasm');
     }
   });
@@ -211,10 +216,17 @@ describe('in headless Chromium', () => {
     expect(wasm).toEqual([]);
   });
 
+  test('a Worker that imports only encode() fetches only the typed-array module; one that imports only ASN.1 functions only the string module', async () => {
+    const { result, wasm } = await open(browsers.simd, built, '/?entry=families');
+    expect(result).toEqual({ encodeOnly: { backend: 'simd', value: 1 + 2 + 3 + 5 * 64 }, asn1Only: { backend: 'simd', value: true } });
+    expect(wasm.map(([path]) => build(path))).toEqual(['simd', 'strings-simd']);
+  });
+
   test('a plain <script type="module"> page (import map, no bundler) and its Worker', async () => {
     const { result, wasm } = await open(browsers.simd, plain, '/plain.html');
     expect(result).toEqual(both('simd'));
-    expect(wasm.map(([path]) => path)).toEqual(['/node_modules/fastmp-wasm/dist/fastmp-simd.wasm', '/node_modules/fastmp-wasm/dist/fastmp-simd.wasm']);
+    const dist = '/node_modules/fastmp-wasm/dist/';
+    expect(wasm.map(([path]) => path).sort()).toEqual(fetchedBy('simd').map((b) => `${dist}fastmp-${b}.wasm`));
   });
 
   test('the Vite dev server (dependency pre-bundling, no configuration): the page and its Worker, both entries', async () => {
@@ -240,7 +252,7 @@ describe('in headless Chromium', () => {
   test.runIf(x64)(`with SIMD off in the engine (--js-flags=${NO_SIMD_FLAG}) every page reports 'scalar' and passes`, async () => {
     const vite = await open(browsers.noSimd, built, '/');
     expect(vite.result).toEqual(both('scalar'));
-    expect(vite.wasm.map(([path]) => build(path))).toEqual(['scalar', 'scalar']);
+    expect(vite.wasm.map(([path]) => build(path)).sort()).toEqual(fetchedBy('scalar'));
     const inline = await open(browsers.noSimd, built, '/?entry=inline');
     expect(inline.result).toEqual(both('scalar'));
     expect(inline.wasm).toEqual([]);

@@ -22,9 +22,11 @@ describe('each app stays under its ceiling (a tripwire: issue 26\'s goals are pr
   }
 });
 
-test('the inline app fetches no .wasm, and the others fetch one build', () => {
+test('the inline app fetches no .wasm; the others the SIMD build of their own family\'s module only', () => {
   expect(measured.inline.fetched).toEqual([]);
-  for (const name of ['encode', 'shaped', 'asn1']) expect(measured[name].fetched).toHaveLength(1);
+  const fetched = (name) => measured[name].fetched.map((w) => w.source);
+  for (const name of ['encode', 'shaped']) expect(fetched(name)).toEqual(['fastmp-simd.wasm']);
+  expect(fetched('asn1')).toEqual(['fastmp-strings-simd.wasm']);
 });
 
 test('an app that calls only ASN.1 functions ships neither half of the codec (issue 26)', () => {

@@ -259,7 +259,7 @@ function expectedNarrow({ units, max }) {
  * the code 'STORED PAST THE COUNT'.
  */
 async function wasmNarrowOutcomes(backend, cases) {
-  const k = (await instantiate({ backend, finder: SIBLING_WASM, onMemoryGrowth: () => {} })).exports;
+  const k = (await instantiate({ module: 'strings', backend, finder: SIBLING_WASM, onMemoryGrowth: () => {} })).exports;
   expect(k.fm_simd_enabled()).toBe(backend === 'simd' ? 1 : 0);
   return cases.map(({ bytes, max }) => {
     const n = bytes.length / 2;

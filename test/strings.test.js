@@ -426,7 +426,7 @@ test('wasm memory growth between string calls never leaves a stale view', async 
 describe.each(['simd', 'scalar'])('fm_bmp_narrow (wasm %s)', (backend) => {
   let k;
   beforeAll(async () => {
-    k = (await instantiate({ backend, finder: SIBLING_WASM, onMemoryGrowth: () => {} })).exports;
+    k = (await instantiate({ module: 'strings', backend, finder: SIBLING_WASM, onMemoryGrowth: () => {} })).exports;
   });
 
   /** [returned count, out bytes] for the units, `in` and `out` at the given misalignments. */

@@ -1,8 +1,9 @@
 // strings.js - the ASN.1 string kernels' calls (js/strings.js decides when
-// they run): content encoded or checked in the boundary's scratch region
-// (core.js), copied out once.
+// they run): content encoded or checked in the scratch region (core.js) of
+// the string module's boundary, copied out once. That module's memory holds
+// nothing but scratch, so no input lies in it: every input is copied in.
 
-import { OUTSIDE, align16 } from './core.js';
+import { align16 } from './core.js';
 import { copyOut } from './outputs.js';
 
 // Browsers decode strings with TextDecoder and encode with TextEncoder.encodeInto.
@@ -12,13 +13,11 @@ const latin1 = typeof TextDecoder === 'function' ? new TextDecoder('windows-1252
 const utf8 = typeof TextEncoder === 'function' ? new TextEncoder() : null;
 
 /**
- * Encodes chars (a string, or a Uint16Array of code units that locate()
- * placed at `at`) as `kind` content into a fresh Uint8Array with `header`
- * bytes of room before it. On a bad char throws fail(result).
+ * Encodes chars (a string, or a Uint16Array of code units) as `kind` content
+ * into a fresh Uint8Array with `header` bytes of room before it. On a bad
+ * char throws fail(result).
  */
-export function encodeChars(b, kind, value, at, header, fail) {
-  // Units in wasm memory are copied out first: the call may move what they point at.
-  const chars = at === OUTSIDE ? value : new Uint16Array(value);
+export function encodeChars(b, kind, chars, header, fail) {
   const n = chars.length;
   const size = kind.wide ? 2 * n : n;
   const k = b.wasm;
@@ -74,9 +73,7 @@ function writeUtf16(b, value, at) {
  * Decodes content input[start, end) (even length for BMP) to a string, or to
  * a Uint16Array when `toUnits`. On a bad char throws fail(result, quoted).
  */
-export function decodeChars(b, kind, input, start, end, toUnits, at, fail) {
-  // A view of wasm memory is copied first: the call may decode over it in place.
-  const bytes = at === OUTSIDE ? input : input.slice();
+export function decodeChars(b, kind, bytes, start, end, toUnits, fail) {
   const len = end - start;
   const k = b.wasm;
   // BMP in place (as a string: first narrowed into a second region, see

@@ -485,7 +485,17 @@ export async function run(fastmp) {
     }
     // A page: the bytes fetched, compiled here, and the Response itself.
     const bytes = new Uint8Array(await (await fetch(scalarUrl)).arrayBuffer());
-    equal(fastmp.createFastmpSync({ wasm: new WebAssembly.Module(bytes) }).backend(), 'scalar', 'createFastmpSync({ wasm: Module })');
+    const sync = fastmp.createFastmpSync({ wasm: new WebAssembly.Module(bytes) });
+    equal(sync.backend(), 'scalar', 'createFastmpSync({ wasm: Module })');
+    equal(sync.pack(new Float32Array([1.5])).length, 6, 'createFastmpSync({ wasm: Module }).pack()');
+    // The string module was not given and a page cannot read it synchronously: its first call says so.
+    const text = 'Zoë €'.repeat(100);
+    const missing = (() => { try { return sync.encodeBMP(text); } catch (e) { return e.message; } })();
+    assert(/strings module \(fastmp-strings-scalar.wasm\) is not loaded/.test(missing), `encodeBMP() without the string module: ${missing}`);
+    const stringsUrl = new URL('../../dist/fastmp-strings-scalar.wasm', import.meta.url);
+    const strings = new Uint8Array(await (await fetch(stringsUrl)).arrayBuffer());
+    const both = fastmp.createFastmpSync({ wasm: bytes, stringsWasm: strings });
+    equal(both.decodeBMP(both.encodeBMP(text)), text, 'createFastmpSync({ wasm, stringsWasm }) strings');
     equal((await fastmp.createFastmp({ wasm: bytes })).backend(), 'scalar', 'createFastmp({ wasm: bytes })');
     equal((await fastmp.createFastmp({ wasm: fetch(scalarUrl) })).backend(), 'scalar', 'createFastmp({ wasm: fetch() })');
     const refused = await fastmp.createFastmp({ wasm: bytes, backend: 'simd' }).then(() => 'loaded', (e) => e.message);

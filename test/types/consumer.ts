@@ -20,6 +20,8 @@ import msgpack from 'fastmp-wasm';
 async function main(): Promise<void> {
   const b: Backend = await init({ backend: 'auto', pureJs: 'auto' });
   const s: Backend = initSync({ backend: 'scalar', wasm: new Uint8Array(8) });
+  const both: Backend = await init({ wasm: fetch('/typed.wasm'), stringsWasm: fetch('/strings.wasm') });
+  const syncBoth: Backend = initSync({ wasm: new Uint8Array(8), stringsWasm: new Uint8Array(8) });
   const again: 'simd' | 'scalar' | 'js' = backend(); // 'js': pure JS (backend 'js', or wasm refused by a CSP)
   const simd: boolean = simdSupported();
   const bytes: Uint8Array = pack(new Float32Array([1, 2]));

@@ -1,0 +1,8 @@
+// A module Worker that imports only encode(): its bundle marks only the
+// typed-array module used, so its init() fetches only that module's wasm.
+import { encode, init } from 'fastmp-wasm';
+
+init().then(
+  (backend) => postMessage({ backend, value: encode({ v: new Float32Array(64).fill(1.5) }).length }),
+  (e) => postMessage({ error: String(e?.stack ?? e) }),
+);
