@@ -215,3 +215,43 @@ describe('shapes: named fields are required, optional(S) may be absent or nil', 
     expect(() => fm.decode(fm.encode([]), { shape: [optional(Int8Array)] })).toThrow(/optional\(S\) marks a field of a map/);
   });
 });
+
+describe('encode(value, options): the Encoder of earlier calls with the same options is reused', () => {
+  const fm = createFastmpSync();
+  const value = { b: 1, a: [1.5, 2 ** 40, -1], t: new Float32Array([0.5, -2]), u: undefined };
+
+  test('each option tells configs apart: a config differing in any one option is not the same', async () => {
+    const { ENCODER_KEYS, encoderConfig } = await import('../js/codec/options.js');
+    const codec = new ExtensionCodec();
+    const other = {
+      extensionCodec: new ExtensionCodec(), context: {}, useBigInt64: true, maxDepth: 7, initialBufferSize: 64, sortKeys: true,
+      forceFloat32: true, ignoreUndefined: true, forceIntegerToFloat: true, typedArrays: 'bin',
+    };
+    expect(Object.keys(other).sort()).toEqual([...ENCODER_KEYS].sort());
+    const base = encoderConfig({ extensionCodec: codec }, codec);
+    expect(base.sameAs(encoderConfig({ extensionCodec: codec }, codec))).toBe(true);
+    for (const key of ENCODER_KEYS) {
+      expect(base.sameAs(encoderConfig({ extensionCodec: codec, [key]: other[key] }, codec)), key).toBe(false);
+    }
+  });
+
+  test('calls alternating between options each write what a new Encoder of their own options writes', () => {
+    const options = [{ sortKeys: true }, { typedArrays: 'bin' }, { forceFloat32: true }, { ignoreUndefined: true }, { typedArrays: 'ext' },
+      { useBigInt64: true }, undefined, { sortKeys: true, typedArrays: 'bin' }];
+    for (let round = 0; round < 3; round++) {
+      for (const o of options) {
+        const got = fm.encode(value, o && { ...o });
+        expect(Buffer.from(got).toString('hex'), JSON.stringify(o)).toBe(Buffer.from(new fm.Encoder(o).encode(value)).toString('hex'));
+      }
+    }
+  });
+
+  test('an extension that encodes with the same options during a call gets an Encoder of its own', () => {
+    const codec = new ExtensionCodec();
+    class Inner {}
+    codec.register({ type: 3, encode: (x) => (x instanceof Inner ? fm.encode({ inner: [1, 2] }, { extensionCodec: codec, sortKeys: true }) : null), decode: (d) => d });
+    const out = fm.encode({ z: new Inner(), a: 1 }, { extensionCodec: codec, sortKeys: true });
+    const inner = fm.encode({ inner: [1, 2] }, { extensionCodec: codec, sortKeys: true });
+    expect(Buffer.from(out).toString('hex')).toBe(`82a161${'01'}a17ac7${inner.length.toString(16).padStart(2, '0')}03${Buffer.from(inner).toString('hex')}`);
+  });
+});

@@ -150,6 +150,9 @@ class StorePool {
   }
 }
 
+const NO_BYTES = new Uint8Array(0);
+const NO_VIEW = new DataView(NO_BYTES.buffer);
+
 const POOLS = new WeakMap();
 const poolOf = (port) => POOLS.get(port) ?? POOLS.set(port, new StorePool(port)).get(port);
 
@@ -198,8 +201,10 @@ export class Encoder {
     this.pool = poolOf(port);
     this.store = null; // borrowed for a call
     this.kept = null; // the store of the latest encodeSharedRef() output
-    this.bytes = new Uint8Array(0);
-    this.view = new DataView(this.bytes.buffer);
+    // No store until a call borrows one; these empty views, shared by every
+    // Encoder, stand in (a fresh pair per Encoder cost most of its making).
+    this.bytes = NO_BYTES;
+    this.view = NO_VIEW;
     this.pos = 0;
     this.base = 0; // where the output will start in its final buffer (encodeInto's offset)
     this.entered = false;

@@ -5,17 +5,37 @@
 
 import { bindPort } from './bind.js';
 import { Encoder as BaseEncoder } from './encoder.js';
+import { ExtensionCodec } from './ext.js';
+import { encoderConfig } from './options.js';
+
+// How many Encoders the calls with options keep, one per distinct options.
+const KEPT_ENCODERS = 4;
 
 /**
  * The encoding functions over an encoding port (js/codec/port-contract.js).
- * (Without options, one Encoder serves every call; a call made during
- * another, from an extension, gets a fresh one of its own.)
+ * Without options, one Encoder serves every call. With options, the call
+ * reuses the Encoder of an earlier call whose options read the same (the
+ * latest KEPT_ENCODERS distinct ones), as msgpackr's pack() reuses one
+ * Packr: an app that writes encode(v, { typedArrays: 'bin' }) pays for its
+ * options once, not per call. Options with a `context` are not kept (it is
+ * per-call data, and keeping it would hold it alive). A call made during
+ * another, from an extension, gets a fresh Encoder of its own.
  * @param {object | (() => object)} port
  */
 export function makeEncoding(port) {
   const Encoder = bindPort(BaseEncoder, port);
   let shared = null;
-  const encoderFor = (options) => (options === undefined ? (shared ??= new Encoder()) : new Encoder(options));
+  const kept = [];
+  function encoderFor(options) {
+    if (options === undefined) return (shared ??= new Encoder());
+    const config = encoderConfig(options, ExtensionCodec.defaultCodec);
+    for (let i = 0; i < kept.length; i++) if (kept[i].config.sameAs(config)) return kept[i];
+    const made = new Encoder(config);
+    if (config.context !== undefined) return made;
+    if (kept.length === KEPT_ENCODERS) kept.shift();
+    kept.push(made);
+    return made;
+  }
   return {
     Encoder,
     /**

@@ -18,7 +18,7 @@ export const UINT32_MAX = 0xffffffff;
 /** The ways a typed array (other than Uint8Array) can be written. */
 export const TYPED_ARRAY_MODES = Object.freeze(['array', 'ext', 'bin']);
 
-const ENCODER_KEYS = [
+export const ENCODER_KEYS = [
   'extensionCodec', 'context', 'useBigInt64', 'maxDepth', 'initialBufferSize', 'sortKeys',
   'forceFloat32', 'ignoreUndefined', 'forceIntegerToFloat', 'typedArrays',
 ];
@@ -32,9 +32,55 @@ const DECODER_KEYS = [
 const ENCODER_SPEC = Object.fromEntries(ENCODER_KEYS.map((key) => [key, ANY]));
 const DECODER_SPEC = Object.fromEntries(DECODER_KEYS.map((key) => [key, ANY]));
 
-/** Checked options, frozen: an Encoder/Decoder given one (its clone) takes it as it is. */
-class EncoderConfig {}
-class DecoderConfig {}
+// Checked options, frozen: an Encoder/Decoder given one (its clone) takes it
+// as it is. Each is made by its constructor, field by field (a literal
+// assigned onto one costs several times as much, and an Encoder is made per
+// call of encode() with new options).
+
+class EncoderConfig {
+  constructor(o, defaultCodec, typedArrays) {
+    this.extensionCodec = codecOption(o.extensionCodec, defaultCodec, 'tryToEncode');
+    this.context = o.context;
+    this.useBigInt64 = flag(o.useBigInt64, 'useBigInt64');
+    this.maxDepth = count(o.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth');
+    this.initialBufferSize = bufferSize(o.initialBufferSize);
+    this.sortKeys = flag(o.sortKeys, 'sortKeys');
+    this.forceFloat32 = flag(o.forceFloat32, 'forceFloat32');
+    this.ignoreUndefined = flag(o.ignoreUndefined, 'ignoreUndefined');
+    this.forceIntegerToFloat = flag(o.forceIntegerToFloat, 'forceIntegerToFloat');
+    this.typedArrays = typedArrays;
+    Object.freeze(this);
+  }
+
+  /** Whether `c` asks for the same output: every option the same (objects: the very same). Field by field, as fast as the lookup needs. */
+  sameAs(c) {
+    return this.typedArrays === c.typedArrays && this.extensionCodec === c.extensionCodec && this.context === c.context
+      && this.useBigInt64 === c.useBigInt64 && this.maxDepth === c.maxDepth && this.initialBufferSize === c.initialBufferSize
+      && this.sortKeys === c.sortKeys && this.forceFloat32 === c.forceFloat32 && this.ignoreUndefined === c.ignoreUndefined
+      && this.forceIntegerToFloat === c.forceIntegerToFloat;
+  }
+}
+
+class DecoderConfig {
+  constructor(o, defaultCodec, mapKeyConverter) {
+    this.extensionCodec = codecOption(o.extensionCodec, defaultCodec, 'decode');
+    this.context = o.context;
+    this.useBigInt64 = flag(o.useBigInt64, 'useBigInt64');
+    this.rawStrings = flag(o.rawStrings, 'rawStrings');
+    this.maxStrLength = count(o.maxStrLength, UINT32_MAX, 'maxStrLength');
+    this.maxBinLength = count(o.maxBinLength, UINT32_MAX, 'maxBinLength');
+    this.maxArrayLength = count(o.maxArrayLength, UINT32_MAX, 'maxArrayLength');
+    this.maxMapLength = count(o.maxMapLength, UINT32_MAX, 'maxMapLength');
+    this.maxExtLength = count(o.maxExtLength, UINT32_MAX, 'maxExtLength');
+    this.keyDecoder = keyDecoderOption(o.keyDecoder);
+    this.mapKeyConverter = mapKeyConverter ?? null;
+    this.maxDepth = count(o.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth');
+    this.shape = o.shape === undefined ? null : compileShape(o.shape);
+    this.integralFloats = flag(o.integralFloats, 'integralFloats');
+    this.reuseTypedArrays = reuseOption(o.reuseTypedArrays, o.shape);
+    Object.freeze(this);
+  }
+}
 
 /**
  * The encoder config from `options` (undefined: all defaults).
@@ -48,18 +94,7 @@ export function encoderConfig(options, defaultCodec) {
   if (!TYPED_ARRAY_MODES.includes(typedArrays)) {
     throw new TypeError(`fastmp: option typedArrays must be 'array', 'ext' or 'bin', not ${show(typedArrays)}`);
   }
-  return Object.freeze(Object.assign(new EncoderConfig(), {
-    extensionCodec: codecOption(o.extensionCodec, defaultCodec, 'tryToEncode'),
-    context: o.context,
-    useBigInt64: flag(o.useBigInt64, 'useBigInt64'),
-    maxDepth: count(o.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth'),
-    initialBufferSize: bufferSize(o.initialBufferSize),
-    sortKeys: flag(o.sortKeys, 'sortKeys'),
-    forceFloat32: flag(o.forceFloat32, 'forceFloat32'),
-    ignoreUndefined: flag(o.ignoreUndefined, 'ignoreUndefined'),
-    forceIntegerToFloat: flag(o.forceIntegerToFloat, 'forceIntegerToFloat'),
-    typedArrays,
-  }));
+  return new EncoderConfig(o, defaultCodec, typedArrays);
 }
 
 /**
@@ -74,23 +109,7 @@ export function decoderConfig(options, defaultCodec) {
   if (mapKeyConverter !== undefined && typeof mapKeyConverter !== 'function') {
     throw new TypeError(`fastmp: option mapKeyConverter must be a function, not ${show(mapKeyConverter)}`);
   }
-  return Object.freeze(Object.assign(new DecoderConfig(), {
-    extensionCodec: codecOption(o.extensionCodec, defaultCodec, 'decode'),
-    context: o.context,
-    useBigInt64: flag(o.useBigInt64, 'useBigInt64'),
-    rawStrings: flag(o.rawStrings, 'rawStrings'),
-    maxStrLength: count(o.maxStrLength, UINT32_MAX, 'maxStrLength'),
-    maxBinLength: count(o.maxBinLength, UINT32_MAX, 'maxBinLength'),
-    maxArrayLength: count(o.maxArrayLength, UINT32_MAX, 'maxArrayLength'),
-    maxMapLength: count(o.maxMapLength, UINT32_MAX, 'maxMapLength'),
-    maxExtLength: count(o.maxExtLength, UINT32_MAX, 'maxExtLength'),
-    keyDecoder: keyDecoderOption(o.keyDecoder),
-    mapKeyConverter: mapKeyConverter ?? null,
-    maxDepth: count(o.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth'),
-    shape: o.shape === undefined ? null : compileShape(o.shape),
-    integralFloats: flag(o.integralFloats, 'integralFloats'),
-    reuseTypedArrays: reuseOption(o.reuseTypedArrays, o.shape),
-  }));
+  return new DecoderConfig(o, defaultCodec, mapKeyConverter);
 }
 
 /** reuseTypedArrays: a flag, which only a shape gives anything to reuse. */
