@@ -8,8 +8,10 @@
 // reader, ours included, refuses). Both are 3 bytes, so sizes do not change.
 // Reading is strict: any byte sequence that is not UTF-8 (overlong forms,
 // surrogates, code points above U+10FFFF, cut sequences) is rejected, and a
-// leading U+FEFF is kept as a character. Short strings by a JS loop, long ones
-// by a fatal TextDecoder.
+// leading U+FEFF is kept as a character. Short strings: ASCII ones eight
+// chars per String.fromCharCode call (or Node's latin1Slice above 16 bytes),
+// others by a JS loop; long ones by a fatal TextDecoder. (The decoder's input
+// is never in a SharedArrayBuffer here: bytes checked stay as checked.)
 
 /** Above this many UTF-16 units @msgpack/msgpack writes with TextEncoder. */
 export const TEXT_ENCODER_THRESHOLD = 50;
@@ -83,7 +85,54 @@ export function readUtf8(bytes, start, end) {
   return readUtf8Short(bytes, start, end);
 }
 
+const fromCharCode = String.fromCharCode;
+
+/**
+ * Node's Buffer method that makes a string of bytes read as Latin-1, called on
+ * any Uint8Array (checked here: a Buffer of another runtime, or a polyfill,
+ * may have none, or one that takes other arguments); null without one.
+ */
+const latin1Slice = (() => {
+  const slice = globalThis.Buffer?.prototype?.latin1Slice;
+  try {
+    return typeof slice === 'function' && slice.call(new Uint8Array([0x41, 0x62, 0x63]), 1, 3) === 'bc' ? slice : null;
+  } catch {
+    return null;
+  }
+})();
+
+/** Above this many bytes an ASCII string is made by latin1Slice, where there is one. */
+const LATIN1_SLICE_FROM = 16;
+
+/** Whether bytes[start, end) are all ASCII. */
+function isAscii(bytes, start, end) {
+  let any = 0;
+  for (let i = start; i < end; i++) any |= bytes[i];
+  return any < 0x80;
+}
+
+/**
+ * The ASCII bytes[s, end) as a string, its chars made eight at a time with
+ * no array in between (what most keys and short values are).
+ */
+function asciiString(b, s, end) {
+  switch (end - s) {
+    case 0: return '';
+    case 1: return fromCharCode(b[s]);
+    case 2: return fromCharCode(b[s], b[s + 1]);
+    case 3: return fromCharCode(b[s], b[s + 1], b[s + 2]);
+    case 4: return fromCharCode(b[s], b[s + 1], b[s + 2], b[s + 3]);
+    case 5: return fromCharCode(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4]);
+    case 6: return fromCharCode(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5]);
+    case 7: return fromCharCode(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6]);
+    default: return fromCharCode(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6], b[s + 7]) + asciiString(b, s + 8, end);
+  }
+}
+
 function readUtf8Short(bytes, start, end) {
+  if (isAscii(bytes, start, end)) {
+    return latin1Slice !== null && end - start > LATIN1_SLICE_FROM ? latin1Slice.call(bytes, start, end) : asciiString(bytes, start, end);
+  }
   const units = []; // a fresh array costs less than emptying a reused one
   let i = start;
   while (i < end) {
