@@ -15,7 +15,7 @@ import { allocArray, detachedError, locate, locateSized, locateTarget, refreshed
 import * as wasmTyped from './wasm/typed.js';
 import { HALF, halfOf, halfTarget, isHalf, widenHalf } from './codec/typed.js';
 import {
-  arrayCount, arrayHeaderSize, binHeaderSize, decodeKind, found, isBinAt, packBin as packBinBytes, packKind, packKindInto, readBin,
+  arrayCount, arrayHeaderSize, binHeaderSize, decodeKind, isBinAt, newCursor, packBin as packBinBytes, packKind, packKindInto, readBin,
 } from './wire.js';
 
 const PACK_OPTIONS = { bin: BOOLEAN };
@@ -84,9 +84,10 @@ export function makeTypedApi(core) {
   const jsPack = limits.pack;
   const jsUnpack = limits.unpack;
   const detached = (x, fn) => detachedError(b, x, fn);
-  // Where the latest unpackAt() array ended (its second result, read by the
-  // caller at once): no { value, end } object per call.
-  let end = 0;
+  // The readers' cursor (js/wire.js newCursor()): after unpackAt(), its pos is
+  // where the array ended (the second result, read by the caller at once): no
+  // { value, end } object per call.
+  const cursor = newCursor();
 
   /** The kind of typed array x (HALF for a Float16Array); a TypeError for anything else. */
   const packable = (x, fn) => kindOfArray(x) ?? otherPackable(x, fn);
@@ -242,7 +243,7 @@ export function makeTypedApi(core) {
     const integralFloats = readOption(options, 'unpack', UNPACK_OPTIONS, 'integralFloats') ?? false;
     const length = usableLength(input, 'unpack', detached);
     const value = unpackAt(input, length, locateSized(b, input, length, 'unpack', bytes), kind, 0, integralFloats, 'unpack');
-    if (end !== length) throw trailing(end, input, length);
+    if (cursor.pos !== length) throw trailing(cursor.pos, input, length);
     return value;
   }
 
@@ -254,14 +255,14 @@ export function makeTypedApi(core) {
     const integralFloats = readOption(options, 'unpackFrom', UNPACK_OPTIONS, 'integralFloats') ?? false;
     const length = usableLength(input, 'unpackFrom', detached);
     const value = unpackAt(input, length, locateSized(b, input, length, 'unpackFrom', bytes), kind, offset, integralFloats, 'unpackFrom');
-    return { value, end };
+    return { value, end: cursor.pos };
   }
 
   function unpackBool(bytes) {
     const input = inputBytes(bytes, 'unpackBool');
     const length = usableLength(input, 'unpackBool', detached);
     const value = unpackAt(input, length, locateSized(b, input, length, 'unpackBool', bytes), BOOL, 0, false, 'unpackBool');
-    if (end !== length) throw trailing(end, input, length);
+    if (cursor.pos !== length) throw trailing(cursor.pos, input, length);
     return value;
   }
 
@@ -270,37 +271,33 @@ export function makeTypedApi(core) {
     const length = usableLength(input, 'unpackBoolFrom', detached);
     asOffset(offset, input, 'unpackBoolFrom');
     const value = unpackAt(input, length, locateSized(b, input, length, 'unpackBoolFrom', bytes), BOOL, offset, false, 'unpackBoolFrom');
-    return { value, end };
+    return { value, end: cursor.pos };
   }
 
   /**
    * The array at input[start] (input holds `length` bytes; a bin too, for
    * Uint8Array / Uint8ClampedArray) as a new typed array of kind (BOOL: a
-   * Uint8Array of 0 / 1); sets `end`.
+   * Uint8Array of 0 / 1); sets cursor.pos to where it ends.
    */
   function unpackAt(input, length, at, kind, start, integralFloats, fn) {
     if (kind === HALF || (kind.c === 'u8' && isBinAt(input, start))) return unpackOther(input, length, at, kind, start, integralFloats, fn);
-    const count = arrayCount(input, start, length);
+    const count = arrayCount(input, start, length, cursor);
     if (count >= jsUnpack[kind.index]) return unpackWasm(input, at, kind, start, count, integralFloats, fn);
-    const value = decodeKind(kind, input, length, found(), count, integralFloats);
-    end = found();
-    return value;
+    return decodeKind(kind, input, length, cursor.pos, count, integralFloats, cursor);
   }
 
   /** unpackAt() into a Float16Array (through float64: one rounding), or of a bin. */
   function unpackOther(input, length, at, kind, start, integralFloats, fn) {
     if (kind === HALF) return halfOf(unpackAt(input, length, at, FLOAT64, start, integralFloats, fn));
-    const value = readBin(input, start, kind.Type);
-    end = found();
-    return value;
+    return readBin(input, start, kind.Type, cursor);
   }
 
-  /** The kernel's decode of the array of `count` elements at input[start], its header just read (arrayCount()); sets `end`. */
+  /** The kernel's decode of the array of `count` elements at input[start], its header just read (arrayCount()); sets cursor.pos to where it ends. */
   function unpackWasm(input, at, kind, start, count, integralFloats, fn) {
-    const body = found();
+    const body = cursor.pos;
     const view = ownView(input, Uint8Array, fn, detached);
     const r = wasmTyped.unpack(b, kind, view, start, body, count, integralFloats ? INTEGRAL_FLOATS : 0, at, kernelError);
-    end = r.end;
+    cursor.pos = r.end;
     return r.value;
   }
 

@@ -48,32 +48,33 @@ const be64 = (b, p, signed) => {
   return signed ? BigInt.asIntN(64, v) : v;
 };
 
-// The second result of the readers below, left here as a C function would
-// leave it through a pointer: arrayCount() finds an array's count and where its
-// elements begin, a decoder makes a typed array and finds where the array ends.
-// Each call sets it and its caller reads it at once (found()), before any other
-// code runs, so that no { count, body } or { value, end } object is made per
-// call on the small-input path.
-let foundAt = 0;
-/** After arrayCount(): where the array's elements begin. After a decode...(): where the array ends. */
-export const found = () => foundAt;
+// The second result of the readers below (arrayCount(): where an array's
+// elements begin; a decode...(): where the array ends) is written to a
+// cursor the caller passes, as a C function writes through a pointer: any
+// object with a number `pos` that the caller owns (the message decoder passes
+// itself; the typed-array API and the wasm reader one newCursor() each), so
+// that no { count, body } or { value, end } object is made per call on the
+// small-input path.
+
+/** A cursor for the readers below: they set its `pos`. */
+export const newCursor = () => ({ pos: 0 });
 
 /**
  * The element count of the array header at bytes[start] (the input holds len
- * bytes: lengthOf(bytes)); where its elements begin is then found(). Every
+ * bytes: lengthOf(bytes)); where its elements begin is set as cursor.pos. Every
  * element takes at least one byte, so a count beyond the remaining bytes is
  * rejected before anything is allocated for it. Each byte is read once
  * (bytes in a SharedArrayBuffer may change meanwhile).
  */
-export function arrayCount(bytes, start, len) {
+export function arrayCount(bytes, start, len, cursor) {
   const tag = start < len ? bytes[start] : -1;
-  if ((tag & 0xf0) !== 0x90 || (tag & 0x0f) > len - start - 1) return longArrayCount(bytes, start, len, tag);
-  foundAt = start + 1;
+  if ((tag & 0xf0) !== 0x90 || (tag & 0x0f) > len - start - 1) return longArrayCount(bytes, start, len, tag, cursor);
+  cursor.pos = start + 1;
   return tag & 0x0f;
 }
 
 /** arrayCount() of what is not a fixarray that fits: array16, array32, or an error. */
-function longArrayCount(bytes, start, len, tag) {
+function longArrayCount(bytes, start, len, tag, cursor) {
   let count;
   let body;
   if (tag === -1) throw headerError('TRUNCATED', bytes, start);
@@ -92,7 +93,7 @@ function longArrayCount(bytes, start, len, tag) {
     throw headerError('NOT_ARRAY', bytes, start);
   }
   checkCount(bytes, start, body, count, len);
-  foundAt = body;
+  cursor.pos = body;
   return count;
 }
 
@@ -276,13 +277,13 @@ function leadingF64s(src, from, out, body, whole) {
 /**
  * Decodes `count` numeric elements from bytes[body] (the input holds len
  * bytes) into a new Float32Array; returns it, and where the array ends is
- * then found(). Float32 elements are read by leadingF32s() as long as they
+ * set as cursor.pos. Float32 elements are read by leadingF32s() as long as they
  * come; the rest, and all of a short input, by the second loop, where a
  * NaN and every other form go through readElement() (which copies a NaN's bits
  * exactly). Float32Array and Float64Array each have a decoder of their own:
  * one store site that saw both would serve each more slowly.
  */
-function decodeF32s(bytes, len, body, count, kind, integralFloats, view, into) {
+function decodeF32s(bytes, len, body, count, kind, integralFloats, cursor, view, into) {
   const out = into ?? new Float32Array(count);
   let i = 0;
   if (view !== undefined || copied(bytes, len, count)) {
@@ -302,12 +303,12 @@ function decodeF32s(bytes, len, body, count, kind, integralFloats, view, into) {
     }
     p += readElement(bytes, len, p, i, out, false);
   }
-  foundAt = p;
+  cursor.pos = p;
   return out;
 }
 
 /** decodeF32s() into a new Float64Array, whose own form is float64. */
-function decodeF64s(bytes, len, body, count, kind, integralFloats, view, into) {
+function decodeF64s(bytes, len, body, count, kind, integralFloats, cursor, view, into) {
   const out = into ?? new Float64Array(count);
   let i = 0;
   if (view !== undefined || copied(bytes, len, count)) {
@@ -327,7 +328,7 @@ function decodeF64s(bytes, len, body, count, kind, integralFloats, view, into) {
     }
     p += readElement(bytes, len, p, i, out, true);
   }
-  foundAt = p;
+  cursor.pos = p;
   return out;
 }
 
@@ -597,12 +598,12 @@ export const packKind = (kind, x, n) => PACKERS[kind.index](x, n, kind);
  * The pure-JS unpacker of a kind (BOOL too): the array of `count` elements at
  * bytes[body] (the input holds len bytes) as a new typed array, or written
  * into `into` (a kind.Type of `count` elements, returned; its contents are
- * undefined after an error); where the array ends is then found(). `view`,
+ * undefined after an error); where the array ends is set as cursor.pos (see newCursor()). `view`,
  * where the caller has one: a DataView of bytes' own memory with the same
  * offsets (the message decoder's), which the float decoders read through.
  */
-export const decodeKind = (kind, bytes, len, body, count, integralFloats, view = undefined, into = undefined) => (
-  DECODERS[kind.index](bytes, len, body, count, kind, integralFloats, view, into));
+export const decodeKind = (kind, bytes, len, body, count, integralFloats, cursor, view = undefined, into = undefined) => (
+  DECODERS[kind.index](bytes, len, body, count, kind, integralFloats, cursor, view, into));
 
 /**
  * The pure-JS packer of a kind, into out[at...], which has room for
@@ -635,8 +636,8 @@ export function packBin(x, n = lengthOf(x)) {
 /** Whether bytes[start] starts a bin (0xc4 / 0xc5 / 0xc6). */
 export const isBinAt = (bytes, start) => start < lengthOf(bytes) && bytes[start] >= 0xc4 && bytes[start] <= 0xc6;
 
-/** Reads the bin at bytes[start] into a new Type (Uint8Array or Uint8ClampedArray); where it ends is then found(). */
-export function readBin(bytes, start, Type) {
+/** Reads the bin at bytes[start] into a new Type (Uint8Array or Uint8ClampedArray); where it ends is set as cursor.pos. */
+export function readBin(bytes, start, Type, cursor) {
   const tag = bytes[start];
   const head = tag === 0xc4 ? 2 : tag === 0xc5 ? 3 : 5;
   const len = lengthOf(bytes);
@@ -646,7 +647,7 @@ export function readBin(bytes, start, Type) {
   if (n > len - body) throw msgpackError('BIN_LENGTH', NO_INDEX, start, bytes, n);
   const value = new Type(n);
   value.set(new Uint8Array(bufferOf(bytes), byteOffsetOf(bytes) + body, n));
-  foundAt = body + n;
+  cursor.pos = body + n;
   return value;
 }
 
@@ -655,10 +656,10 @@ export function readBin(bytes, start, Type) {
  * `kind` (js/kinds.js, an integer kind: its range is kind.min..kind.max).
  * Every int form whose value fits is taken; a float is a TYPE error, or with
  * integralFloats taken when exactly integral and in range; what does not fit
- * is a RANGE error. Returns the array; where it ends is then found().
+ * is a RANGE error. Returns the array; where it ends is set as cursor.pos.
  */
-function decodeInts(bytes, len, body, count, kind, integralFloats, view, into) {
-  if (kind.big) return decodeBigInts(bytes, len, body, count, kind, integralFloats, into);
+function decodeInts(bytes, len, body, count, kind, integralFloats, cursor, view, into) {
+  if (kind.big) return decodeBigInts(bytes, len, body, count, kind, integralFloats, cursor, into);
   // Numbers here (a kind's bounds may be BigInts, so V8 would compare them as
   // any value: a call per element).
   const min = Number(kind.min);
@@ -695,7 +696,7 @@ function decodeInts(bytes, len, body, count, kind, integralFloats, view, into) {
     out[i] = v;
     p += size;
   }
-  foundAt = p;
+  cursor.pos = p;
   if (into === undefined) return fromNumbers(out, count, kind);
   into.set(count === out.length ? out : out.subarray(0, count));
   return into;
@@ -718,11 +719,11 @@ const SMALL_INT_SIZE = new Uint8Array(256).map((_, tag) => (
   tag < 0x80 || tag >= 0xe0 ? 1 : tag === 0xcc || tag === 0xd0 ? 2 : tag === 0xcd || tag === 0xd1 ? 3 : tag === 0xce || tag === 0xd2 ? 5 : 0));
 
 /** decodeInts() into a BigInt64Array / BigUint64Array: every element through intElement(). */
-function decodeBigInts(bytes, len, body, count, kind, integralFloats, into) {
+function decodeBigInts(bytes, len, body, count, kind, integralFloats, cursor, into) {
   const out = into === undefined ? new BigInt64Array(count) : new BigInt64Array(into.buffer, into.byteOffset, count);
   let p = body;
   for (let i = 0; i < count; i++) p = intElement(bytes, len, p, i, out, kind, integralFloats);
-  foundAt = p;
+  cursor.pos = p;
   return into ?? (kind.c === 'u64' ? new BigUint64Array(out.buffer) : out);
 }
 
@@ -799,8 +800,8 @@ const FROM_NUMBERS = /* @__PURE__ */ KINDS.map((k) => ({
   Uint32Array:       (f, n) => { const v = new Uint32Array(n);       for (let i = 0; i < n; i++) v[i] = f[i]; return v; },
 })[k.name]);
 
-/** Decodes `count` booleans (0xc2 / 0xc3 only) from bytes[body] into a Uint8Array of 0 / 1; the end is then found(). */
-function decodeBools(bytes, len, body, count, kind, integralFloats, view, into) {
+/** Decodes `count` booleans (0xc2 / 0xc3 only) from bytes[body] into a Uint8Array of 0 / 1; the end is set as cursor.pos. */
+function decodeBools(bytes, len, body, count, kind, integralFloats, cursor, view, into) {
   const out = into ?? new Uint8Array(count);
   for (let i = 0, p = body; i < count; i++, p++) {
     if (p >= len) throw msgpackError('TRUNCATED', i, p, bytes);
@@ -808,7 +809,7 @@ function decodeBools(bytes, len, body, count, kind, integralFloats, view, into) 
     if (tag !== 0xc2 && tag !== 0xc3) throw msgpackError('TYPE', i, p, bytes, 0, { target: 'boolean' });
     out[i] = tag - 0xc2;
   }
-  foundAt = body + count;
+  cursor.pos = body + count;
   return out;
 }
 

@@ -7,7 +7,7 @@
 import { plural } from '../text.js';
 import { FastmpError, extraBytes } from '../errors.js';
 import { BOOL, KIND_OF_NAME } from '../kinds.js';
-import { checkCount, decodeKind, found } from '../wire.js';
+import { checkCount, decodeKind } from '../wire.js';
 import { ExtensionCodec } from './ext.js';
 import { asInput, decoderConfig } from './options.js';
 import { describeTag } from '../tags.js';
@@ -582,9 +582,7 @@ export class Decoder {
   typedInJs(kind, start, n, into) {
     const { bytes, end } = this;
     checkCount(bytes, start, this.pos, n, end);
-    const value = decodeKind(kind, bytes, end, this.pos, n, this.integralFloats, this.view, into);
-    this.pos = found();
-    return value;
+    return decodeKind(kind, bytes, end, this.pos, n, this.integralFloats, this, this.view, into); // (the decoder is the cursor: it sets this.pos)
   }
 
   /** The array at `start` (n elements, its header read) as a typed array of kind, new or `into`: in JS below the port's crossover, else by its reader. */

@@ -4,7 +4,7 @@
 
 import { INTEGRAL_FLOATS, MAX_NUMBER_BYTES } from '../abi.js';
 import { bufferOf, lengthOf } from '../args.js';
-import { arrayCount, found } from '../wire.js';
+import { arrayCount, newCursor } from '../wire.js';
 import { MIN_SCRATCH, align16 } from './core.js';
 import { locate } from './lifetimes.js';
 import { copyOut } from './outputs.js';
@@ -65,13 +65,14 @@ class WasmReader {
     this.base = 0;
     this.use = 0; // the boundary's regionUses when the copy was made
     this.end = 0; // where the array read() last decoded ends
+    this.cursor = newCursor(); // where arrayCount() found the elements of the array read() decodes
   }
 
   read(kind, offset, integralFloats, into) {
     const { b, input } = this;
     const inputLength = lengthOf(input);
-    const count = arrayCount(input, offset, inputLength);
-    const body = found();
+    const count = arrayCount(input, offset, inputLength, this.cursor);
+    const body = this.cursor.pos;
     // The bytes the array can span (no element is longer than 9 bytes, a boolean 1).
     const len = Math.min(inputLength - offset, body - offset + count * (kind.c === 'bool' ? 1 : MAX_NUMBER_BYTES));
     const flags = integralFloats ? INTEGRAL_FLOATS : 0;
