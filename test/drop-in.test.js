@@ -255,3 +255,23 @@ describe('encode(value, options): the Encoder of earlier calls with the same opt
     expect(Buffer.from(out).toString('hex')).toBe(`82a161${'01'}a17ac7${inner.length.toString(16).padStart(2, '0')}03${Buffer.from(inner).toString('hex')}`);
   });
 });
+
+test('every option of an Encoder and a Decoder is a field of it, as its config holds it', async () => {
+  const { DECODER_KEYS, ENCODER_KEYS } = await import('../js/codec/options.js');
+  const fm = createFastmpSync();
+  const codec = new ExtensionCodec();
+  const encoder = new fm.Encoder({
+    extensionCodec: codec, context: { c: 1 }, useBigInt64: true, maxDepth: 7, initialBufferSize: 64, sortKeys: true,
+    forceFloat32: true, ignoreUndefined: true, forceIntegerToFloat: true, typedArrays: 'bin',
+  });
+  for (const key of ENCODER_KEYS) expect(encoder[key], key).toBe(encoder.config[key]);
+  expect(encoder.typedArrays).toBe('bin');
+  const keyDecoder = { canBeCached: () => false, decode: () => '' };
+  const decoder = new fm.Decoder({
+    extensionCodec: codec, context: { c: 2 }, useBigInt64: true, rawStrings: true, maxStrLength: 1, maxBinLength: 2, maxArrayLength: 3,
+    maxMapLength: 4, maxExtLength: 5, keyDecoder, mapKeyConverter: String, maxDepth: 6, shape: { v: Float32Array }, integralFloats: true,
+    reuseTypedArrays: true,
+  });
+  for (const key of DECODER_KEYS) expect(decoder[key], key).toBe(decoder.config[key]);
+  expect([decoder.maxExtLength, decoder.keyDecoder, decoder.reuseTypedArrays]).toEqual([5, keyDecoder, true]);
+});

@@ -55,7 +55,23 @@ export class Decoder {
     this.config = c;
     this.port = port;
     this.jsBelow = port.unpackInJsBelow; // by kind index: shaped fields of fewer elements are decoded here
-    Object.assign(this, c); // each option as a field of its own
+    // Each option as a field of its own, one by one: Object.assign() from the
+    // frozen config took V8's slow path, most of a new Decoder's cost
+    // (test/drop-in.test.js checks that every option is here; keyDecoder below).
+    this.extensionCodec = c.extensionCodec;
+    this.context = c.context;
+    this.useBigInt64 = c.useBigInt64;
+    this.rawStrings = c.rawStrings;
+    this.maxStrLength = c.maxStrLength;
+    this.maxBinLength = c.maxBinLength;
+    this.maxArrayLength = c.maxArrayLength;
+    this.maxMapLength = c.maxMapLength;
+    this.maxExtLength = c.maxExtLength;
+    this.mapKeyConverter = c.mapKeyConverter;
+    this.maxDepth = c.maxDepth;
+    this.shape = c.shape;
+    this.integralFloats = c.integralFloats;
+    this.reuseTypedArrays = c.reuseTypedArrays;
     this.ownCodec = c.extensionCodec instanceof ExtensionCodec;
     this.keyDecoder = c.keyDecoder === undefined ? sharedKeyCache : c.keyDecoder;
     this.bytes = EMPTY;

@@ -197,7 +197,19 @@ export class Encoder {
     const c = encoderConfig(options, ExtensionCodec.defaultCodec);
     this.config = c;
     this.port = port;
-    Object.assign(this, c); // each option as a field of its own
+    // Each option as a field of its own, one by one: Object.assign() from the
+    // frozen config took V8's slow path, most of a new Encoder's cost
+    // (test/drop-in.test.js checks that every option is here).
+    this.extensionCodec = c.extensionCodec;
+    this.context = c.context;
+    this.useBigInt64 = c.useBigInt64;
+    this.maxDepth = c.maxDepth;
+    this.initialBufferSize = c.initialBufferSize;
+    this.sortKeys = c.sortKeys;
+    this.forceFloat32 = c.forceFloat32;
+    this.ignoreUndefined = c.ignoreUndefined;
+    this.forceIntegerToFloat = c.forceIntegerToFloat;
+    this.typedArrays = c.typedArrays;
     this.pool = poolOf(port);
     this.store = null; // borrowed for a call
     this.kept = null; // the store of the latest encodeSharedRef() output

@@ -22,7 +22,7 @@ export const ENCODER_KEYS = [
   'extensionCodec', 'context', 'useBigInt64', 'maxDepth', 'initialBufferSize', 'sortKeys',
   'forceFloat32', 'ignoreUndefined', 'forceIntegerToFloat', 'typedArrays',
 ];
-const DECODER_KEYS = [
+export const DECODER_KEYS = [
   'extensionCodec', 'context', 'useBigInt64', 'rawStrings', 'maxStrLength', 'maxBinLength',
   'maxArrayLength', 'maxMapLength', 'maxExtLength', 'keyDecoder', 'mapKeyConverter', 'maxDepth',
   'shape', 'integralFloats', 'reuseTypedArrays',
