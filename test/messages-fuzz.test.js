@@ -184,6 +184,36 @@ describe('differential fuzz against @msgpack/msgpack', () => {
     }
     expect(decoded).toBeGreaterThan(1000);
   });
+
+  // The kernels read a field's elements from where the decoder found them
+  // (FM_ELEMENTS_ONLY): every error must still name the element, the byte and
+  // the path that the pure-JS port names.
+  test('20 000 mutated shaped messages: each wasm port decodes each as the pure-JS port does, error for error', () => {
+    const ports = PORTS.map(([name, port]) => [name, makeCodec(port).decode]);
+    const r = rng(0xfe1d);
+    const shape = { a: Float32Array, b: [Int16Array], c: mapOf(Boolean), d: { e: BigUint64Array }, f: Float64Array };
+    const outcomeOf = (decodeBy, bytes) => {
+      try {
+        return { value: decodeBy(bytes, { shape }) };
+      } catch (err) {
+        return { code: err.code, index: err.index, offset: err.offset, path: err.path };
+      }
+    };
+    let errors = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const bytes = mutate(msgpack.encode({
+        a: Array.from({ length: r.int(40) }, () => r() / 3),
+        b: [Array.from({ length: r.int(40) }, () => r.int(64000) - 32000)],
+        c: { x: [true, false, true], y: [] },
+        d: { e: [r.int(1000), 2 ** 50, 7] },
+        f: Array.from({ length: r.int(20) }, () => (r.int(2) ? r.int(300) : r())),
+      }), r);
+      const [first, ...others] = ports.map(([, decodeBy]) => outcomeOf(decodeBy, bytes));
+      if (first.code !== undefined) errors++;
+      for (const [k, other] of others.entries()) expect(sameOrBoth(other, first), `${ports[k + 1][0]}: ${hex(bytes)}`).toBe('');
+    }
+    expect(errors).toBeGreaterThan(2000);
+  });
 });
 
 // Streams against the one-shot decoder: the same bytes in chunks of random

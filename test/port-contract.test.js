@@ -71,7 +71,7 @@ describe.each(PORTS)('%s', (name, port) => {
     const reader = port.typedReader(bytes);
     const has = surface(reader);
     for (const m of PORT_MEMBERS.Reader) expect(has.has(m), `reader.${m}`).toBe(true);
-    expect(reader.read(KIND_OF_NAME.get('Float64Array'), 0, false)).toEqual(Float64Array.of(0.25, 7));
+    expect(reader.read(KIND_OF_NAME.get('Float64Array'), 0, 1, 2, false)).toEqual(Float64Array.of(0.25, 7)); // fixarray: elements from byte 1
     expect(reader.end).toBe(bytes.length);
   });
 });

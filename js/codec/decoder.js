@@ -603,13 +603,14 @@ export class Decoder {
 
   /** The array at `start` (n elements, its header read) as a typed array of kind, new or `into`: in JS below the port's crossover, else by its reader. */
   typedFromArray(kind, start, n, into) {
-    return n < this.jsBelow[kind.index] ? this.typedInJs(kind, start, n, into) : this.typedByPort(kind, start, into);
+    return n < this.jsBelow[kind.index] ? this.typedInJs(kind, start, n, into) : this.typedByPort(kind, start, n, into);
   }
 
-  /** The array at `start` as a typed array of kind, decoded by the port's reader (its kernels). */
-  typedByPort(kind, start, into) {
+  /** The array at `start` (n elements from pos, its header read) as a typed array of kind, decoded by the port's reader (its kernels). */
+  typedByPort(kind, start, n, into) {
+    checkCount(this.bytes, start, this.pos, n, this.end);
     this.reader ??= this.port.typedReader(this.bytes);
-    const value = this.reader.read(kind, start, this.integralFloats, into);
+    const value = this.reader.read(kind, start, this.pos, n, this.integralFloats, into);
     this.pos = this.reader.end;
     return value;
   }

@@ -72,10 +72,12 @@
 
 /**
  * @typedef {object} Reader
- * @property {(kind: object, offset: number, integralFloats: boolean, into?: ArrayBufferView) => ArrayBufferView} read
- *   the standard msgpack array at input[offset] as a new typed array of kind
+ * @property {(kind: object, offset: number, body: number, count: number, integralFloats: boolean, into?: ArrayBufferView) => ArrayBufferView} read
+ *   the standard msgpack array at input[offset], whose header the caller has
+ *   read (its `count` elements begin at input[body], and the input holds at
+ *   least `count` bytes from there), as a new typed array of kind
  *   (kinds.BOOL: a Uint8Array of 0 / 1), range-checked as unpack() does, or
- *   written into `into` (a kind.Type of the array's length; returned);
+ *   written into `into` (a kind.Type of `count` elements; returned);
  *   errors are FastmpErrors with the element index and the absolute byte offset
  * @property {number} end after read(): the absolute offset after that array
  *   (a field, not a { value, end } object per call)

@@ -2,9 +2,8 @@
 // js/codec/port-contract.js): a shaped decode copies its input into a region of wasm
 // memory once, and the kernels read each long typed-array field there.
 
-import { INTEGRAL_FLOATS, MAX_NUMBER_BYTES } from '../abi.js';
+import { ELEMENTS_ONLY, INTEGRAL_FLOATS, MAX_NUMBER_BYTES } from '../abi.js';
 import { bufferOf, lengthOf } from '../args.js';
-import { arrayCount, newCursor } from '../wire.js';
 import { MIN_SCRATCH, align16 } from './core.js';
 import { locate } from './lifetimes.js';
 import { copyOut } from './outputs.js';
@@ -65,33 +64,31 @@ class WasmReader {
     this.base = 0;
     this.use = 0; // the boundary's regionUses when the copy was made
     this.end = 0; // where the array read() last decoded ends
-    this.cursor = newCursor(); // where arrayCount() found the elements of the array read() decodes
   }
 
-  read(kind, offset, integralFloats, into) {
+  /** Port contract (js/codec/port-contract.js Reader.read): the caller has read the header. */
+  read(kind, offset, body, count, integralFloats, into) {
     const { b, input } = this;
-    const inputLength = lengthOf(input);
-    const count = arrayCount(input, offset, inputLength, this.cursor);
-    const body = this.cursor.pos;
-    // The bytes the array can span (no element is longer than 9 bytes, a boolean 1).
-    const len = Math.min(inputLength - offset, body - offset + count * (kind.c === 'bool' ? 1 : MAX_NUMBER_BYTES));
+    // The bytes the elements can span (none is longer than 9 bytes, a boolean 1).
+    const len = Math.min(lengthOf(input) - body, count * (kind.c === 'bool' ? 1 : MAX_NUMBER_BYTES));
     const flags = integralFloats ? INTEGRAL_FLOATS : 0;
     // A long field a chunk at a time, straight from the input (which is in JS
     // memory: asInput() copies one in wasm memory): wasm memory holds a chunk,
     // not the field and its output.
     if (len >= UNPACK_CHUNK.from) {
-      const { value, end } = unpackChunked(b, kind, input, offset, body, count, offset + len, flags, this.kernelError, into);
+      const { value, end } = unpackChunked(b, kind, input, offset, body, count, body + len, flags, this.kernelError, into);
       this.end = end;
       return value;
     }
-    if (this.from < 0 || offset < this.from || offset + len > this.to || this.use !== b.regionUses) this.copyFrom(offset, len);
+    if (this.from < 0 || body < this.from || body + len > this.to || this.use !== b.regionUses) this.copyFrom(body, len);
     const out = b.reserve(count * kind.bytes);
-    const base = this.base + (offset - this.from);
-    if (b.wasm[kind.unpack](base, len, out, count, flags, b.result) !== 0) {
-      throw this.kernelError(kind, offset, b.readResult(), input);
+    const base = this.base + (body - this.from);
+    // The elements only (FM_ELEMENTS_ONLY): the kernel is told where they begin and how many.
+    if (b.wasm[kind.unpack](base, len, out, count, flags | ELEMENTS_ONLY, b.result) !== 0) {
+      throw this.kernelError(kind, body, b.readResult(), input);
     }
     const first = out / kind.bytes;
-    this.end = offset + b.resultEnd();
+    this.end = body + b.resultEnd();
     const elements = b.view(kind.Type);
     if (into === undefined) return copyOut(elements, first, first + count);
     into.set(elements.subarray(first, first + count));

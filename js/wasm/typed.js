@@ -82,34 +82,37 @@ function packInScratch(b, kind, x, n, at) {
 /**
  * Decodes the msgpack array of `count` elements at input[start] (its
  * elements from input[body]) into a fresh kind.Type; returns { value, end }.
- * Only the bytes the array can span are copied: no element is longer than
+ * Only the bytes the elements can span are copied: no element is longer than
  * 9 bytes (a boolean: 1), so unpackFrom at the start of a large buffer
  * copies the array, not the rest of the buffer. On a kernel error, throws
- * fail(kind, start, result, quoted), `quoted` holding the input as the error quotes it.
+ * fail(kind, body, result, quoted) (the result's offsets from body),
+ * `quoted` holding the input as the error quotes it.
  */
 export function unpack(b, kind, input, start, body, count, flags, at, fail) {
-  const len = Math.min(input.length - start, body - start + count * (kind.c === 'bool' ? 1 : MAX_NUMBER_BYTES));
-  if (at === OUTSIDE && len >= UNPACK_CHUNK.from) return unpackChunked(b, kind, input, start, body, count, start + len, flags, fail);
+  // The elements only (FM_ELEMENTS_ONLY): the caller read the header, and the
+  // kernel is told where the elements begin and how many there are.
+  const len = Math.min(input.length - body, count * (kind.c === 'bool' ? 1 : MAX_NUMBER_BYTES));
+  if (at === OUTSIDE && len >= UNPACK_CHUNK.from) return unpackChunked(b, kind, input, start, body, count, body + len, flags, fail);
   let base;
   let out;
   let source = input;
   if (at >= 0) { // in place
-    base = at + start;
+    base = at + body;
     out = b.reserve(count * kind.bytes);
   } else {
-    if (at === IN_OUTPUT) source = input.slice(start, start + len);
-    const from = at === IN_OUTPUT ? 0 : start;
+    if (at === IN_OUTPUT) source = input.slice(body, body + len);
+    const from = at === IN_OUTPUT ? 0 : body;
     const inBytes = align16(len);
     base = b.reserve(inBytes + count * kind.bytes);
     b.u8.set(from === 0 && len === source.length ? source : source.subarray(from, from + len), base);
     out = base + inBytes;
   }
-  if (b.wasm[kind.unpack](base, len, out, count, flags, b.result) !== 0) {
+  if (b.wasm[kind.unpack](base, len, out, count, flags | ELEMENTS_ONLY, b.result) !== 0) {
     // The error quotes the input; one in wasm memory is quoted from a copy.
-    throw fail(kind, start, b.readResult(), at === OUTSIDE ? input : quoted(b, base, start, len));
+    throw fail(kind, body, b.readResult(), at === OUTSIDE ? input : quoted(b, base, body, len));
   }
   const first = out / kind.bytes;
-  return { value: copyOut(b.view(kind.Type), first, first + count), end: start + b.resultEnd() };
+  return { value: copyOut(b.view(kind.Type), first, first + count), end: body + b.resultEnd() };
 }
 
 /**
