@@ -10,7 +10,7 @@ import {
 } from './args.js';
 import { NO_INDEX, msgpackError } from './errors.js';
 import { BOOL, KIND_OF_NAME, TYPE_NAMES, kindOfType } from './kinds.js';
-import { jsLimits, kernelError } from './port.js';
+import { jsLimits } from './port.js';
 import { allocArray, detachedError, locate, locateSized, locateTarget, refreshed, release } from './wasm/lifetimes.js';
 import * as wasmTyped from './wasm/typed.js';
 import { HALF, halfOf, halfTarget, isHalf, widenHalf } from './codec/typed.js';
@@ -296,7 +296,7 @@ export function makeTypedApi(core) {
   function unpackWasm(input, at, kind, start, count, integralFloats, fn) {
     const body = cursor.pos;
     const view = ownView(input, Uint8Array, fn, detached);
-    const r = wasmTyped.unpack(b, kind, view, start, body, count, integralFloats ? INTEGRAL_FLOATS : 0, at, kernelError);
+    const r = wasmTyped.unpack(b, kind, view, start, body, count, integralFloats ? INTEGRAL_FLOATS : 0, at);
     cursor.pos = r.end;
     return r.value;
   }

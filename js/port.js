@@ -1,18 +1,16 @@
 // port.js - what an instance's kernels offer the message codec: its ports (the
 // contract is js/codec/port-contract.js), with the element counts below which a
-// field is packed or unpacked in JS, and how a failed kernel decode becomes a
-// FastmpError. The bare typed-array API (js/api.js) takes the same limits and
-// errors from here, so that a field and a bare array take the same path.
+// field is packed or unpacked in JS. The bare typed-array API (js/api.js)
+// takes the same limits from here, and the kernels' errors are worded in one
+// place (js/wasm/errors.js), so that a field and a bare array take the same path.
 
 import { MAX_ELEMENTS } from './abi.js';
 import { jsDecodingPort, jsEncodingPort } from './codec/port-js.js';
 import { jsBelowFor } from './crossovers.js';
-import { msgpackError } from './errors.js';
 import { BOOL, KINDS } from './kinds.js';
 import { TYPED, useModule } from './modules.js';
 import { wasmDecodingPort } from './wasm/reader.js';
 import { wasmEncodingPort } from './wasm/store.js';
-import { reportedValue } from './wire.js';
 
 // The typed-array API and the codec run the kernels of the typed module: a
 // program that imports either loads it (js/modules.js).
@@ -33,17 +31,6 @@ export function jsLimits(backend, pureJs) {
   return { pack: of('pack'), unpack: of('unpack') };
 }
 
-/**
- * The FastmpError of a failed kernel decode of the array at `start`, from
- * its fm_result `r`; offsets shifted to the whole input, which `quoted` holds.
- * (A plain function the boundary calls on failure: no closure per call.)
- */
-export function kernelError(kind, start, r, quoted) {
-  const target = kind === BOOL ? 'boolean' : kind.name;
-  const value = r.code === 'RANGE' || r.code === 'TYPE' ? reportedValue(r.tag, r.value) : undefined;
-  return msgpackError(r.code, r.index, start + r.offset, quoted, r.count, { target, value });
-}
-
 // The one place that picks an instance's ports: the pure-JS ones for an
 // instance without wasm, else the wasm ones with the limits above.
 
@@ -56,5 +43,5 @@ export function encodingPort(core) {
 /** The decoding port of an instance's core. */
 export function decodingPort(core) {
   if (core.backend === 'js') return jsDecodingPort;
-  return wasmDecodingPort(core.boundary, jsLimits(core.backend, core.pureJs).unpack, kernelError);
+  return wasmDecodingPort(core.boundary, jsLimits(core.backend, core.pureJs).unpack);
 }

@@ -91,7 +91,7 @@ test('the tarball holds the JS, the declarations, the wasm and the licence, noth
     'js/module-api.js', 'js/modules.js',
     'js/msgpackr-node.js', 'js/msgpackr.cjs', 'js/msgpackr.d.cts', 'js/msgpackr.d.ts', 'js/msgpackr.js', 'js/node.cjs', 'js/node.js', 'js/port.js',
     'js/siblings.js', 'js/strings.js', 'js/tags.js', 'js/text.js',
-    'js/wasm/core.js', 'js/wasm/index.js', 'js/wasm/lifetimes.js', 'js/wasm/outputs.js', 'js/wasm/reader.js', 'js/wasm/store.js', 'js/wasm/strings.js', 'js/wasm/typed.js',
+    'js/wasm/core.js', 'js/wasm/errors.js', 'js/wasm/index.js', 'js/wasm/lifetimes.js', 'js/wasm/outputs.js', 'js/wasm/reader.js', 'js/wasm/store.js', 'js/wasm/strings.js', 'js/wasm/typed.js',
     'js/wire.js',
     'package.json',
   ]);

@@ -11,6 +11,7 @@
 //   reader.js     the codec's decoding port: shaped fields read by the kernels
 //   index.js      what an instance needs of it: a boundary, its stats
 //   outputs.js    the fresh arrays every call returns (no wasm memory)
+//   errors.js     a typed-array kernel's failure as its FastmpError
 //
 // Every call copies its input once into one reused scratch region of wasm
 // memory, runs a kernel there, and copies the output once into a fresh array

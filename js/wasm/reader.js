@@ -5,6 +5,7 @@
 import { ELEMENTS_ONLY, INTEGRAL_FLOATS, MAX_NUMBER_BYTES } from '../abi.js';
 import { bufferOf, lengthOf } from '../args.js';
 import { MIN_SCRATCH, align16 } from './core.js';
+import { kernelError } from './errors.js';
 import { locate } from './lifetimes.js';
 import { copyOut } from './outputs.js';
 import { UNPACK_CHUNK, unpackChunked } from './typed.js';
@@ -12,13 +13,13 @@ import { UNPACK_CHUNK, unpackChunked } from './typed.js';
 /**
  * The decoding port of boundary b. `unpackInJsBelow` (by kind index:
  * js/port.js jsLimits()) says below how many elements a field is decoded in
- * JS; `kernelError(kind, start, result, input)` words a kernel's failure as
+ * JS; a kernel's failure is worded as unpack() words it (errors.js).
  * unpack() does.
  * @returns {import('../codec/port-contract.js').DecodingPort}
  */
-export const wasmDecodingPort = (b, unpackInJsBelow, kernelError) => Object.freeze({
+export const wasmDecodingPort = (b, unpackInJsBelow) => Object.freeze({
   unpackInJsBelow,
-  typedReader: (input) => new WasmReader(b, kernelError, input),
+  typedReader: (input) => new WasmReader(b, input),
   // An input in wasm memory is decoded from a copy: a call during the
   // decode (a shaped field's, an extension's) may grow memory and detach it.
   checkInput: (bytes, original, fn) => {
@@ -55,9 +56,8 @@ const REGION_WINDOW = 1 << 20;
 
 /** Shaped typed-array fields of one input, decoded by the kernels: a Reader of js/codec/port-contract.js. */
 class WasmReader {
-  constructor(boundary, kernelError, input) {
+  constructor(boundary, input) {
     this.b = boundary;
-    this.kernelError = kernelError;
     this.input = input;
     this.from = -1; // input[from, to) is copied at `base` (on the first field that needs it)
     this.to = -1;
@@ -76,7 +76,7 @@ class WasmReader {
     // memory: asInput() copies one in wasm memory): wasm memory holds a chunk,
     // not the field and its output.
     if (len >= UNPACK_CHUNK.from) {
-      const { value, end } = unpackChunked(b, kind, input, offset, body, count, body + len, flags, this.kernelError, into);
+      const { value, end } = unpackChunked(b, kind, input, offset, body, count, body + len, flags, into);
       this.end = end;
       return value;
     }
@@ -85,7 +85,7 @@ class WasmReader {
     const base = this.base + (body - this.from);
     // The elements only (FM_ELEMENTS_ONLY): the kernel is told where they begin and how many.
     if (b.wasm[kind.unpack](base, len, out, count, flags | ELEMENTS_ONLY, b.result) !== 0) {
-      throw this.kernelError(kind, body, b.readResult(), input);
+      throw kernelError(kind, body, b.readResult(), input);
     }
     const first = out / kind.bytes;
     this.end = body + b.resultEnd();

@@ -6,6 +6,7 @@ import { ELEMENTS_ONLY, MAX_NUMBER_BYTES } from '../abi.js';
 import { copyInto } from '../args.js';
 import { arrayHeaderSize, packKind } from '../wire.js';
 import { IN_OUTPUT, OUTSIDE, align16 } from './core.js';
+import { kernelError } from './errors.js';
 import { outputView, packRoom } from './lifetimes.js';
 import { copyOut, freshOutput } from './outputs.js';
 
@@ -84,15 +85,14 @@ function packInScratch(b, kind, x, n, at) {
  * elements from input[body]) into a fresh kind.Type; returns { value, end }.
  * Only the bytes the elements can span are copied: no element is longer than
  * 9 bytes (a boolean: 1), so unpackFrom at the start of a large buffer
- * copies the array, not the rest of the buffer. On a kernel error, throws
- * fail(kind, body, result, quoted) (the result's offsets from body),
- * `quoted` holding the input as the error quotes it.
+ * copies the array, not the rest of the buffer. A kernel error is a
+ * FastmpError (errors.js kernelError()) quoting the input.
  */
-export function unpack(b, kind, input, start, body, count, flags, at, fail) {
+export function unpack(b, kind, input, start, body, count, flags, at) {
   // The elements only (FM_ELEMENTS_ONLY): the caller read the header, and the
   // kernel is told where the elements begin and how many there are.
   const len = Math.min(input.length - body, count * (kind.c === 'bool' ? 1 : MAX_NUMBER_BYTES));
-  if (at === OUTSIDE && len >= UNPACK_CHUNK.from) return unpackChunked(b, kind, input, start, body, count, body + len, flags, fail);
+  if (at === OUTSIDE && len >= UNPACK_CHUNK.from) return unpackChunked(b, kind, input, start, body, count, body + len, flags);
   let base;
   let out;
   let source = input;
@@ -109,7 +109,7 @@ export function unpack(b, kind, input, start, body, count, flags, at, fail) {
   }
   if (b.wasm[kind.unpack](base, len, out, count, flags | ELEMENTS_ONLY, b.result) !== 0) {
     // The error quotes the input; one in wasm memory is quoted from a copy.
-    throw fail(kind, body, b.readResult(), at === OUTSIDE ? input : quoted(b, base, body, len));
+    throw kernelError(kind, body, b.readResult(), at === OUTSIDE ? input : quoted(b, base, body, len));
   }
   const first = out / kind.bytes;
   return { value: copyOut(b.view(kind.Type), first, first + count), end: body + b.resultEnd() };
@@ -127,7 +127,7 @@ export function unpack(b, kind, input, start, body, count, flags, at, fail) {
  * ends at inputEnd: TRUNCATED in the last chunk is the input's own error.
  * `into`: a kind.Type of `count` elements to decode into, instead of a new one.
  */
-export function unpackChunked(b, kind, input, start, body, count, inputEnd, flags, fail, into = undefined) {
+export function unpackChunked(b, kind, input, start, body, count, inputEnd, flags, into = undefined) {
   const value = into ?? freshOutput(kind, count); // first: a refused output leaves scratch as it was
   const chunk = UNPACK_CHUNK.bytes;
   const most = Math.min(count, chunk); // every element takes at least a byte
@@ -148,7 +148,7 @@ export function unpackChunked(b, kind, input, start, body, count, inputEnd, flag
     } else {
       const r = b.readResult();
       if (r.code !== 'TRUNCATED' || pos + avail === inputEnd) {
-        throw fail(kind, start, { ...r, count, index: i + r.index, offset: pos - start + r.offset }, input);
+        throw kernelError(kind, start, { ...r, count, index: i + r.index, offset: pos - start + r.offset }, input);
       }
       done = r.index; // >= 1: a chunk holds more than the longest element
       used = r.offset;
