@@ -9,7 +9,7 @@
 // read the build synchronously (a page fetches). js/siblings.js finds
 // the .wasm files next to the package; js/inline.js decodes its base64 copies.
 
-import { MODULE_MARK } from './modules.js';
+import { MODULE_MARK, TYPED } from './modules.js';
 
 // The smallest module that uses SIMD128 (i32.const 0; i8x16.splat;
 // i8x16.popcnt): engines without SIMD refuse to validate it.
@@ -89,14 +89,14 @@ const imports = (onMemoryGrowth) => ({ env: { emscripten_notify_memory_growth: (
 function checkModule(compiled, module, option) {
   const names = WebAssembly.Module.exports(compiled).map((e) => e.name);
   if (!names.includes(MODULE_MARK[module]) || !names.includes('fm_simd_enabled')) {
-    const file = module === 'typed' ? 'dist/fastmp-<build>.wasm' : 'dist/fastmp-strings-<build>.wasm';
+    const file = module === TYPED ? 'dist/fastmp-<build>.wasm' : 'dist/fastmp-strings-<build>.wasm';
     throw new TypeError(`fastmp: options.${option} is not fastmp's ${module} module (${file})`);
   }
   return compiled;
 }
 
-/** The option that gives `module` (js/instance.js). */
-const moduleOption = (module) => (module === 'typed' ? 'wasm' : 'stringsWasm');
+/** The option of createFastmp() / init() that gives `module` (js/instance.js reads them). */
+const moduleOption = (module) => (module === TYPED ? 'wasm' : 'stringsWasm');
 
 /** Starts an instance and checks it is the build asked for: { exports, backend }. */
 function started(instance, backend) {
@@ -126,8 +126,9 @@ export async function instantiate({ module, backend = 'auto', wasm, finder, onMe
 /**
  * instantiate() without a promise, for Node, workers and precompiled modules:
  * `wasm` (or what `finder.findSync()` returns) is a WebAssembly.Module or its
- * bytes; null when `finder` cannot read the build synchronously. It blocks while it compiles (tens of KB; Chrome once refused more
- * than 4 KB on a page's main thread), so pages should prefer instantiate().
+ * bytes. Returns null when `finder` cannot read the build synchronously. It
+ * blocks while it compiles (tens of KB; Chrome once refused more than 4 KB on
+ * a page's main thread), so pages should prefer instantiate().
  */
 export function instantiateSync({ module, backend = 'auto', wasm, finder, onMemoryGrowth }) {
   checkBackend(backend);
