@@ -15,17 +15,38 @@
  */
 export type Backend = 'simd' | 'scalar' | 'js';
 
+/**
+ * The element types: every typed array that pack() takes and unpack() fills,
+ * with its constructor and its group ('bytes': packed as a bin unless
+ * `{ bin: false }`). The one list on the TypeScript side: the unions below
+ * are read from it, and test/types.test.js checks that it names the types of
+ * js/kinds.js KINDS, in their order.
+ */
+interface ElementTypes {
+  Float32Array: { array: Float32Array; type: Float32ArrayConstructor; group: 'float' };
+  Float64Array: { array: Float64Array; type: Float64ArrayConstructor; group: 'float' };
+  Int8Array: { array: Int8Array; type: Int8ArrayConstructor; group: 'int' };
+  Uint8Array: { array: Uint8Array; type: Uint8ArrayConstructor; group: 'bytes' };
+  Uint8ClampedArray: { array: Uint8ClampedArray; type: Uint8ClampedArrayConstructor; group: 'bytes' };
+  Int16Array: { array: Int16Array; type: Int16ArrayConstructor; group: 'int' };
+  Uint16Array: { array: Uint16Array; type: Uint16ArrayConstructor; group: 'int' };
+  Int32Array: { array: Int32Array; type: Int32ArrayConstructor; group: 'int' };
+  Uint32Array: { array: Uint32Array; type: Uint32ArrayConstructor; group: 'int' };
+  BigInt64Array: { array: BigInt64Array; type: BigInt64ArrayConstructor; group: 'big' };
+  BigUint64Array: { array: BigUint64Array; type: BigUint64ArrayConstructor; group: 'big' };
+}
+/** The element types of some groups, as `field` (their arrays or their constructors). */
+type ElementTypesOf<G extends string, F extends 'array' | 'type'> =
+  { [K in keyof ElementTypes]: ElementTypes[K]['group'] extends G ? ElementTypes[K][F] : never }[keyof ElementTypes];
+
 /** Typed arrays that pack() takes (over any buffer). */
-export type FloatArray = Float32Array | Float64Array;
-export type IntArray = Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array;
-export type BigIntArray = BigInt64Array | BigUint64Array;
-export type PackableArray = FloatArray | IntArray | BigIntArray;
+export type FloatArray = ElementTypesOf<'float', 'array'>;
+export type IntArray = ElementTypesOf<'int' | 'bytes', 'array'>;
+export type BigIntArray = ElementTypesOf<'big', 'array'>;
+export type PackableArray = ElementTypes[keyof ElementTypes]['array'];
 
 /** Constructors of the typed arrays that unpack() fills. */
-export type PackableArrayType =
-  | Float32ArrayConstructor | Float64ArrayConstructor | Int8ArrayConstructor | Uint8ArrayConstructor
-  | Uint8ClampedArrayConstructor | Int16ArrayConstructor | Uint16ArrayConstructor | Int32ArrayConstructor
-  | Uint32ArrayConstructor | BigInt64ArrayConstructor | BigUint64ArrayConstructor;
+export type PackableArrayType = ElementTypes[keyof ElementTypes]['type'];
 
 /**
  * Float16Array where the lib the consumer compiles with declares it (TypeScript's
@@ -37,28 +58,15 @@ export type PackableArrayType =
 type Float16ArrayIfDeclared = typeof globalThis extends { Float16Array: { prototype: infer A } } ? A : never;
 /** Float16ArrayConstructor where the lib declares it, else never. */
 type Float16ArrayConstructorIfDeclared = typeof globalThis extends { Float16Array: infer C } ? C : never;
-/** What unpack(bytes, Float16Array) returns (Float16Array<ArrayBuffer>), else never. */
-type Float16ArrayOfBuffer = typeof globalThis extends { Float16Array: { new (length?: number): infer A } } ? A : never;
 
 /**
  * The array that unpack(bytes, T) and alloc(T, n) return for the constructor
  * T, over an ArrayBuffer: `TypedArrayOf<Float32ArrayConstructor>` is
- * `Float32Array<ArrayBuffer>`.
+ * `Float32Array<ArrayBuffer>` (what `new T(n)` makes; lib's constructors
+ * declare it so).
  */
 export type TypedArrayOf<T extends PackableArrayType | Float16ArrayConstructorIfDeclared> =
-  T extends Float32ArrayConstructor ? Float32Array<ArrayBuffer>
-  : T extends Float64ArrayConstructor ? Float64Array<ArrayBuffer>
-  : T extends Int8ArrayConstructor ? Int8Array<ArrayBuffer>
-  : T extends Uint8ClampedArrayConstructor ? Uint8ClampedArray<ArrayBuffer>
-  : T extends Uint8ArrayConstructor ? Uint8Array<ArrayBuffer>
-  : T extends Int16ArrayConstructor ? Int16Array<ArrayBuffer>
-  : T extends Uint16ArrayConstructor ? Uint16Array<ArrayBuffer>
-  : T extends Int32ArrayConstructor ? Int32Array<ArrayBuffer>
-  : T extends Uint32ArrayConstructor ? Uint32Array<ArrayBuffer>
-  : T extends BigInt64ArrayConstructor ? BigInt64Array<ArrayBuffer>
-  : T extends BigUint64ArrayConstructor ? BigUint64Array<ArrayBuffer>
-  : T extends Float16ArrayConstructorIfDeclared ? Float16ArrayOfBuffer
-  : never;
+  T extends { new (length?: number): infer A } ? A : never;
 
 /** Bytes of msgpack: a Uint8Array (a Buffer too) or a whole ArrayBuffer / SharedArrayBuffer. */
 export type Bytes = Uint8Array | ArrayBufferLike;

@@ -1,17 +1,18 @@
 // fastmp-wasm/msgpackr: makes msgpackr write typed arrays as standard msgpack
 // arrays by fastmp's kernels. See js/msgpackr.js for the details.
 
+import type { PackableArrayType } from './index.js';
+
 /** What useFastmpForTypedArrays needs of msgpackr: its addExtension (pass the module). */
 export interface MsgpackrWithExtensions {
   addExtension(extension: any): void;
 }
 
-/** The classes whose instances msgpackr writes as standard arrays once registered. */
-export const typedArrayClasses: readonly [
-  Float32ArrayConstructor, Float64ArrayConstructor, Int8ArrayConstructor, Int16ArrayConstructor,
-  Int32ArrayConstructor, Uint16ArrayConstructor, Uint32ArrayConstructor,
-  BigInt64ArrayConstructor, BigUint64ArrayConstructor,
-];
+/**
+ * The classes whose instances msgpackr writes as standard arrays once
+ * registered: every type that pack() takes but the bytes, which stay bin.
+ */
+export const typedArrayClasses: readonly Exclude<PackableArrayType, Uint8ArrayConstructor | Uint8ClampedArrayConstructor>[];
 
 /**
  * Registers with `msgpackr` (`import * as msgpackr from 'msgpackr'`) an

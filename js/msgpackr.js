@@ -15,11 +15,10 @@
 // copies with two lists: register the one whose `pack` you call (pass the
 // module you imported or require()d).
 //
-// Written as a standard array, exactly the bytes `pack(x)` writes: Float32Array,
-// Float64Array, Int8Array, Int16Array, Int32Array, Uint16Array, Uint32Array,
-// BigInt64Array, BigUint64Array (and their subclasses). Floats keep their
-// width and bits (-0, NaN payloads), integers take their smallest form. Bytes
-// are not registered: Uint8Array (and Buffer), Uint8ClampedArray, DataView and
+// Written as a standard array, exactly the bytes `pack(x)` writes: every
+// typed array of js/kinds.js but the bytes (and their subclasses). Floats keep
+// their width and bits (-0, NaN payloads), integers take their smallest form.
+// Bytes are not registered: Uint8Array (and Buffer), Uint8ClampedArray, DataView and
 // ArrayBuffer are written as msgpackr writes them (bin), as fastmp's own
 // encode() and pack() write bytes.
 //
@@ -42,12 +41,10 @@
 // (package.json "sideEffects" lists only the Node entries).
 
 import { pack, packView } from './index.js';
+import { KINDS } from './kinds.js';
 
-/** The classes whose instances msgpackr will write as standard arrays. */
-export const typedArrayClasses = Object.freeze([
-  Float32Array, Float64Array, Int8Array, Int16Array, Int32Array,
-  Uint16Array, Uint32Array, BigInt64Array, BigUint64Array,
-]);
+/** The classes whose instances msgpackr will write as standard arrays: every kind but the bytes ('u8'). */
+export const typedArrayClasses = Object.freeze(KINDS.filter((k) => k.c !== 'u8').map((k) => k.Type));
 
 // msgpackr's addExtension refuses a `pack` without a `type`, and also files
 // the extension under `type` in its decoder's table. This extension never

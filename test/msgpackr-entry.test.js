@@ -15,14 +15,15 @@ import * as msgpack from '@msgpack/msgpack';
 import * as msgpackr from 'msgpackr';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createFastmpSync } from '../js/index.js';
+import { KINDS } from '../js/kinds.js';
 import { F32_SPECIAL_BITS, ROOT } from './helpers.js';
 import { difference, python, referenceArray } from './messages-helpers.js';
 
 const fastmp = createFastmpSync();
 
-// The classes the entry must take over, named here independently of it.
-const REGISTERED = [Float32Array, Float64Array, Int8Array, Int16Array, Int32Array,
-  Uint16Array, Uint32Array, BigInt64Array, BigUint64Array];
+// The classes the entry must take over, found here independently of it: every
+// element type that fastmp's pack() writes as a standard array (not a bin).
+const REGISTERED = KINDS.map((k) => k.Type).filter((Type) => fastmp.pack(new Type(1))[0] === 0x91);
 const isRegistered = (v) => REGISTERED.some((C) => v instanceof C);
 
 const SIZES = [0, 1, 15, 16, 4096, 1 << 20];
@@ -376,10 +377,12 @@ test('the declarations type-check for a consumer that passes msgpackr\'s module 
       import * as msgpackr from 'msgpackr';
       import { typedArrayClasses, useFastmpForTypedArrays } from 'fastmp-wasm/msgpackr';
       const registered: boolean = useFastmpForTypedArrays(msgpackr);
-      const first: Float32ArrayConstructor = typedArrayClasses[0];
+      const first: ArrayBufferView = new typedArrayClasses[0](2); // constructors of typed arrays
+      // @ts-expect-error: the bytes stay bin, so no class is a Uint8ArrayConstructor
+      const bytes: Uint8ArrayConstructor = typedArrayClasses[0];
       // @ts-expect-error: a module without addExtension
       useFastmpForTypedArrays({ pack: msgpackr.pack });
-      export { registered, first };
+      export { registered, first, bytes };
     `);
     // msgpackr's declarations name Node's Buffer and 'stream'; there is no @types/node here.
     writeFileSync(join(dir, 'node-shim.d.ts'), `
@@ -390,8 +393,9 @@ test('the declarations type-check for a consumer that passes msgpackr\'s module 
       import msgpackr = require('msgpackr');
       import plugin = require('fastmp-wasm/msgpackr');
       const registered: boolean = plugin.useFastmpForTypedArrays(msgpackr);
-      const last: BigUint64ArrayConstructor = plugin.typedArrayClasses[8];
-      export { registered, last };
+      const last = new plugin.typedArrayClasses[0](2); // constructors of typed arrays
+      const length: number = last.length;
+      export { registered, length };
     `);
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false },

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import * as api from '../js/index.js';
+import { KINDS } from '../js/kinds.js';
 import { ROOT } from './helpers.js';
 
 const TSC = `${ROOT}/node_modules/typescript/bin/tsc`;
@@ -69,6 +70,16 @@ test('interface Fastmp has every export but the MODULE_ONLY ones (functions, and
   const members = fastmpMembers();
   expect(members).toEqual(declared(VALUES).filter((name) => !MODULE_ONLY.includes(name)));
   expect(declared(FUNCTIONS).filter((name) => !members.includes(name) && !MODULE_ONLY.includes(name))).toEqual([]);
+});
+
+test('interface ElementTypes, the declarations\' one list of element types, is js/kinds.js KINDS: the same types, in order, each with its own constructor and group', () => {
+  const body = dts.slice(dts.indexOf('interface ElementTypes {'));
+  const entries = [...body.slice(0, body.indexOf('\n}')).matchAll(/^ {2}(\w+): \{ array: (\w+); type: (\w+); group: '(\w+)' \};$/gm)];
+  expect(entries.map((m) => m[1])).toEqual(KINDS.map((k) => k.name));
+  const groupOf = (k) => (k.float ? 'float' : k.big ? 'big' : k.c === 'u8' ? 'bytes' : 'int');
+  for (const [, name, array, type, group] of entries) {
+    expect([array, type, group], name).toEqual([name, `${name}Constructor`, groupOf(KINDS.find((k) => k.name === name))]);
+  }
 });
 
 test('index.d.cts names every type of index.d.ts', () => {

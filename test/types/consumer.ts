@@ -91,6 +91,9 @@ export const mapped: TypedArrayOf<Uint16ArrayConstructor> = new Uint16Array(2);
 export const wrongType: Float32Array = unpack(new Uint8Array(1), Int8Array);
 // @ts-expect-error: nor a Uint8Array a Uint8ClampedArray
 export const wrongBytes: Uint8ClampedArray = alloc(Uint8Array, 1);
+// @ts-expect-error: nor a Uint8ClampedArray a Uint8Array
+export const wrongClamped: Uint8Array = unpack(new Uint8Array(1), Uint8ClampedArray);
+export const bigOnes: BigUint64Array<ArrayBuffer> = unpack(new Uint8Array(1), BigUint64Array);
 
 // Instances: the same API as methods, and methods may be destructured.
 export async function instances(): Promise<string> {
