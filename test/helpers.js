@@ -32,19 +32,6 @@ export function kindOfC(c) {
   return kind;
 }
 
-/**
- * [kind, entry] for every kind of `kinds`, from a table of test data keyed by
- * kind name. A kind without an entry, or an entry of no kind, throws: a kind
- * added to js/kinds.js is noticed, not left out of the tests.
- */
-export function byKind(table, kinds, what) {
-  const names = kinds.map((k) => k.name);
-  const missing = names.filter((name) => !Object.hasOwn(table, name));
-  const extra = Object.keys(table).filter((name) => !names.includes(name));
-  if (missing.length + extra.length > 0) throw new Error(`${what}: no entry for [${missing}], an entry of no kind for [${extra}]`);
-  return kinds.map((k) => [k, table[k.name]]);
-}
-
 // ---- deterministic randomness -------------------------------------------------
 
 import { rng } from './rng.js';
@@ -401,22 +388,24 @@ export function runNative(build, requests) {
 
 // ---- integers ---------------------------------------------------------------------
 
-// The range of each integer kind: facts about JS's typed arrays that the tests
-// check fastmp against, so stated here, not read from fastmp.
-const INT_RANGES = {
-  Int8Array: [-128n, 127n],
-  Uint8Array: [0n, 255n],
-  Int16Array: [-32768n, 32767n],
-  Uint16Array: [0n, 65535n],
-  Int32Array: [-(2n ** 31n), 2n ** 31n - 1n],
-  Uint32Array: [0n, 2n ** 32n - 1n],
-  BigInt64Array: [-(2n ** 63n), 2n ** 63n - 1n],
-  BigUint64Array: [0n, 2n ** 64n - 1n],
-};
+/**
+ * The range of an integer typed array, as the engine itself defines it: its
+ * element width, and whether it is signed (whether it stores -1 as -1). Facts
+ * about JS's typed arrays that the tests check fastmp against, so found here,
+ * not read from fastmp.
+ */
+export function intRange(Type) {
+  const big = Type.name.startsWith('Big');
+  const bits = BigInt(8 * Type.BYTES_PER_ELEMENT);
+  const signed = new Type([big ? -1n : -1])[0] < 0;
+  return signed ? [-(2n ** (bits - 1n)), 2n ** (bits - 1n) - 1n] : [0n, 2n ** bits - 1n];
+}
 
 /** The integer element types, one per C type: { name (the harness's type name), Type, big, min, max }. */
-export const INT_TYPES = byKind(INT_RANGES, C_KINDS.filter((k) => !k.float && k !== BOOL), 'INT_RANGES')
-  .map(([k, [min, max]]) => ({ name: k.c, Type: k.Type, big: k.big, min, max }));
+export const INT_TYPES = C_KINDS.filter((k) => !k.float && k !== BOOL).map((k) => {
+  const [min, max] = intRange(k.Type);
+  return { name: k.c, Type: k.Type, big: k.big, min, max };
+});
 
 /** The issue's edge values, for the types that hold them. */
 export const INT_EDGES = [

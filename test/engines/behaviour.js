@@ -18,6 +18,7 @@
 
 import { rng } from '../rng.js';
 import { jsBelowFor, jsEngine } from '../../js/crossovers.js';
+import { KINDS as FASTMP_KINDS } from '../../js/kinds.js';
 import { KIND_OF_NAME } from '../../js/kinds.js';
 
 // ---- small tools ----------------------------------------------------------------
@@ -98,12 +99,22 @@ const F64_SPECIAL = [
   [0x47efffff, 0xf0000000], [0x41e00000, 0], [0xc3e00000, 0],
 ];
 
-/** The typed arrays pack() takes: name, constructor, element bytes, and how msgpack writes them. */
-export const KINDS = [
-  ['Float32Array', 4, 'f32'], ['Float64Array', 8, 'f64'], ['Int8Array', 1, 'int'], ['Uint8Array', 1, 'bin'],
-  ['Uint8ClampedArray', 1, 'bin'], ['Int16Array', 2, 'int'], ['Uint16Array', 2, 'int'], ['Int32Array', 4, 'int'],
-  ['Uint32Array', 4, 'int'], ['BigInt64Array', 8, 'big'], ['BigUint64Array', 8, 'big'],
-].map(([name, bytes, form]) => ({ name, Type: globalThis[name], bytes, form }));
+/**
+ * The typed arrays pack() takes (js/kinds.js), each with its element bytes and
+ * how msgpack writes it, found from the engine (the reference writer below
+ * reads these, so they are not taken from fastmp): 'f32' / 'f64' (floats, by
+ * width), 'big' (BigInt elements), 'bin' (unsigned bytes) or 'int'.
+ */
+export const KINDS = FASTMP_KINDS.map(({ name, Type }) => ({ name, Type, bytes: Type.BYTES_PER_ELEMENT, form: formOf(Type) }));
+
+function formOf(Type) {
+  const probe = new Type(1);
+  if (typeof probe[0] === 'bigint') return 'big';
+  probe[0] = 0.5;
+  if (probe[0] === 0.5) return Type.BYTES_PER_ELEMENT === 4 ? 'f32' : 'f64';
+  probe[0] = -1;
+  return Type.BYTES_PER_ELEMENT === 1 && probe[0] >= 0 ? 'bin' : 'int';
+}
 
 /** n elements of a kind: random bits over the whole range, specials and small values sprinkled in. */
 export function sample(kind, n, seed) {
