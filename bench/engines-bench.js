@@ -4,15 +4,30 @@
 // Debian; test/engines/launch.js gets and starts them). Writes
 // bench/RESULTS-engines.md and bench/results-engines.json (or into --out DIR).
 //
+//   npm run bench -- --engines[=node20,bun,firefox] [--quick] [--out DIR]
+//                    [--crossovers-only] [--probes=REGEX]
+// --engines=ids runs those engines only (node20 node22 node24 bun chromium
+// firefox). --crossovers-only skips the timed cases and runs the crossover
+// probes alone (about 4-5 minutes an engine in full mode); --probes=REGEX runs
+// only the probes whose name matches (a probe's name: "pack Float32Array",
+// "unpack boolean", "decodeBMP ASCII text"; it implies --crossovers-only). A
+// crossovers-only run into a DIR that holds results-engines.json merges into
+// it: each engine it ran gets the probes it ran replaced (its other probes and
+// its cases kept), the other engines stay as they were, and meta.crossoverRuns
+// lists the run; the report is made again from the merged file.
+//
 // Two halves in one file:
-// - run(fastmp, options): plain ESM (its imports: the tests' PRNG and
-//   js/crossovers.js, which the engine's instances use), the same in Node, Bun and
-//   a page. `fastmp` is the package's module namespace (createFastmp()). It
-//   makes three instances (wasm-simd, wasm-scalar: wasm at every size;
-//   pure-js: pureJs 'always') and times pack and unpack of Float32Array and
-//   Int32Array at N = 16, 256, 4096, 65536 (seeded random content), then a
-//   crossover probe per op for Float32Array: the smallest N of a grid from
-//   which wasm stays at least as fast as pure JS. Timing needs only
+// - run(fastmp, options): plain ESM (its imports: the tests' PRNG, js/kinds.js
+//   and js/crossovers.js, which the engine's instances use), the same in Node,
+//   Bun and a page. `fastmp` is the package's module namespace
+//   (createFastmp()). It makes three instances (wasm-simd, wasm-scalar: wasm at
+//   every size; pure-js: pureJs 'always') and times pack and unpack of
+//   Float32Array and Int32Array at N = 16, 256, 4096, 65536 (seeded random
+//   content), then a crossover probe per entry of js/crossovers.js: pack and
+//   unpack of every element type of js/kinds.js (KINDS once per kernel type,
+//   and BOOL through packBool / unpackBool) and the ASN.1 string ops; each
+//   finds the smallest N of a grid from which wasm stays at least as fast as
+//   pure JS. Timing needs only
 //   performance.now(): calls in batches long enough for the engine's timer
 //   (a page's clock is coarse), contenders interleaved in rotated rounds; a
 //   time is the median over rounds of each round's median, with the min..max
@@ -22,13 +37,14 @@
 //   each engine and writes the two outputs (results-engines.json a case and a
 //   probe per line, bench/results-json.js; the report made from it).
 //
-// Run as a script (`node --expose-gc bench/engines-bench.js [--quick]`, `bun
-// bench/engines-bench.js`), it benches that runtime and prints the result as
-// one line of JSON after test/engines' marker (on stdout; progress on stderr).
+// Run as a script (`node --expose-gc bench/engines-bench.js [--quick]
+// [--crossovers-only] [--probes=REGEX]`, `bun bench/engines-bench.js`), it
+// benches that runtime and prints the result as one line of JSON after
+// test/engines' marker (on stdout; progress on stderr).
 
 import { rng } from '../test/rng.js'; // the tests' PRNG: the same content on every engine
 import { jsBelowFor, jsEngine } from '../js/crossovers.js';
-import { KIND_OF_NAME } from '../js/kinds.js';
+import { BOOL, KINDS } from '../js/kinds.js';
 
 const CONTENDERS = [
   ['wasm-simd', { backend: 'simd', pureJs: 'never' }],
@@ -39,10 +55,35 @@ const NAMES = CONTENDERS.map(([name]) => name);
 export const SIZES = [16, 256, 4096, 65536];
 export const CROSSOVER_SIZES = [1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 256, 512];
 const TYPES = ['Float32Array', 'Int32Array'];
-/** The crossover probe's types: a float and an int kernel of each width family (js/crossovers.js holds JS_BELOW for all). */
-export const CROSSOVER_TYPES = ['Float32Array', 'Float64Array', 'Int32Array', 'BigInt64Array'];
-/** A type's kernel name (js/kinds.js c: 'f32' ...), as JS_BELOW is keyed. */
-const SHORT = (type) => KIND_OF_NAME.get(type).c;
+/**
+ * The crossover probe's element kinds: js/kinds.js KINDS once per kernel type
+ * (`.c`, as js/crossovers.js is keyed: Uint8ClampedArray shares Uint8Array's
+ * u8), then BOOL (packBool / unpackBool of a Uint8Array of 0 / 1).
+ */
+const PROBE_KINDS = [...KINDS, BOOL].filter((k, i, all) => all.findIndex((other) => other.c === k.c) === i);
+/** Their names ('Float32Array', ..., 'boolean'): a typed probe's `type`. */
+export const CROSSOVER_TYPES = PROBE_KINDS.map((k) => k.name);
+const KIND_OF_PROBE = new Map(PROBE_KINDS.map((k) => [k.name, k]));
+/** A probed type's kernel name (js/kinds.js c: 'f32' ... 'bool'), as js/crossovers.js is keyed. */
+const SHORT = (type) => KIND_OF_PROBE.get(type).c;
+/**
+ * The string ops' probes (js/crossovers.js `strings`, which js/strings.js
+ * reads): BMP text of several scripts, or printable ASCII through the
+ * VisibleString functions (the one-byte kinds share the ASCII cuts).
+ * decodeBMP on both contents: its cut is the larger of the two.
+ */
+export const STRING_PROBES = [
+  ['encodeBMP', 'BMP text'], ['decodeBMP', 'BMP text'], ['decodeBMP', 'ASCII text'],
+  ['encodeASCII', 'ASCII text'], ['decodeASCII', 'ASCII text'],
+].map(([op, type]) => ({ op, type }));
+const STRING_OPS = new Set(STRING_PROBES.map((p) => p.op));
+/** Every probe, in the order they run: { op, type }; its name is `${op} ${type}`. */
+export const PROBES = [...CROSSOVER_TYPES.flatMap((type) => ['pack', 'unpack'].map((op) => ({ op, type }))), ...STRING_PROBES];
+const probeName = (p) => `${p.op} ${p.type ?? 'Float32Array'}`;
+/** The js/crossovers.js entry of a probe in `table` (jsBelowFor()'s shape) for backend. */
+export function tableEntry(table, backend, { op, type = 'Float32Array' }) {
+  return STRING_OPS.has(op) ? table[backend].strings?.[op] : table[backend][op]?.[SHORT(type)];
+}
 /**
  * Near a crossover both paths are within noise of each other: wasm counts as
  * not behind where its median is within this factor of pure JS's.
@@ -64,23 +105,40 @@ const BUDGETS = {
 
 
 /**
- * Random reals (Float32Array, Float64Array), or ints of every magnitude, so
- * that every msgpack int form up to 32 bits occurs (Int32Array; BigInt64Array
- * the same values as BigInts).
+ * Random reals (float kinds); ints of every magnitude up to the kind's width
+ * (each element's bit count random), so that every msgpack int form the kind
+ * holds occurs (BigInts for the 64-bit kinds); 0 / 1 at random (BOOL).
  */
-function content(type, n, next) {
-  if (type === 'Float32Array' || type === 'Float64Array') {
-    const x = new globalThis[type](n);
+function content(kind, n, next) {
+  const x = new kind.Type(n);
+  if (kind.float) {
     for (let i = 0; i < n; i++) x[i] = (next() / 2 ** 32 - 0.5) * 2e6;
     return x;
   }
-  const x = new globalThis[type](n);
+  if (kind === BOOL) {
+    for (let i = 0; i < n; i++) x[i] = next() & 1;
+    return x;
+  }
+  const width = 8 * kind.bytes;
+  const signed = kind.min < 0;
   for (let i = 0; i < n; i++) {
-    const bits = 1 + (next() % 32);
-    const v = (next() >>> (32 - bits)) - 2 ** (bits - 1);
-    x[i] = type === 'BigInt64Array' ? BigInt(v) : v;
+    const bits = 1 + (next() % width);
+    if (kind.big) {
+      const v = BigInt.asUintN(bits, (BigInt(next()) << 32n) | BigInt(next()));
+      x[i] = signed ? v - 2n ** BigInt(bits - 1) : v;
+    } else {
+      const v = next() >>> (32 - bits);
+      x[i] = signed ? v - 2 ** (bits - 1) : v;
+    }
   }
   return x;
+}
+
+/** n chars: BMP chars of several scripts, or printable ASCII (bench/strings-crossover.js's text). */
+function text(n, ascii) {
+  let s = '';
+  for (let i = 0; i < n; i++) s += String.fromCharCode(ascii ? 0x20 + ((i * 7) % 95) : [0x41, 0xe9, 0x436, 0x4e2d, 0x3042][i % 5] + (i % 13));
+  return s;
 }
 
 const now = () => performance.now();
@@ -156,19 +214,44 @@ const mediansOf = (timed) => Object.fromEntries(Object.entries(timed).map(([name
 const sameBytes = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
 const bytesOf = (t) => new Uint8Array(t.buffer, t.byteOffset, t.byteLength);
 
-/** One case's tasks: op on x (pack) or on its msgpack bytes (unpack), every contender; checked to agree first. */
-function tasksOf(paths, type, op, x) {
-  const js = paths['pure-js'];
-  const bytes = js.pack(x);
-  const Type = x.constructor;
-  const call = op === 'pack' ? (api) => () => api.pack(x) : (api) => () => api.unpack(bytes, Type);
-  const reference = op === 'pack' ? bytes : bytesOf(x);
-  for (const name of NAMES) {
-    const out = call(paths[name])();
-    if (!sameBytes(op === 'pack' ? out : bytesOf(out), reference)) throw new Error(`${name} ${op} ${type}[${x.length}] differs from the input / pure JS`);
-  }
-  return { bytes: bytes.length, tasks: NAMES.map((name) => ({ name, fn: call(paths[name]) })) };
+/** Each contender's task of fn(api), checked first to return what `same` accepts. */
+function tasksChecked(paths, fn, same, what) {
+  for (const name of NAMES) if (!same(fn(paths[name])())) throw new Error(`${name} ${what} differs from the input / pure JS`);
+  return NAMES.map((name) => ({ name, fn: fn(paths[name]) }));
 }
+
+/**
+ * One typed case's tasks: op on x (pack) or on its msgpack bytes (unpack),
+ * every contender; checked to agree first. A Uint8Array packs as an array
+ * (`bin: false`: a bin never takes the pure-JS path), BOOL's through packBool / unpackBool.
+ */
+function tasksOf(paths, kind, op, x) {
+  const asArray = kind.c === 'u8' ? { bin: false } : undefined;
+  const packOf = kind === BOOL ? (api) => () => api.packBool(x) : (api) => () => api.pack(x, asArray);
+  const bytes = packOf(paths['pure-js'])();
+  const call = op === 'pack' ? packOf : kind === BOOL ? (api) => () => api.unpackBool(bytes) : (api) => () => api.unpack(bytes, kind.Type);
+  const reference = op === 'pack' ? bytes : bytesOf(x);
+  const same = (out) => sameBytes(op === 'pack' ? out : bytesOf(out), reference);
+  return { bytes: bytes.length, tasks: tasksChecked(paths, call, same, `${op} ${kind.name}[${x.length}]`) };
+}
+
+/** A string probe's tasks at n chars: encode<Kind> of the text, or decode<Kind> of its content bytes (ASCII: VisibleString). */
+function stringTasksOf(paths, { op, type }, n) {
+  const s = text(n, type === 'ASCII text');
+  const stem = op.endsWith('BMP') ? 'BMP' : 'Visible';
+  const encode = (api) => () => api[`encode${stem}`](s);
+  if (op.startsWith('encode')) {
+    const reference = encode(paths['pure-js'])();
+    return tasksChecked(paths, encode, (out) => sameBytes(out, reference), `${op}(${n} chars)`);
+  }
+  const bytes = encode(paths['pure-js'])();
+  return tasksChecked(paths, (api) => () => api[`decode${stem}`](bytes), (out) => out === s, `${op}(${n} chars)`);
+}
+
+/** A probe's tasks at size n. */
+const probeTasksOf = (paths, probe, n) => (STRING_OPS.has(probe.op)
+  ? stringTasksOf(paths, probe, n)
+  : tasksOf(paths, KIND_OF_PROBE.get(probe.type), probe.op, content(KIND_OF_PROBE.get(probe.type), n, rng(SEED + n))).tasks);
 
 /**
  * The smallest size of `points` from which `build` is never behind pure JS
@@ -186,11 +269,15 @@ export function crossoverOf(points, build) {
 
 /**
  * Benches one engine. options: quick (short budgets: a smoke run, not a
- * measurement), log (progress lines). Resolves to { env, mode, budget, cases, crossover, seconds }.
+ * measurement), crossoversOnly (no timed cases: the probes alone), probes (a
+ * RegExp or its source: only the probes whose name matches; implies
+ * crossoversOnly), log (progress lines). Resolves to { env, mode, budget,
+ * cases, crossover, seconds }.
  */
-export async function run(fastmp, { quick = false, log = () => {} } = {}) {
+export async function run(fastmp, { quick = false, crossoversOnly = false, probes = null, log = () => {} } = {}) {
   const started = now();
   const budget = BUDGETS[quick ? 'quick' : 'full'];
+  const only = probes === null ? null : new RegExp(probes);
   const resolution = timerResolution();
   // Batches of at least 20 clock steps, so that the clock's step is within 5 % of a batch.
   const sample = Math.max(budget.minSample, 20 * resolution);
@@ -207,17 +294,18 @@ export async function run(fastmp, { quick = false, log = () => {} } = {}) {
     gc: canCollect,
     simd: fastmp.simdSupported(),
     backends: Object.fromEntries(NAMES.map((name) => [name, paths[name].backend()])),
-    // The JS engine as js/crossovers.js sees it, and JS_BELOW as `auto` uses it here, for the crossover types.
+    // The JS engine as js/crossovers.js sees it, and JS_BELOW as `auto` uses it here, for every probe.
     jsEngine: jsEngine(),
     jsBelow: jsBelowOfTypes(jsBelowFor()),
   };
   log(`timer step ${(resolution * 1e6).toFixed(0)} ns, batches of >= ${sample.toFixed(2)} ms${env.crossOriginIsolated ? ', cross-origin isolated' : ''}`);
 
   const cases = [];
-  for (const type of TYPES) {
+  for (const type of crossoversOnly || only ? [] : TYPES) {
+    const kind = KIND_OF_PROBE.get(type);
     for (const op of ['pack', 'unpack']) {
       for (const n of SIZES) {
-        const { bytes, tasks } = tasksOf(paths, type, op, content(type, n, rng(SEED + n)));
+        const { bytes, tasks } = tasksOf(paths, kind, op, content(kind, n, rng(SEED + n)));
         const ns = await measure(tasks, { ...budget, sample });
         cases.push({ type, op, n, bytes, ns });
         log(`${op} ${type} ${n}: ${NAMES.map((name) => `${name} ${formatNs(ns[name].median)}`).join(', ')}`);
@@ -225,21 +313,22 @@ export async function run(fastmp, { quick = false, log = () => {} } = {}) {
     }
   }
   const crossover = [];
-  for (const type of CROSSOVER_TYPES) {
-    for (const op of ['pack', 'unpack']) {
-      const points = [];
-      for (const n of CROSSOVER_SIZES) {
-        const { tasks } = tasksOf(paths, type, op, content(type, n, rng(SEED + n)));
-        points.push({ n, ns: mediansOf(await measure(tasks, { ...budget, caseMs: budget.crossoverCaseMs, sample })) });
-      }
-      const simdFrom = crossoverOf(points, 'wasm-simd');
-      const scalarFrom = crossoverOf(points, 'wasm-scalar');
-      crossover.push({ type, op, simdFrom, scalarFrom, points });
-      log(`crossover ${op} ${type}: wasm-simd from ${simdFrom ?? `> ${CROSSOVER_SIZES.at(-1)}`}, wasm-scalar from ${scalarFrom ?? `> ${CROSSOVER_SIZES.at(-1)}`}`);
+  for (const probe of PROBES.filter((p) => !only || only.test(probeName(p)))) {
+    const points = [];
+    for (const n of CROSSOVER_SIZES) {
+      const tasks = probeTasksOf(paths, probe, n);
+      points.push({ n, ns: mediansOf(await measure(tasks, { ...budget, caseMs: budget.crossoverCaseMs, sample })) });
     }
+    const simdFrom = crossoverOf(points, 'wasm-simd');
+    const scalarFrom = crossoverOf(points, 'wasm-scalar');
+    crossover.push({ ...probe, simdFrom, scalarFrom, points });
+    log(`crossover ${probeName(probe)}: wasm-simd from ${simdFrom ?? `> ${CROSSOVER_SIZES.at(-1)}`}, wasm-scalar from ${scalarFrom ?? `> ${CROSSOVER_SIZES.at(-1)}`}`);
   }
   // sink: what the timed calls returned, reported so that no engine may drop them.
-  return { env, mode: quick ? 'quick' : 'full', budget: { ...budget, sampleMs: sample }, cases, crossover, seconds: (now() - started) / 1000, sink };
+  return {
+    env, mode: quick ? 'quick' : 'full', ...(crossoversOnly || only ? { crossoversOnly: true } : {}), budget: { ...budget, sampleMs: sample },
+    cases, crossover, seconds: (now() - started) / 1000, sink,
+  };
 }
 
 export function formatNs(ns) {
@@ -251,31 +340,41 @@ export function formatNs(ns) {
 
 // ---- as a script: this runtime -------------------------------------------------------------------
 
+/**
+ * run()'s options from command-line arguments: --quick, --crossovers-only,
+ * --probes=REGEX (which implies --crossovers-only).
+ */
+export function benchFlags(argv) {
+  const probes = argv.find((a) => a.startsWith('--probes='))?.slice('--probes='.length) ?? null;
+  return { quick: argv.includes('--quick'), crossoversOnly: argv.includes('--crossovers-only') || probes !== null, probes };
+}
+const asArgs = ({ quick, crossoversOnly, probes }) => [...(quick ? ['--quick'] : []), ...(crossoversOnly ? ['--crossovers-only'] : []), ...(probes === null ? [] : [`--probes=${probes}`])];
+
 const script = globalThis.process?.argv?.[1];
 if (script && decodeURIComponent(new URL(import.meta.url).pathname) === script) {
   const fastmp = await import('fastmp-wasm');
-  const result = await run(fastmp, { quick: process.argv.includes('--quick'), log: (line) => process.stderr.write(`${line}\n`) });
+  const result = await run(fastmp, { ...benchFlags(process.argv), log: (line) => process.stderr.write(`${line}\n`) });
   process.stdout.write(`\n${MARKER}${JSON.stringify(result)}\n`);
 }
 
 // ---- the run over every engine (Node only) -----------------------------------------------------
 
 /** The page a browser engine runs: the package as a page loads it, this file, the result in window.__result. */
-const page = (quick) => `<!doctype html>
+const page = (flags) => `<!doctype html>
 <meta charset="utf-8">
 <title>fastmp engines bench</title>
 <script type="module">
   try {
     const fastmp = await import('/js/index.js');
     const { run } = await import('/bench/engines-bench.js');
-    window.__result = await run(fastmp, { quick: ${quick}, log: (line) => console.log(line) });
+    window.__result = await run(fastmp, { ...${JSON.stringify(flags)}, log: (line) => console.log(line) });
   } catch (e) {
     window.__result = { error: String(e?.stack ?? e) };
   }
 </script>
 `;
 
-const ENGINE_TIMEOUT = 400_000;
+const ENGINE_TIMEOUT = 900_000;
 /** Above this share of the machine busy while an engine ran, other work ran alongside it: the engine runs again. */
 const BUSY_LIMIT = 0.7;
 /** Waits for a quiet machine and second runs happen only this long into a full run (which bounds the run's length). */
@@ -306,18 +405,22 @@ function describe(engine, result, browserVersion) {
   return { version: browserVersion, jsEngine: `SpiderMonkey (Firefox ${browserVersion.split('.')[0]})` };
 }
 
-/** JS_BELOW of js/crossovers.js for the crossover types: { simd: { 'pack Float32Array': n, ... }, scalar }. */
+/** JS_BELOW of js/crossovers.js (jsBelowFor()'s table) for every probe: { simd: { 'pack Float32Array': n, ... }, scalar }. */
 export function jsBelowOfTypes(table) {
   return Object.fromEntries(['simd', 'scalar'].map((backend) => [backend, Object.fromEntries(
-    CROSSOVER_TYPES.flatMap((type) => ['pack', 'unpack'].map((op) => [`${op} ${type}`, table[backend][op][SHORT(type)]])))]));
+    PROBES.map((probe) => [probeName(probe), tableEntry(table, backend, probe)]))]));
 }
 
 /**
  * Runs run() on each engine (ids: a subset of node20 node22 node24 bun
  * chromium firefox) and writes RESULTS-engines.md and results-engines.json
- * into outDir. Resolves to the exit status: 1 when an engine failed or was missing.
+ * into outDir (crossoversOnly / probes: see the file's header; they default to
+ * this process's --crossovers-only / --probes=REGEX). Resolves to the exit
+ * status: 1 when an engine failed or was missing.
  */
-export async function runEngines({ quick = false, ids, outDir, command }) {
+export async function runEngines({ quick = false, ids, outDir, command, ...rest }) {
+  const { crossoversOnly, probes } = { ...benchFlags(globalThis.process.argv), ...rest };
+  const flags = { quick, crossoversOnly: crossoversOnly || probes != null, probes: probes ?? null };
   const { spawnSync } = await import('node:child_process');
   const { mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
   const os = await import('node:os');
@@ -339,7 +442,7 @@ export async function runEngines({ quick = false, ids, outDir, command }) {
   const script = join(ROOT, 'bench', 'engines-bench.js');
   // Cross-origin isolated pages get the fine clock (5-20 µs steps instead of 100 µs - 1 ms).
   const { server, origin } = await serve({
-    pages: { '/engines-bench': page(quick) },
+    pages: { '/engines-bench': page(flags) },
     headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' },
   });
   /** One run of the bench on an engine: { result | error, browserVersion, seconds, busy }. */
@@ -349,8 +452,7 @@ export async function runEngines({ quick = false, ids, outDir, command }) {
     const out = {};
     try {
       if (engine.kind === 'server') {
-        const flags = engine.id === 'bun' ? [] : ['--expose-gc'];
-        out.result = runDriver(got.path, [...flags, script, ...(quick ? ['--quick'] : [])], { timeout: ENGINE_TIMEOUT, stderr: 'inherit' });
+        out.result = runDriver(got.path, [...(engine.id === 'bun' ? [] : ['--expose-gc']), script, ...asArgs(flags)], { timeout: ENGINE_TIMEOUT, stderr: 'inherit' });
       } else {
         const { browser, version } = await launch(got);
         out.browserVersion = version;

@@ -5,10 +5,22 @@ valid input whose shape reaches a kernel path: uniform SIMD blocks of every
 element form, runs of fixints, mixed forms, block boundaries (15/16/17/33
 elements or 64-unit BMP blocks), and the DER length forms. The fuzzer mutates
 them into everything else."""
-import hashlib, os, random, struct
+import hashlib, os, random, re, struct
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'corpus')
-TYPES = ['f32', 'f64', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'bool']
+
+
+def element_types(family):
+    """[(name, C type)] of c/fastmp.h's FM_<family>_TYPES, in order: its one list of element types."""
+    with open(os.path.join(os.path.dirname(ROOT), '..', 'fastmp.h')) as f:
+        text = f.read()
+    body = re.search(r'#define FM_%s_TYPES\(X\)((?:.*\\\n)*.*)' % family, text).group(1)
+    return re.findall(r'\bX\((\w+), (\w+), \d+\)', body)
+
+
+C_TYPES = dict(element_types('FLOAT') + element_types('INT') + element_types('BOOL'))
+TYPES = list(C_TYPES)  # FM_ELEMENT_TYPES: floats, ints, bool
+INT_TYPES = [name for name, _ in element_types('INT')]
 rnd = random.Random(6)
 
 
@@ -47,13 +59,11 @@ def array(forms):
     return header(len(forms)) + b''.join(element(f) for f in forms)
 
 
-OWN = {'f32': 'f32', 'f64': 'f64', 'i8': 'i8', 'u8': 'u8', 'i16': 'i16', 'u16': 'u16', 'i32': 'i32',
-       'u32': 'u32', 'i64': 'i64', 'u64': 'u64', 'bool': 'bool'}
 NUMERIC = ['posfix', 'negfix', 'u8', 'u16', 'u32', 'u64', 'i8', 'i16', 'i32', 'i64', 'f32', 'f64']
 
 
 def unpack_seeds(t):
-    own = OWN[t]
+    own = t  # an element in the type's own form (as element() names the forms)
     seeds = [array([]), array([own] * 3), array([own] * 16), array([own] * 17), array([own] * 33)]
     if t == 'bool':
         return seeds + [array(['bool'] * 70)]
@@ -120,9 +130,17 @@ def der_seeds(kind):
     return [der(TAGS[kind], c) for c in contents]
 
 
+def struct_code(c_type):
+    """The struct module's code of a C element type: float, double, (u)int<N>_t."""
+    if c_type in ('float', 'double'):
+        return c_type[0]
+    unsigned, bits = re.fullmatch(r'(u?)int(\d+)_t', c_type).groups()
+    code = {8: 'b', 16: 'h', 32: 'i', 64: 'q'}[int(bits)]
+    return code.upper() if unsigned else code
+
+
 def typed_bytes(t, n):
-    fmt = {'f32': '<f', 'f64': '<d', 'i8': '<b', 'u8': '<B', 'i16': '<h', 'u16': '<H', 'i32': '<i',
-           'u32': '<I', 'i64': '<q', 'u64': '<Q', 'bool': '<B'}[t]
+    fmt = '<' + struct_code(C_TYPES[t])
     out = b''
     for k in range(n):
         if t in ('f32', 'f64'):
@@ -159,7 +177,7 @@ def main():
     # string decode (per kind), BMP decode in place, check (per kind but BMP),
     # encode (per kind), BMP encode in place, DER read (per kind), DER write.
     unpack, integral = 0, len(TYPES)
-    pack = integral + 8
+    pack = integral + len(INT_TYPES)
     decode = pack + len(TYPES)
     decode_in_place = decode + len(KINDS)
     check = decode_in_place + 1
@@ -171,7 +189,7 @@ def main():
     for i, t in enumerate(TYPES):
         diff += [bytes([unpack + i]) + unpack_seeds(t)[k] for k in (3, 4, -1)]
         diff += [bytes([pack + i]) + typed_bytes(t, 40)]
-    for i, t in enumerate(TYPES[2:10]):
+    for i, t in enumerate(INT_TYPES):
         diff += [bytes([integral + i]) + array(['f64'] * 17)]
     for i, k in enumerate(KINDS):
         chars = lambda n: ascii_bytes(n, 0x20, 0x7e) if k == 'bmp' else kind_bytes(k, n)
