@@ -19,20 +19,24 @@
  * @property {number|bigint} max the largest value an integer kind holds (floats, booleans: 0)
  */
 
-/** @type {readonly Kind[]} */
+/**
+ * The element types: [constructor, C type name, longest wire form, traits],
+ * each a row. Adding a kind: docs/contributing.md ("Adding an element type").
+ * @type {readonly Kind[]}
+ */
 export const KINDS = Object.freeze([
-  kind(0, Float32Array, 'f32', 5, { float: true, ext: 7 }),
-  kind(1, Float64Array, 'f64', 9, { float: true, ext: 8 }),
-  kind(2, Int8Array, 'i8', 2, { ext: 0, min: -128, max: 127 }),
-  kind(3, Uint8Array, 'u8', 2, { ext: 1, max: 255 }),
-  kind(4, Uint8ClampedArray, 'u8', 2, { ext: 2, max: 255 }),
-  kind(5, Int16Array, 'i16', 3, { ext: 3, min: -32768, max: 32767 }),
-  kind(6, Uint16Array, 'u16', 3, { ext: 4, max: 65535 }),
-  kind(7, Int32Array, 'i32', 5, { ext: 5, min: -2147483648, max: 2147483647 }),
-  kind(8, Uint32Array, 'u32', 5, { ext: 6, max: 4294967295 }),
-  kind(9, BigInt64Array, 'i64', 9, { big: true, ext: 9, min: -(2n ** 63n), max: 2n ** 63n - 1n }),
-  kind(10, BigUint64Array, 'u64', 9, { big: true, ext: 10, min: 0n, max: 2n ** 64n - 1n }),
-]);
+  [Float32Array, 'f32', 5, { float: true, ext: 7 }],
+  [Float64Array, 'f64', 9, { float: true, ext: 8 }],
+  [Int8Array, 'i8', 2, { ext: 0, min: -128, max: 127 }],
+  [Uint8Array, 'u8', 2, { ext: 1, max: 255 }],
+  [Uint8ClampedArray, 'u8', 2, { ext: 2, max: 255 }],
+  [Int16Array, 'i16', 3, { ext: 3, min: -32768, max: 32767 }],
+  [Uint16Array, 'u16', 3, { ext: 4, max: 65535 }],
+  [Int32Array, 'i32', 5, { ext: 5, min: -2147483648, max: 2147483647 }],
+  [Uint32Array, 'u32', 5, { ext: 6, max: 4294967295 }],
+  [BigInt64Array, 'i64', 9, { big: true, ext: 9, min: -(2n ** 63n), max: 2n ** 63n - 1n }],
+  [BigUint64Array, 'u64', 9, { big: true, ext: 10, min: 0n, max: 2n ** 64n - 1n }],
+].map(([Type, c, wire, traits], index) => kind(index, Type, c, wire, traits)));
 
 /** Booleans: packed from / unpacked into a Uint8Array of 0 / 1, each element one byte on the wire. */
 export const BOOL = Object.freeze({
@@ -64,6 +68,7 @@ export const KIND_OF_EXT = new Map(KINDS.map((k) => [k.ext, k]));
 // internalized strings): cheaper for every type than a Map lookup or a search
 // of KINDS, which would be a visible part of a whole call at N = 1
 // (bench/one-type.js times that call).
+// (test/kinds.test.js checks that both find every kind.)
 const [F32, F64, I8, U8, U8C, I16, U16, I32, U32, I64, U64] = KINDS;
 
 /** KIND_OF_TYPE.get(Type), for the API's every call. */

@@ -780,7 +780,11 @@ function fromNumbers(floats, count, kind) {
   return FROM_NUMBERS[kind.index](floats, count);
 }
 
-// One function per element type, each with its own load or store site (see toNumbers()).
+// One function per element type, each with its own load or store site (see
+// toNumbers()). A kind without an entry takes the shared loop below: the same
+// result, at the cost of a store site that sees every such type.
+const sharedToNumbers = (x, n, f) => { for (let i = 0; i < n; i++) f[i] = x[i]; return f; };
+const sharedFromNumbers = (Type) => (f, n) => { const v = new Type(n); for (let i = 0; i < n; i++) v[i] = f[i]; return v; };
 const TO_NUMBERS = /* @__PURE__ */ KINDS.map((k) => ({
   Int8Array:         (x, n, f) => { for (let i = 0; i < n; i++) f[i] = x[i]; return f; },
   Uint8Array:        (x, n, f) => { for (let i = 0; i < n; i++) f[i] = x[i]; return f; },
@@ -789,7 +793,7 @@ const TO_NUMBERS = /* @__PURE__ */ KINDS.map((k) => ({
   Uint16Array:       (x, n, f) => { for (let i = 0; i < n; i++) f[i] = x[i]; return f; },
   Int32Array:        (x, n, f) => { for (let i = 0; i < n; i++) f[i] = x[i]; return f; },
   Uint32Array:       (x, n, f) => { for (let i = 0; i < n; i++) f[i] = x[i]; return f; },
-})[k.name]);
+})[k.name] ?? sharedToNumbers);
 const FROM_NUMBERS = /* @__PURE__ */ KINDS.map((k) => ({
   Int8Array:         (f, n) => { const v = new Int8Array(n);         for (let i = 0; i < n; i++) v[i] = f[i]; return v; },
   Uint8Array:        (f, n) => { const v = new Uint8Array(n);        for (let i = 0; i < n; i++) v[i] = f[i]; return v; },
@@ -798,7 +802,7 @@ const FROM_NUMBERS = /* @__PURE__ */ KINDS.map((k) => ({
   Uint16Array:       (f, n) => { const v = new Uint16Array(n);       for (let i = 0; i < n; i++) v[i] = f[i]; return v; },
   Int32Array:        (f, n) => { const v = new Int32Array(n);        for (let i = 0; i < n; i++) v[i] = f[i]; return v; },
   Uint32Array:       (f, n) => { const v = new Uint32Array(n);       for (let i = 0; i < n; i++) v[i] = f[i]; return v; },
-})[k.name]);
+})[k.name] ?? sharedFromNumbers(k.Type));
 
 /** Decodes `count` booleans (0xc2 / 0xc3 only) from bytes[body] into a Uint8Array of 0 / 1; the end is set as cursor.pos. */
 function decodeBools(bytes, len, body, count, kind, integralFloats, cursor, view, into) {
