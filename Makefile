@@ -51,7 +51,8 @@ NATIVE := $(foreach a,$(ARCHS),$(foreach s,simd scalar,$(foreach p,$($(a)_PROGRA
 
 .PHONY: all wasm native fuzz fuzz-targets clean
 all: wasm native fuzz
-WASM_MODULES := dist/fastmp-simd.wasm dist/fastmp-scalar.wasm dist/fastmp-strings-simd.wasm dist/fastmp-strings-scalar.wasm
+WASM_MODULES := dist/fastmp-simd.wasm dist/fastmp-scalar.wasm dist/fastmp-pack-simd.wasm dist/fastmp-pack-scalar.wasm \
+                dist/fastmp-strings-simd.wasm dist/fastmp-strings-scalar.wasm
 wasm: $(WASM_MODULES) dist/fastmp-inline.js dist/fastmp-inline-strings.js
 native: $(NATIVE)
 
@@ -68,6 +69,11 @@ dist/fastmp-simd.wasm: $(TYPED_KERNELS) $(HEADERS) Makefile
 dist/fastmp-scalar.wasm: $(TYPED_KERNELS) $(HEADERS) Makefile
 	@mkdir -p dist
 	$(EMCC) $(WASM_FLAGS) $(SCALAR_FLAGS) $(TYPED_KERNELS) -o $@
+
+# The typed module's pack-only build: its unpack kernels unexported (FM_UNPACK_EXPORT).
+dist/fastmp-pack-%.wasm: $(TYPED_KERNELS) $(HEADERS) Makefile
+	@mkdir -p dist
+	$(EMCC) $(WASM_FLAGS) $($(call upper,$*)_FLAGS) -DFM_PACK_ONLY $(TYPED_KERNELS) -o $@
 
 dist/fastmp-strings-%.wasm: $(STRINGS_KERNELS) $(HEADERS) Makefile
 	@mkdir -p dist

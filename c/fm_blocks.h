@@ -128,7 +128,7 @@ FM_INLINE size_t fm_run_blocks(fm_block_fn block, size_t elem, const uint8_t *in
 #endif
 
 #define FM_DEFINE_UNPACK(name, T, run_fn, scalar_fn)                                  \
-  FM_EXPORT fm_code name(const uint8_t *in, size_t len, T *out, size_t capacity,        \
+  FM_UNPACK_EXPORT fm_code name(const uint8_t *in, size_t len, T *out, size_t capacity, \
                          uint32_t flags, fm_result *r) {                                \
     size_t pos = 0, count = capacity;                                                   \
     if (flags & FM_ELEMENTS_ONLY) {                                                     \

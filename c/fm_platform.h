@@ -30,6 +30,16 @@
 #endif
 #endif
 
+/* FM_UNPACK_EXPORT, on an unpack kernel's definition: FM_EXPORT, except in
+ * the typed module's pack-only build (-DFM_PACK_ONLY, what a program that
+ * never unpacks in wasm fetches: js/modules.js), which leaves the unpack
+ * kernels unexported and so out of the module. */
+#ifdef FM_PACK_ONLY
+#define FM_UNPACK_EXPORT
+#else
+#define FM_UNPACK_EXPORT FM_EXPORT
+#endif
+
 /* The wire is big-endian and the kernels read typed-array memory as little-
  * endian (wasm memory always is; so are x86-64 and aarch64 Linux). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__

@@ -80,7 +80,7 @@ const noRoom = (size, offset, room) => new RangeError(`fastmp: packInto() needs 
 /** The typed-array functions bound to one instance's core (js/instance.js). */
 export function makeTypedApi(core) {
   const { boundary: b } = core;
-  const limits = jsLimits(core.backend, core.pureJs);
+  const limits = jsLimits(core);
   const jsPack = limits.pack;
   const jsUnpack = limits.unpack;
   const detached = (x, fn) => detachedError(b, x, fn);

@@ -11,7 +11,7 @@
 import { ANY, readOptions, oneOf } from './args.js';
 import { makeInstance } from './families.js';
 import { chooseBackend, instantiate, instantiateSync, wasmCompileAllowed } from './loader.js';
-import { STRINGS, TYPED, usedModules } from './modules.js';
+import { FAMILY, FILE_STEM, STRINGS, TYPED, usedModules } from './modules.js';
 import { memoryGrew, newBoundary } from './wasm/index.js';
 
 const INIT_OPTIONS = {
@@ -21,8 +21,9 @@ const INIT_OPTIONS = {
 /** The options of createFastmp() / init(), read once and checked: a fresh object of the given keys. */
 const readInitOptions = (options, fn) => readOptions(options, fn, INIT_OPTIONS);
 
-/** Where a core keeps the boundary of each wasm module (js/modules.js). */
-const BOUNDARY = { [TYPED]: 'boundary', [STRINGS]: 'stringsBoundary' };
+/** Where a core keeps the boundary of each family's wasm module (js/modules.js). */
+const SLOT = { [TYPED]: 'boundary', [STRINGS]: 'stringsBoundary' };
+const BOUNDARY = (module) => SLOT[FAMILY[module]];
 
 /**
  * An instance's core: the boundary of each of its wasm modules (js/wasm/:
@@ -63,15 +64,17 @@ function prepare(options, fn, finder) {
   const core = newCore(null, pureJs);
   const argsOf = (module) => ({
     module, backend: core.backend ?? backend, wasm: given[module], finder,
-    onMemoryGrowth: () => core[BOUNDARY[module]] !== null && memoryGrew(core[BOUNDARY[module]]),
+    onMemoryGrowth: () => core[BOUNDARY(module)] !== null && memoryGrew(core[BOUNDARY(module)]),
   });
   const install = (module, loaded) => {
     core.backend = loaded.backend;
-    core[BOUNDARY[module]] = newBoundary(loaded.exports);
+    core[BOUNDARY(module)] = newBoundary(loaded.exports);
   };
-  core.need = (module) => core[BOUNDARY[module]] ?? install(module, instantiateSync(argsOf(module)) ?? notLoaded(module, core.backend));
-  // The modules to load now: those of the families this program uses, and any given.
-  const modules = [TYPED, STRINGS].filter((m) => given[m] !== undefined || usedModules().includes(m));
+  core.need = (module) => core[BOUNDARY(module)] ?? install(module, instantiateSync(argsOf(module)) ?? notLoaded(module, core.backend));
+  // The modules to load now: one per family this program uses (the typed
+  // family's TYPED or PACK, js/modules.js), a given module in its family's place.
+  const moduleOf = (family) => (given[family] !== undefined ? family : usedModules().find((m) => FAMILY[m] === family));
+  const modules = [TYPED, STRINGS].map(moduleOf).filter((m) => m !== undefined);
   const first = modules.filter((m) => given[m] !== undefined); // they tell the build
   const rest = modules.filter((m) => given[m] === undefined);
   const settle = () => (core.backend ??= chooseBackend(backend));
@@ -111,8 +114,8 @@ function loadCoreSync(options, fn, finder) {
 
 /** Throws: `module` is neither loaded nor readable synchronously by this entry here. */
 function notLoaded(module, build) {
-  const file = module === TYPED ? `fastmp-${build}.wasm` : `fastmp-strings-${build}.wasm`;
-  throw new Error(`fastmp: the ${module} module (${file}) is not loaded, and only Node >= 20.16 reads it synchronously: \`await init()\` once the code that calls its functions is imported (init() loads the modules of the functions imported so far), or pass initSync() or createFastmpSync() the module as options.${module === TYPED ? 'wasm' : 'stringsWasm'} (bytes or a WebAssembly.Module)`);
+  const file = `${FILE_STEM[module]}${build}.wasm`;
+  throw new Error(`fastmp: the ${module} module (${file}) is not loaded, and only Node >= 20.16 reads it synchronously: \`await init()\` once the code that calls its functions is imported (init() loads the modules of the functions imported so far), or pass initSync() or createFastmpSync() the module as options.${FAMILY[module] === TYPED ? 'wasm' : 'stringsWasm'} (bytes or a WebAssembly.Module)`);
 }
 
 /**

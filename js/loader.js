@@ -9,7 +9,7 @@
 // read the build synchronously (a page fetches). js/siblings.js finds
 // the .wasm files next to the package; js/inline.js decodes its base64 copies.
 
-import { MODULE_MARK, TYPED } from './modules.js';
+import { FAMILY, FILE_STEM, MODULE_MARK, TYPED } from './modules.js';
 
 // The smallest module that uses SIMD128 (i32.const 0; i8x16.splat;
 // i8x16.popcnt): engines without SIMD refuse to validate it.
@@ -88,15 +88,14 @@ const imports = (onMemoryGrowth) => ({ env: { emscripten_notify_memory_growth: (
 /** Checks a compiled module is fastmp's `module` (a module given as options.wasm may be another). */
 function checkModule(compiled, module, option) {
   const names = WebAssembly.Module.exports(compiled).map((e) => e.name);
-  if (!names.includes(MODULE_MARK[module]) || !names.includes('fm_simd_enabled')) {
-    const file = module === TYPED ? 'dist/fastmp-<build>.wasm' : 'dist/fastmp-strings-<build>.wasm';
-    throw new TypeError(`fastmp: options.${option} is not fastmp's ${module} module (${file})`);
+  if (!names.includes(MODULE_MARK[FAMILY[module]]) || !names.includes('fm_simd_enabled')) {
+    throw new TypeError(`fastmp: options.${option} is not fastmp's ${module} module (dist/${FILE_STEM[module]}<build>.wasm)`);
   }
   return compiled;
 }
 
 /** The option of createFastmp() / init() that gives `module` (js/instance.js reads them). */
-const moduleOption = (module) => (module === TYPED ? 'wasm' : 'stringsWasm');
+const moduleOption = (module) => (FAMILY[module] === TYPED ? 'wasm' : 'stringsWasm');
 
 /** Starts an instance and checks it is the build asked for: { exports, backend }. */
 function started(instance, backend) {

@@ -8,27 +8,32 @@ import { MAX_ELEMENTS } from './abi.js';
 import { jsDecodingPort, jsEncodingPort } from './codec/port-js.js';
 import { jsBelowFor } from './crossovers.js';
 import { BOOL, KINDS } from './kinds.js';
-import { TYPED, useModule } from './modules.js';
+import { PACK, UNPACK_MARK, useModule } from './modules.js';
 import { wasmDecodingPort } from './wasm/reader.js';
 import { wasmEncodingPort } from './wasm/store.js';
 
-// The typed-array API and the codec run the kernels of the typed module: a
-// program that imports either loads it (js/modules.js).
-useModule(TYPED);
+// The typed-array API and the codec run the kernels of the typed family: a
+// program that imports either loads at least its pack-only module, PACK (the
+// code that unpacks marks the whole one, js/modules.js).
+useModule(PACK);
 
 // Below these element counts `auto` runs the pure-JS path (js/crossovers.js:
 // measured per backend, operation and type; per JS engine where one differs).
 const JS_BELOW = jsBelowFor();
 
 /**
- * JS_BELOW of a backend as arrays by kind index (js/kinds.js: BOOL last), with
- * pureJs folded in: the pure-JS path takes n elements when n < limits[op][kind.index].
- * ('always': every n that a msgpack array can hold; 'never': none.)
+ * JS_BELOW of a core's backend as arrays by kind index (js/kinds.js: BOOL
+ * last), with its pureJs option folded in: the pure-JS path takes n elements
+ * when n < limits[op][kind.index]. ('always': every n that a msgpack array
+ * can hold; 'never': none.) A typed module without unpack kernels (js/modules.js
+ * PACK) leaves every unpack to the pure-JS path, whatever pureJs says.
  */
-export function jsLimits(backend, pureJs) {
-  const limit = (op, k) => (pureJs === 'always' ? MAX_ELEMENTS + 1 : pureJs === 'never' ? 0 : JS_BELOW[backend][op][k.c]);
+export function jsLimits({ backend, pureJs, boundary }) {
+  const ALL = MAX_ELEMENTS + 1;
+  const limit = (op, k) => (pureJs === 'always' ? ALL : pureJs === 'never' ? 0 : JS_BELOW[backend][op][k.c]);
   const of = (op) => [...KINDS, BOOL].map((k) => limit(op, k));
-  return { pack: of('pack'), unpack: of('unpack') };
+  const unpacks = typeof boundary.wasm?.[UNPACK_MARK] === 'function';
+  return { pack: of('pack'), unpack: unpacks ? of('unpack') : [...KINDS, BOOL].map(() => ALL) };
 }
 
 // The one place that picks an instance's ports: the pure-JS ones for an
@@ -37,11 +42,11 @@ export function jsLimits(backend, pureJs) {
 /** The encoding port of an instance's core. */
 export function encodingPort(core) {
   if (core.backend === 'js') return jsEncodingPort;
-  return wasmEncodingPort(core.boundary, jsLimits(core.backend, core.pureJs).pack);
+  return wasmEncodingPort(core.boundary, jsLimits(core).pack);
 }
 
 /** The decoding port of an instance's core. */
 export function decodingPort(core) {
   if (core.backend === 'js') return jsDecodingPort;
-  return wasmDecodingPort(core.boundary, jsLimits(core.backend, core.pureJs).unpack);
+  return wasmDecodingPort(core.boundary, jsLimits(core).unpack);
 }

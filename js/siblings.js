@@ -1,6 +1,6 @@
 // siblings.js - how the default entries (js/index.js, js/node.js, js/node.cjs)
 // find the wasm: each module's build next to the package (dist/fastmp-<build>.wasm,
-// dist/fastmp-strings-<build>.wasm), fetched on a page and read from disk in Node. Only those entries import this
+// dist/fastmp-pack-<build>.wasm, dist/fastmp-strings-<build>.wasm), fetched on a page and read from disk in Node. Only those entries import this
 // file: its literal URLs are what tells a bundler to emit the .wasm files, and
 // an entry that never fetches them (js/inline.js) must not reach it.
 
@@ -9,6 +9,10 @@ const SIBLINGS = {
   typed: {
     simd: () => new URL('../dist/fastmp-simd.wasm', import.meta.url),
     scalar: () => new URL('../dist/fastmp-scalar.wasm', import.meta.url),
+  },
+  pack: {
+    simd: () => new URL('../dist/fastmp-pack-simd.wasm', import.meta.url),
+    scalar: () => new URL('../dist/fastmp-pack-scalar.wasm', import.meta.url),
   },
   strings: {
     simd: () => new URL('../dist/fastmp-strings-simd.wasm', import.meta.url),

@@ -178,13 +178,15 @@ test('FM_ELEMENT_TYPES (c/fastmp.h) and KINDS + BOOL (js/kinds.js): the same typ
 // ---- wasm exports ------------------------------------------------------------------------------
 
 /**
- * The functions the kernels of `files` (c/*.c) mark with FM_EXPORT: directly,
- * or through a macro (of any C file) that defines them.
+ * The functions the kernels of `files` (c/*.c) mark with FM_EXPORT, or with
+ * FM_UNPACK_EXPORT unless `packOnly` (c/fm_platform.h: the pack-only build
+ * leaves those out): directly, or through a macro (of any C file) that
+ * defines them.
  */
-function markedForExport(files) {
+function markedForExport(files, { packOnly = false } = {}) {
   const texts = readdirSync(join(ROOT, 'c')).filter((f) => /\.[ch]$/.test(f)).map((f) => source(`c/${f}`));
   const code = files.map((f) => source(f).replace(/^[ \t]*#.*$/gm, '')).join('\n'); // without the preprocessor lines
-  const marked = /FM_EXPORT\s+[\w\s*]*?\b(\w+)\s*\(/g;
+  const marked = new RegExp(`\\b(?:FM_EXPORT${packOnly ? '' : '|FM_UNPACK_EXPORT'})\\s+[\\w\\s*]*?\\b(\\w+)\\s*\\(`, 'g');
   const names = [...code.matchAll(marked)].map(([, name]) => name);
   // A macro whose body defines its parameter k with FM_EXPORT exports argument k of every call.
   for (const { name: macro, params, body } of texts.flatMap(defines)) {
@@ -203,6 +205,8 @@ const moduleFiles = (list) => new RegExp(`^${list}\\s*:=(.*)$`, 'm').exec(MAKEFI
 // The modules: their files' list in the Makefile, their file stem, what js/ calls besides the toolchain's.
 const MODULES = [
   { list: 'TYPED_KERNELS', stem: 'fastmp-', calls: [...KINDS, BOOL].flatMap((k) => [k.pack, k.unpack]) },
+  // The typed module's pack-only build (-DFM_PACK_ONLY): the same files, without the unpack kernels.
+  { list: 'TYPED_KERNELS', stem: 'fastmp-pack-', packOnly: true, calls: [...KINDS, BOOL].map((k) => k.pack) },
   { list: 'STRINGS_KERNELS', stem: 'fastmp-strings-', calls: ['fm_bmp_encode', 'fm_bmp_decode', 'fm_bmp_narrow'].concat(
     ...['ia5', 'visible', 'printable', 'numeric'].map((k) => [`fm_${k}_encode`, `fm_${k}_decode`, `fm_${k}_check`])) },
 ];
@@ -215,7 +219,7 @@ const USED_BY_JS = ['fm_simd_enabled', 'malloc', 'free', '_initialize'];
 
 test('every kernel the C marks for export is in a wasm module: each C file in one, c/fm_module.c in all', () => {
   const all = readdirSync(join(ROOT, 'c')).filter((f) => /^fm_\w+\.c$/.test(f)).map((f) => `c/${f}`).sort();
-  const lists = MODULES.map((m) => moduleFiles(m.list));
+  const lists = [...new Set(MODULES.map((m) => m.list))].map(moduleFiles); // (a module's builds share their list)
   for (const files of lists) expect(files).toContain('c/fm_module.c');
   const others = lists.flatMap((files) => files.filter((f) => f !== 'c/fm_module.c'));
   expect(new Set(others).size).toBe(others.length);
@@ -226,7 +230,7 @@ test('every kernel the C marks for export is in a wasm module: each C file in on
   expect(new Set(marked).size).toBe(marked.length);
 });
 
-describe.each(MODULES.flatMap((m) => ['simd', 'scalar'].map((build) => [`${m.stem}${build}`, m])))('dist/%s.wasm', (file, { list, calls }) => {
+describe.each(MODULES.flatMap((m) => ['simd', 'scalar'].map((build) => [`${m.stem}${build}`, m])))('dist/%s.wasm', (file, { list, calls, packOnly }) => {
   const path = join(ROOT, 'dist', `${file}.wasm`);
   const exports = () => {
     expect(existsSync(path), `${path} is missing: run make wasm`).toBe(true);
@@ -234,7 +238,7 @@ describe.each(MODULES.flatMap((m) => ['simd', 'scalar'].map((build) => [`${m.ste
   };
 
   test(`exports exactly the functions its files (the Makefile's ${list}) mark FM_EXPORT, the allocator the Makefile names, and the toolchain's own`, () => {
-    const marked = markedForExport(moduleFiles(list));
+    const marked = markedForExport(moduleFiles(list), { packOnly });
     expect(marked).toContain('fm_simd_enabled');
     const flags = /-sEXPORTED_FUNCTIONS=(\S+)/.exec(MAKEFILE)[1];
     const named = flags.split(',').map((f) => f.replace(/^_/, ''));

@@ -80,6 +80,8 @@ test('the tarball holds the JS, the declarations, the wasm and the licence, noth
     'README.md',
     'dist/fastmp-inline-strings.js',
     'dist/fastmp-inline.js',
+    'dist/fastmp-pack-scalar.wasm',
+    'dist/fastmp-pack-simd.wasm',
     'dist/fastmp-scalar.wasm',
     'dist/fastmp-simd.wasm',
     'dist/fastmp-strings-scalar.wasm',
@@ -188,8 +190,8 @@ describe('in headless Chromium', () => {
     return { result, wasm };
   }
 
-  /** Which module and build a (hashed) asset path is: 'simd', 'scalar' (the typed module's), 'strings-simd', 'strings-scalar'. */
-  const build = (path) => path.match(/fastmp-((?:strings-)?(?:simd|scalar))-[\w-]+\.wasm$/)?.[1];
+  /** Which module and build a (hashed) asset path is: 'simd', 'scalar' (the typed module's), 'pack-simd', 'pack-scalar' (its pack-only build's), 'strings-simd', 'strings-scalar'. */
+  const build = (path) => path.match(/fastmp-((?:strings-|pack-)?(?:simd|scalar))-[\w-]+\.wasm$/)?.[1];
   // What the page and its Worker each fetch (both call typed-array and string functions).
   const fetchedBy = (b) => [b, `strings-${b}`, b, `strings-${b}`].sort();
 
@@ -197,7 +199,7 @@ describe('in headless Chromium', () => {
 
   test('Vite builds the page with no configuration: both builds of both wasm modules are emitted as assets', () => {
     const assets = readdirSync(join(project, 'dist/assets'));
-    expect(assets.filter((f) => f.endsWith('.wasm')).map(build).sort()).toEqual(['scalar', 'simd', 'strings-scalar', 'strings-simd']);
+    expect(assets.filter((f) => f.endsWith('.wasm')).map(build).sort()).toEqual(['pack-scalar', 'pack-simd', 'scalar', 'simd', 'strings-scalar', 'strings-simd']);
   });
 
   test('the Vite page and its Worker run the SIMD builds, fetched as application/wasm', async () => {
@@ -216,10 +218,10 @@ describe('in headless Chromium', () => {
     expect(wasm).toEqual([]);
   });
 
-  test('a Worker that imports only encode() fetches only the typed-array module; one that imports only ASN.1 functions only the string module', async () => {
+  test('a Worker that imports only encode() fetches only the typed-array module\'s pack-only build; one that imports only ASN.1 functions only the string module', async () => {
     const { result, wasm } = await open(browsers.simd, built, '/?entry=families');
     expect(result).toEqual({ encodeOnly: { backend: 'simd', value: 1 + 2 + 3 + 5 * 64 }, asn1Only: { backend: 'simd', value: true } });
-    expect(wasm.map(([path]) => build(path))).toEqual(['simd', 'strings-simd']);
+    expect(wasm.map(([path]) => build(path))).toEqual(['pack-simd', 'strings-simd']);
   });
 
   test('a plain <script type="module"> page (import map, no bundler) and its Worker', async () => {

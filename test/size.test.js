@@ -5,7 +5,11 @@
 // asserted. A change that makes an app smaller lowers its ceiling in
 // bench/size.js's BUDGETS (`npm run size` gives the figures).
 import { beforeAll, describe, expect, test } from 'vitest';
-import { APPS, BUDGETS, judge, measure, table } from '../bench/size.js';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { APPS, BUDGETS, MODULE_MARKS, judge, measure, table } from '../bench/size.js';
+import { PACK, STRINGS, TYPED } from '../js/modules.js';
+import { ROOT } from './helpers.js';
 
 let measured;
 
@@ -22,11 +26,20 @@ describe('each app stays under its ceiling (a tripwire: issue 26\'s goals are pr
   }
 });
 
-test('the inline app fetches no .wasm; the others the SIMD build of their own family\'s module only', () => {
+test('the inline app fetches no .wasm; the others the SIMD build of their own family\'s module only, the pack-only one where nothing unpacks', () => {
   expect(measured.inline.fetched).toEqual([]);
   const fetched = (name) => measured[name].fetched.map((w) => w.source);
-  for (const name of ['encode', 'shaped']) expect(fetched(name)).toEqual(['fastmp-simd.wasm']);
+  expect(fetched('encode')).toEqual(['fastmp-pack-simd.wasm']);
+  expect(fetched('shaped')).toEqual(['fastmp-simd.wasm']);
   expect(fetched('asn1')).toEqual(['fastmp-strings-simd.wasm']);
+});
+
+test('bench/size.js MODULE_MARKS names every useModule() call of js/, with the module it marks', () => {
+  const files = readdirSync(join(ROOT, 'js'), { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => `js/${f}`);
+  const constants = { TYPED, PACK, STRINGS };
+  const calls = files.flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^useModule\((\w+)\);$/gm)]
+    .map(([, name]) => ({ file, module: constants[name] })));
+  expect(calls.toSorted((a, b) => a.file.localeCompare(b.file))).toEqual(MODULE_MARKS.toSorted((a, b) => a.file.localeCompare(b.file)));
 });
 
 test('an app that calls only ASN.1 functions ships neither half of the codec (issue 26)', () => {

@@ -4,11 +4,17 @@
 
 import { ELEMENTS_ONLY, MAX_NUMBER_BYTES } from '../abi.js';
 import { copyInto } from '../args.js';
+import { TYPED, useModule } from '../modules.js';
 import { arrayHeaderSize, packKind } from '../wire.js';
 import { IN_OUTPUT, OUTSIDE, align16 } from './core.js';
 import { kernelError } from './errors.js';
 import { outputView, packRoom } from './lifetimes.js';
 import { copyOut, freshOutput } from './outputs.js';
+
+// The unpack kernels are here (the bare API's and, through reader.js, the
+// decoder's): a program that holds this file loads the typed module whole,
+// not its pack-only build (js/modules.js).
+useModule(TYPED);
 
 /**
  * Where unpack() of an input from outside wasm memory goes a chunk at a time

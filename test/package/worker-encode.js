@@ -1,5 +1,6 @@
 // A module Worker that imports only encode(): its bundle marks only the
-// typed-array module used, so its init() fetches only that module's wasm.
+// typed-array module's pack-only build used (js/modules.js PACK), so its
+// init() fetches only that build's wasm.
 import { encode, init } from 'fastmp-wasm';
 
 init().then(
