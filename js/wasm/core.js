@@ -37,9 +37,17 @@ export const align16 = (n) => n + (-n & 15);
 // from 1024 (its GLOBAL_BASE), then the stack, and malloc's heap above both.
 export const LOW_MEMORY = 1024;
 
-/** Where an input is, as lifetimes.js locate() reports it (a pointer >= 0: in a live alloc() array). */
+/**
+ * Where an input is, as lifetimes.js locate() reports it: its address when it
+ * lies in a live alloc() array (read there, in place: inAllocation()), else
+ * one of these codes, which no address equals.
+ * @typedef {number} Location
+ */
 export const OUTSIDE = -1; // not in wasm memory: copied in
 export const IN_OUTPUT = -2; // in the latest packView() output: copied out of harm's way first
+
+/** Whether a Location is an address in a live alloc() array (the input is read in place). */
+export const inAllocation = (at) => at >= 0;
 
 export class Boundary {
   /** @param {WebAssembly.Exports} exports an instance of a fastmp build */

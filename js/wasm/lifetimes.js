@@ -112,13 +112,14 @@ export function reattached(b, view, since, fn, original = view) {
 }
 
 /**
- * Where the elements of typed array `x` are (read through the intrinsics): a
- * pointer >= 0 when they lie in a live alloc() array (read in place),
- * IN_OUTPUT when in the latest packView() output or an Encoder's output
- * (encodeSharedRef(): copied before use), OUTSIDE when not in wasm
- * memory. Any other view of wasm memory is refused: FREED in memory free()
- * released, else STALE (a packView() output a later call overwrote, or a
- * view that memory growth detached).
+ * Where the elements of typed array `x` are (read through the intrinsics), a
+ * core.js Location: their address when they lie in a live alloc() array
+ * (inAllocation(): read in place), IN_OUTPUT when in the latest packView()
+ * output or an Encoder's output (encodeSharedRef(): copied before use),
+ * OUTSIDE when not in wasm memory. Any other view of wasm memory is refused:
+ * FREED in memory free() released, else STALE (a packView() output a later
+ * call overwrote, or a view that memory growth detached).
+ * @returns {import('./core.js').Location}
  */
 export function locate(b, x, fn, original) {
   return locateSized(b, x, byteLengthOf(x), fn, original);

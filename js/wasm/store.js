@@ -5,7 +5,7 @@
 import { MAX_ELEMENTS, packBound } from '../abi.js';
 import { bufferOf, byteLengthOf, byteOffsetOf, usableLength } from '../args.js';
 import { packKindInto } from '../wire.js';
-import { IN_OUTPUT, LOW_MEMORY, MAX_SCRATCH, OUTSIDE, align16 } from './core.js';
+import { IN_OUTPUT, LOW_MEMORY, MAX_SCRATCH, OUTSIDE, align16, inAllocation } from './core.js';
 import { detachedError, locate, reattached, refuseWritten } from './lifetimes.js';
 import { copyOut } from './outputs.js';
 
@@ -131,9 +131,9 @@ class WasmStore {
     const room = packBound(n, kind.wire);
     if (n < this.jsBelow[kind.index]) {
       this.ensure(pos, room);
-      return packKindInto(kind, at >= 0 ? new kind.Type(b.buffer, at, n) : elements, n, this.bytes, pos);
+      return packKindInto(kind, inAllocation(at) ? new kind.Type(b.buffer, at, n) : elements, n, this.bytes, pos);
     }
-    if (at >= 0) {
+    if (inAllocation(at)) {
       this.ensure(pos, room);
     } else {
       // Elements from JS memory are copied into the store itself, past the

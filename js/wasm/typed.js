@@ -6,7 +6,7 @@ import { ELEMENTS_ONLY, MAX_NUMBER_BYTES } from '../abi.js';
 import { copyInto } from '../args.js';
 import { TYPED, useModule } from '../modules.js';
 import { arrayHeaderSize, packKind } from '../wire.js';
-import { IN_OUTPUT, OUTSIDE, align16 } from './core.js';
+import { IN_OUTPUT, OUTSIDE, align16, inAllocation } from './core.js';
 import { kernelError } from './errors.js';
 import { outputView, packRoom } from './lifetimes.js';
 import { copyOut, freshOutput } from './outputs.js';
@@ -43,7 +43,7 @@ export function packView(b, kind, x, n, at) {
 
 /**
  * pack() into target[offset...] (the caller's Uint8Array; `targetAt`
- * locate()'s answer for it: a pointer, or OUTSIDE), through scratch;
+ * locate()'s answer for it: its address, or OUTSIDE), through scratch;
  * returns the bytes written, or -size when the output's size bytes exceed
  * `room` (then nothing is written).
  */
@@ -51,7 +51,7 @@ export function packInto(b, kind, x, n, at, target, targetAt, offset, room) {
   const { out, size } = packInScratch(b, kind, x, n, at);
   if (size > room) return -size;
   // An alloc() target by its address: packing may have grown memory, which detached the caller's view.
-  if (targetAt >= 0) b.u8.copyWithin(targetAt + offset, out, out + size);
+  if (inAllocation(targetAt)) b.u8.copyWithin(targetAt + offset, out, out + size);
   else copyInto(target, b.u8.subarray(out, out + size), offset);
   return size;
 }
@@ -73,7 +73,7 @@ export function bytesView(b, packed) {
 function packInScratch(b, kind, x, n, at) {
   const outBytes = packRoom(n, kind);
   const lead = -arrayHeaderSize(n) & 15;
-  if (at >= 0) { // x lives in wasm memory: no copy in
+  if (inAllocation(at)) { // x lives in wasm memory: no copy in
     const out = b.reserve(outBytes) + lead;
     return { out, size: b.wasm[kind.pack](at, n, out) >>> 0 };
   }
@@ -102,7 +102,7 @@ export function unpack(b, kind, input, start, body, count, flags, at) {
   let base;
   let out;
   let source = input;
-  if (at >= 0) { // in place
+  if (inAllocation(at)) { // in place
     base = at + body;
     out = b.reserve(count * kind.bytes);
   } else {
