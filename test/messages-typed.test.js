@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { FLOAT32_OPTIONS, Packr, Unpackr } from 'msgpackr';
 import { describe, expect, test } from 'vitest';
 import { BoolArray, ExtensionCodec, asBools, makeCodec, mapOf, optional } from '../js/codec/index.js';
-import { KINDS } from '../js/kinds.js';
+import { KINDS, KIND_OF_NAME } from '../js/kinds.js';
 import { randomF32, randomF64, rng } from './helpers.js';
 import { PORTS, catchError, difference, hex, python, referenceArray, watchedPort } from './messages-helpers.js';
 
@@ -126,7 +126,7 @@ describe.each(PORTS)('the %s port', (portName, port, instance) => {
     test('a reused Encoder writes many typed arrays without growing once warm', () => {
       const watched = watchedPort(port);
       const encoder = new (makeCodec(watched.port).Encoder)();
-      const message = { embedding: randomF32(1536, 1), scores: randomF64(10, 2), ids: randomTyped(KINDS[7], 100, 3) };
+      const message = { embedding: randomF32(1536, 1), scores: randomF64(10, 2), ids: randomTyped(KIND_OF_NAME.get('Int32Array'), 100, 3) };
       const first = encoder.encode(message);
       const [store] = watched.stores;
       const capacity = store.bytes.length;
@@ -199,7 +199,7 @@ describe.each(PORTS)('the %s port', (portName, port, instance) => {
 
     test('a sensor batch: arrays of maps of typed arrays (W2)', () => {
       const frames = Array.from({ length: 64 }, (_, i) => ({
-        t: i * 0.01, accel: randomF32(3, i), gyro: randomF32(3, i + 100), samples: randomTyped(KINDS[5], 256, i),
+        t: i * 0.01, accel: randomF32(3, i), gyro: randomF32(3, i + 100), samples: randomTyped(KIND_OF_NAME.get('Int16Array'), 256, i),
       }));
       const shape = { frames: [{ accel: Float32Array, gyro: Float32Array, samples: Int16Array }] };
       const decoder = new Decoder({ shape });
@@ -285,12 +285,12 @@ describe.each(PORTS)('the %s port', (portName, port, instance) => {
     const fields = {
       f32: randomF32(500, 1).map((v) => (Number.isNaN(v) ? NaN : v)),
       f64: randomF64(300, 2).map((v) => (Number.isNaN(v) ? NaN : v)),
-      i8: randomTyped(KINDS[2], 200, 3),
-      u16: randomTyped(KINDS[6], 200, 4),
-      i32: randomTyped(KINDS[7], 200, 5),
-      u32: randomTyped(KINDS[8], 200, 6),
-      i64: randomTyped(KINDS[9], 200, 7),
-      u64: randomTyped(KINDS[10], 200, 8),
+      i8: randomTyped(KIND_OF_NAME.get('Int8Array'), 200, 3),
+      u16: randomTyped(KIND_OF_NAME.get('Uint16Array'), 200, 4),
+      i32: randomTyped(KIND_OF_NAME.get('Int32Array'), 200, 5),
+      u32: randomTyped(KIND_OF_NAME.get('Uint32Array'), 200, 6),
+      i64: randomTyped(KIND_OF_NAME.get('BigInt64Array'), 200, 7),
+      u64: randomTyped(KIND_OF_NAME.get('BigUint64Array'), 200, 8),
     };
     const shape = { f32: Float32Array, f64: Float64Array, i8: Int8Array, u16: Uint16Array, i32: Int32Array, u32: Uint32Array, i64: BigInt64Array, u64: BigUint64Array };
 

@@ -107,6 +107,9 @@ const F64_SPECIAL = [
  */
 export const KINDS = FASTMP_KINDS.map(({ name, Type }) => ({ name, Type, bytes: Type.BYTES_PER_ELEMENT, form: formOf(Type) }));
 
+/** KINDS by name: KIND.Float32Array ... */
+const KIND = Object.fromEntries(KINDS.map((k) => [k.name, k]));
+
 function formOf(Type) {
   const probe = new Type(1);
   if (typeof probe[0] === 'bigint') return 'big';
@@ -279,14 +282,14 @@ function message() {
     when: new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 678)),
     before: new Date(-1),
     far: new Date(Date.UTC(2500, 5, 6)),
-    blob: sample(KINDS[3], 300, 11),
+    blob: sample(KIND.Uint8Array, 300, 11),
     nested: { a: [1, [2, [3, { deep: 'yes' }]]], m: { '': 0, 'ключ': 1 } },
-    v: sample(KINDS[0], 37, 12),
-    d: sample(KINDS[1], 16, 13),
-    i: sample(KINDS[7], 16, 14),
-    s: sample(KINDS[5], 16, 15),
-    u: sample(KINDS[8], 33, 16),
-    b: sample(KINDS[9], 5, 17),
+    v: sample(KIND.Float32Array, 37, 12),
+    d: sample(KIND.Float64Array, 16, 13),
+    i: sample(KIND.Int32Array, 16, 14),
+    s: sample(KIND.Int16Array, 16, 15),
+    u: sample(KIND.Uint32Array, 33, 16),
+    b: sample(KIND.BigInt64Array, 5, 17),
   };
 }
 
@@ -316,7 +319,7 @@ export function corpusParts(api) {
   add('unpack integral floats as BigInt64Array', raw(api.unpack(api.pack(integral), BigInt64Array, { integralFloats: true })));
   // Booleans.
   for (const n of SIZES) {
-    const bits = sample(KINDS[3], n, 77 + n).map((b) => (b & 1 ? b : 0));
+    const bits = sample(KIND.Uint8Array, n, 77 + n).map((b) => (b & 1 ? b : 0));
     const packed = api.packBool(bits);
     add(`packBool ${n}`, packed);
     add(`unpackBool ${n}`, api.unpackBool(packed));
@@ -337,7 +340,7 @@ export function corpusParts(api) {
     add(`decodeVisibleToUint16 ${n}`, raw(api.decodeVisibleToUint16(api.encodeVisible(visible))));
   }
   // Errors: code, index, offset (path, needed) of each.
-  const floats = api.pack(sample(KINDS[0], 4096, 9));
+  const floats = api.pack(sample(KIND.Float32Array, 4096, 9));
   floats[3 + 5 * 3000] = 0xc0; // element 3000, inside a SIMD block, is nil
   const bmp = api.encodeBMP('y'.repeat(4096));
   bmp[2 * 3001] = 0xdc; // char 3001 a low surrogate
@@ -566,7 +569,7 @@ export async function run(fastmp) {
   });
   await check('typed arrays: packBool / unpackBool', () => {
     for (const n of SIZES) {
-      const bits = sample(KINDS[3], n, 5 + n);
+      const bits = sample(KIND.Uint8Array, n, 5 + n);
       const want = Uint8Array.from([...(n < 16 ? [0x90 | n] : [0xdc, n >> 8, n & 0xff]), ...Array.from(bits, (b) => (b ? 0xc3 : 0xc2))]);
       for (const [label, api] of instances) {
         const got = api.packBool(bits);
@@ -579,9 +582,9 @@ export async function run(fastmp) {
   await check('typed arrays: alloc() / pack() / free(), then FREED', () => {
     for (const [label, api] of instances) {
       const x = api.alloc(Float32Array, 1000);
-      const want = sample(KINDS[0], 1000, 3);
+      const want = sample(KIND.Float32Array, 1000, 3);
       x.set(want);
-      assert(sameBytes(api.pack(x), referencePack(KINDS[0], want)), `${label} pack of an alloc() array`);
+      assert(sameBytes(api.pack(x), referencePack(KIND.Float32Array, want)), `${label} pack of an alloc() array`);
       api.free(x);
       equal(caught(() => api.pack(x))[0], 'FREED', `${label} pack after free()`);
     }
@@ -627,7 +630,7 @@ export async function run(fastmp) {
     ['unpack: 256 into Int8Array', (a) => a.unpack(Uint8Array.of(0x91, 0xcd, 1, 0), Int8Array), ['RANGE', 0, 1]],
     ['unpack: 1.5 into Int32Array', (a) => a.unpack(Uint8Array.of(0x91, 0xca, 0x3f, 0xc0, 0, 0), Int32Array), ['TYPE', 0, 1]],
     ['unpack: nil at element 3000 of 4096 floats', (a) => {
-      const bytes = referencePack(KINDS[0], sample(KINDS[0], 4096, 9));
+      const bytes = referencePack(KIND.Float32Array, sample(KIND.Float32Array, 4096, 9));
       bytes[3 + 5 * 3000] = 0xc0;
       return a.unpack(bytes, Float32Array);
     }, ['TYPE', 3000, 15003]],
@@ -696,7 +699,7 @@ export async function run(fastmp) {
       const plain = api.decode(bytes);
       assert(Array.isArray(plain.v) && plain.v.length === 37, `${label}: without a shape, v is an array`);
       // The typed arrays are written as pack(x, { bin: false }) writes them.
-      const v = referencePack(KINDS[0], msg.v);
+      const v = referencePack(KIND.Float32Array, msg.v);
       assert(hex(bytes).includes(hex(v)), `${label}: v as pack() writes it`);
     }
   });
@@ -768,7 +771,7 @@ export async function run(fastmp) {
         equal(hex(api.packView(h)), PACKED, `${label} packView`);
         equal(hex(api.pack(h.subarray(2, 4))), '92ca477fe000ca80000000', `${label} pack of a subarray`);
         const all = api.pack(new Half(allBits.buffer));
-        const want = referencePack(KINDS[0], halfBitsToF32(allBits));
+        const want = referencePack(KIND.Float32Array, halfBitsToF32(allBits));
         assert(sameBytes(all, want), `${label} pack of all 65536 float16 values: ${firstDifference(all, want)}`);
       }
       return `${PACKED.slice(0, 22)}...`;
@@ -777,10 +780,10 @@ export async function run(fastmp) {
       const r = rng(16);
       const doubles = Float64Array.from({ length: 4096 }, (_, i) => ((r() / 4294967296) * 2 - 1) * (i % 2 ? 70000 : 2 ** ((i % 40) - 26)));
       doubles.set([0.1, 65519.99, 65520, -65520, 2 ** -25, 2 ** -25 + 2 ** -60, 1 + 2 ** -11, 1 + 3 * 2 ** -11, 5e-324, -0]);
-      const packed = referencePack(KINDS[1], doubles);
+      const packed = referencePack(KIND.Float64Array, doubles);
       const singles = Float32Array.from(doubles);
       for (const [label, api] of instances) {
-        for (const [what, x, bytes] of [['float64', doubles, packed], ['float32', singles, referencePack(KINDS[0], singles)]]) {
+        for (const [what, x, bytes] of [['float64', doubles, packed], ['float32', singles, referencePack(KIND.Float32Array, singles)]]) {
           const got = api.unpack(bytes, Half);
           assert(got instanceof Half && got.length === x.length, `${label} ${what}: a Float16Array of ${x.length}`);
           for (let i = 0; i < x.length; i++) assert(Object.is(got[i], Math.f16round(x[i])), `${label} ${what}[${i}] ${x[i]}: ${got[i]}, Math.f16round ${Math.f16round(x[i])}`);
@@ -791,7 +794,7 @@ export async function run(fastmp) {
         const back = halfBits(api.unpack(api.pack(new Half(allBits.buffer)), Half));
         for (let i = 0; i < 65536; i++) assert(back[i] === quieted(i), `${label} float16 0x${i.toString(16)} came back as 0x${back[i].toString(16)}`);
         const nans = new Float32Array(Uint32Array.of(0xffa5a5a5, 0x7f800001).buffer);
-        equal(Array.from(halfBits(api.unpack(referencePack(KINDS[0], nans), Half))), [0xff2d, 0x7e00], `${label} float32 NaNs`);
+        equal(Array.from(halfBits(api.unpack(referencePack(KIND.Float32Array, nans), Half))), [0xff2d, 0x7e00], `${label} float32 NaNs`);
       }
       return `Math.f16round(0.1) = ${Math.f16round(0.1)}`;
     });
