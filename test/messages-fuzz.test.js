@@ -271,3 +271,62 @@ describe('streams against decodeMulti(), on mutated messages', () => {
     }
   });
 });
+
+// An array shaped [Type] decodes its fields by a loop of its own (decoder.js
+// readTypedFields()), which takes the common field itself and hands any other
+// to the path every typed field takes: each field must decode as that field
+// alone does, error for error. A message is fields of every form a typed
+// field takes or refuses, the last one perhaps mutated, so that alone it has
+// the very bytes it has inside the array.
+describe('an array shaped [Type]: each field decodes as the same field alone', () => {
+  const { decode: decodeBy, encode: encodeBy } = makeCodec(PORTS[0][1]);
+  const outcomeOf = (bytes, options) => {
+    try {
+      return { value: decodeBy(bytes, options) };
+    } catch (err) {
+      if (!(err instanceof FastmpError)) throw err;
+      return { code: err.code, index: err.index, offset: err.offset, path: err.path };
+    }
+  };
+  const header = (n) => (n < 16 ? [0x90 + n] : [0xdc, n >> 8, n & 0xff]);
+
+  test.each([[Float32Array], [Float64Array], [Int16Array], [BigInt64Array], [Boolean]])('[%o], reuseTypedArrays off and on', (Type) => {
+    const r = rng(0x7f1e1d);
+    const numbers = (n) => Array.from({ length: n }, () => (Type === Boolean ? r.int(2) === 1 : r.int(3) === 0 ? r() * 100 : r.int(70000) - 35000));
+    const fields = [
+      () => encodeBy(Type === Boolean ? numbers(r.int(20)) : Type.name.startsWith('Big') ? BigInt64Array.from(numbers(r.int(20)), (v) => BigInt(Math.trunc(v) % 30000)) : Type.from(numbers(r.int(20)), (v) => (Type === Int16Array ? Math.trunc(v) % 30000 : v))),
+      () => msgpack.encode(numbers(r.int(20))), // other forms: float64, every int form
+      () => msgpack.encode(new Uint8Array(8 * r.int(3))), // a bin
+      () => msgpack.encode(null),
+      () => msgpack.encode('x'),
+    ];
+    let errors = 0;
+    for (let i = 0; i < 3000; i++) {
+      const parts = Array.from({ length: 1 + r.int(12) }, () => Uint8Array.from(fields[r.int(3) === 0 ? r.int(fields.length) : 0]()));
+      const mutated = Uint8Array.from(mutate(parts[parts.length - 1], r));
+      // (Each field keeps a byte at least: the array's own check of its count against the bytes left comes first.)
+      if (r.int(2) === 0 && mutated.length > 0) parts[parts.length - 1] = mutated;
+      const message = Uint8Array.from([...header(parts.length), ...parts.flatMap((p) => [...p])]);
+      // A limit below some fields' lengths (not the array's: at most 12 fields).
+      const limits = r.int(2) === 0 ? { maxArrayLength: 13 } : {};
+      for (const reuseTypedArrays of [false, true]) {
+        const whole = outcomeOf(message, { shape: [Type], reuseTypedArrays, ...limits });
+        let start = header(parts.length).length;
+        let want = { value: [] };
+        for (const [k, part] of parts.entries()) {
+          const alone = outcomeOf(part, { shape: Type, ...limits });
+          if (alone.code !== undefined) {
+            const path = alone.code === 'TRAILING' ? alone.path : `$[${k}]${alone.path.slice(1)}`;
+            want = { code: alone.code, index: alone.index, offset: start + alone.offset, path };
+            break;
+          }
+          want.value.push(alone.value);
+          start += part.length;
+        }
+        if (whole.code !== undefined) errors++;
+        expect(whole, hex(message)).toEqual(want);
+      }
+    }
+    expect(errors).toBeGreaterThan(500);
+  });
+});

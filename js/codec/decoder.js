@@ -350,10 +350,41 @@ export class Decoder {
   /** An array of n elements; `elem`: the shape of each (null: none). */
   readArray(n, start, depth, elem = null) {
     this.checkArray(n, start, depth);
+    if (elem !== null && elem.type === TYPED) return this.readTypedFields(n, elem);
     const array = new Array(n);
     let i = 0;
     try {
       for (; i < n; i++) array[i] = elem === null ? this.readAny(depth + 1) : this.readShaped(elem, depth + 1);
+    } catch (err) {
+      throw addSegment(err, i);
+    }
+    return array;
+  }
+
+  /**
+   * The n elements of an array whose shape is [Type]: typed-array fields one
+   * after another (W4: 10 000 vectors). A field with a fixarray header, of
+   * fewer elements than the JS path takes, is decoded here by what
+   * readTypedField() would come to (typedInJs()), without the calls through
+   * readShaped() and readTypedField() that each field pays elsewhere; every
+   * other field goes that way, its errors too.
+   */
+  readTypedFields(n, node) {
+    const array = new Array(n);
+    const { kind } = node;
+    const below = kind === HALF ? 0 : Math.min(this.jsBelow[kind.index], this.maxArrayLength + 1, 16);
+    let i = 0;
+    try {
+      for (; i < n; i++) {
+        const start = this.pos;
+        const count = start < this.end ? this.bytes[start] - 0x90 : -1; // a fixarray's count
+        if (count >= 0 && count < below) {
+          this.pos = start + 1;
+          array[i] = this.typedInJs(kind, start, count, this.kept === null ? undefined : this.keptArray(node, kind, count, start));
+        } else {
+          array[i] = this.readTypedField(kind, node);
+        }
+      }
     } catch (err) {
       throw addSegment(err, i);
     }
