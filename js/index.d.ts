@@ -91,7 +91,9 @@ export interface InitOptions {
   /**
    * The typed-array module to use instead of the sibling file next to the
    * module (dist/fastmp-<build>.wasm): a compiled module, its bytes, or a
-   * (promise of a) fetch Response. The backend is then read from the module itself.
+   * (promise of a) fetch Response. The backend is then read from the module
+   * itself. Its pack-only build (dist/fastmp-pack-<build>.wasm) serves too:
+   * the instance then unpacks typed arrays in pure JS.
    */
   wasm?: WebAssembly.Module | BufferSource | Response | PromiseLike<Response>;
   /** The same for the ASN.1 string module (dist/fastmp-strings-<build>.wasm), of the same build. */

@@ -1,8 +1,10 @@
 // siblings.js - how the default entries (js/index.js, js/node.js, js/node.cjs)
-// find the wasm: each module's build next to the package (dist/fastmp-<build>.wasm,
-// dist/fastmp-pack-<build>.wasm, dist/fastmp-strings-<build>.wasm), fetched on a page and read from disk in Node. Only those entries import this
-// file: its literal URLs are what tells a bundler to emit the .wasm files, and
-// an entry that never fetches them (js/inline.js) must not reach it.
+// find the wasm: each module's build next to the package
+// (dist/fastmp-<build>.wasm, dist/fastmp-pack-<build>.wasm,
+// dist/fastmp-strings-<build>.wasm), fetched on a page and read from disk in
+// Node. Only those entries import this file: its literal URLs are what tells
+// a bundler to emit the .wasm files, and an entry that never fetches them
+// (js/inline.js) must not reach it.
 
 // Literal URLs, so that bundlers see and copy the files.
 const SIBLINGS = {
