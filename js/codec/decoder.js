@@ -372,15 +372,18 @@ export class Decoder {
   readTypedFields(n, node) {
     const array = new Array(n);
     const { kind } = node;
+    const { bytes, end } = this;
     const below = kind === HALF ? 0 : Math.min(this.jsBelow[kind.index], this.maxArrayLength + 1, 16);
+    const slot = this.kept === null || kind === HALF ? null : this.keptSlot(node);
     let i = 0;
     try {
       for (; i < n; i++) {
         const start = this.pos;
-        const count = start < this.end ? this.bytes[start] - 0x90 : -1; // a fixarray's count
-        if (count >= 0 && count < below) {
-          this.pos = start + 1;
-          array[i] = this.typedInJs(kind, start, count, this.kept === null ? undefined : this.keptArray(node, kind, count, start));
+        const count = start < end ? bytes[start] - 0x90 : -1; // a fixarray's count
+        // (Each element takes a byte at least: a count the bytes left cannot hold is checkCount()'s error, on the other path.)
+        if (count >= 0 && count < below && count < end - start) {
+          const into = slot === null ? undefined : this.keptOf(slot, kind, count);
+          array[i] = decodeKind(kind, bytes, end, start + 1, count, this.integralFloats, this, this.view, into); // (sets this.pos)
         } else {
           array[i] = this.readTypedField(kind, node);
         }
@@ -656,12 +659,22 @@ export class Decoder {
    */
   keptArray(node, kind, n, start) {
     checkCount(this.bytes, start, this.pos, n, this.end);
+    return this.keptOf(this.keptSlot(node), kind, n);
+  }
+
+  /** The kept arrays of a shape node, as this decode meets it: { arrays, next, decode }. */
+  keptSlot(node) {
     let slot = this.kept.get(node);
     if (slot === undefined) this.kept.set(node, (slot = { arrays: [], next: 0, decode: 0 }));
     if (slot.decode !== this.decodes) {
       slot.decode = this.decodes;
       slot.next = 0;
     }
+    return slot;
+  }
+
+  /** The slot's next array: the one kept from the previous decode when its length is n, else a new one, kept from now on. */
+  keptOf(slot, kind, n) {
     const i = slot.next++;
     const kept = slot.arrays[i];
     if (kept !== undefined && kept.length === n) return kept;
