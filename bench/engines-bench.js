@@ -8,7 +8,7 @@
 //                    [--crossovers-only] [--probes=REGEX]
 // --engines=ids runs those engines only (node20 node22 node24 bun chromium
 // firefox). --crossovers-only skips the timed cases and runs the crossover
-// probes alone (about 4-5 minutes an engine in full mode); --probes=REGEX runs
+// probes alone (5-6 minutes an engine in full mode here); --probes=REGEX runs
 // only the probes whose name matches (a probe's name: "pack Float32Array",
 // "unpack boolean", "decodeBMP ASCII text"; it implies --crossovers-only). A
 // crossovers-only run into a DIR that holds results-engines.json merges into
@@ -94,11 +94,13 @@ const MARKER = 'FASTMP_ENGINE_RESULT ';
 
 /**
  * Time budgets. caseMs: the measured time of one case, all contenders and
- * rounds; warmMs: each contender runs this long first (JIT tiers, inline caches).
+ * rounds; warmMs: each contender runs this long first (JIT tiers, inline
+ * caches); gc: a full collection before each contender's turn in a round
+ * (where the runtime offers one; quick mode skips it, most of its time else).
  */
 const BUDGETS = {
-  full: { rounds: 9, caseMs: 1800, crossoverCaseMs: 500, warmMs: 60, minSample: 0.2 },
-  quick: { rounds: 3, caseMs: 45, crossoverCaseMs: 16, warmMs: 3, minSample: 0.05 },
+  full: { rounds: 9, caseMs: 1800, crossoverCaseMs: 500, warmMs: 60, minSample: 0.2, gc: true },
+  quick: { rounds: 3, caseMs: 45, crossoverCaseMs: 16, warmMs: 3, minSample: 0.05, gc: false },
 };
 
 // ---- the portable bench ------------------------------------------------------------
@@ -185,7 +187,7 @@ function prepareTask(fn, warmMs, sample) {
  * `rounds` rounds, each running every task in turn (rotated order) for its
  * slice of caseMs; a round's value is the median of its batches.
  */
-async function measure(tasks, { rounds, caseMs, warmMs, sample }) {
+async function measure(tasks, { rounds, caseMs, warmMs, sample, gc }) {
   const batches = tasks.map((t) => prepareTask(t.fn, warmMs, sample));
   const perRound = tasks.map(() => []);
   const slice = caseMs / (rounds * tasks.length);
@@ -194,7 +196,7 @@ async function measure(tasks, { rounds, caseMs, warmMs, sample }) {
       const i = (k + round) % tasks.length;
       const { fn } = tasks[i];
       const batch = batches[i];
-      collect();
+      if (gc) collect();
       const samples = [];
       const until = now() + slice;
       do samples.push(timeBatch(fn, batch) / batch); while (now() < until || samples.length < 5);
@@ -291,7 +293,7 @@ export async function run(fastmp, { quick = false, crossoversOnly = false, probe
     crossOriginIsolated: globalThis.crossOriginIsolated ?? null,
     timerResolutionNs: resolution * 1e6,
     sampleMs: sample,
-    gc: canCollect,
+    gc: canCollect && budget.gc,
     simd: fastmp.simdSupported(),
     backends: Object.fromEntries(NAMES.map((name) => [name, paths[name].backend()])),
     // The JS engine as js/crossovers.js sees it, and JS_BELOW as `auto` uses it here, for every probe.
@@ -422,7 +424,7 @@ export async function runEngines({ quick = false, ids, outDir, command, ...rest 
   const { crossoversOnly, probes } = { ...benchFlags(globalThis.process.argv), ...rest };
   const flags = { quick, crossoversOnly: crossoversOnly || probes != null, probes: probes ?? null };
   const { spawnSync } = await import('node:child_process');
-  const { mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
+  const { existsSync, mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
   const os = await import('node:os');
   const { join } = await import('node:path');
   const { ENGINES, ROOT, launch, runDriver, runPage, serve } = await import('../test/engines/launch.js');
@@ -510,6 +512,7 @@ export async function runEngines({ quick = false, ids, outDir, command, ...rest 
     date: new Date().toISOString(),
     command,
     mode: quick ? 'quick' : 'full',
+    ...(flags.crossoversOnly ? { crossoversOnly: true } : {}),
     seconds: (Date.now() - started) / 1000,
     commit: git('rev-parse', 'HEAD'),
     // Uncommitted changes to what the engines ran (the results are of the work tree).
@@ -519,18 +522,57 @@ export async function runEngines({ quick = false, ids, outDir, command, ...rest 
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     // The 1-minute load average before and after: other work on the machine slows every contender.
     loadAverage: { before: loadBefore, after: os.loadavg()[0] },
-    // JS_BELOW as each engine's instances used it (reported by the engine), for the crossover types: { id: { simd, scalar } }.
+    // JS_BELOW as each engine's instances used it (reported by the engine), for every probe: { id: { simd, scalar } }.
     jsBelow: Object.fromEntries(rows.filter((r) => r.result).map(({ id, result }) => [id, result.env.jsBelow])),
   };
   // seconds: the engine's whole run (start-up included); benchSeconds: run()'s own.
   const engines = rows.map(({ result: { sink, seconds, ...result } = {}, ...row }) => ({ ...row, ...result, ...(seconds ? { benchSeconds: seconds } : {}) }));
   mkdirSync(outDir, { recursive: true });
   const { resultsJson } = await import('./results-json.js');
+  const file = join(outDir, 'results-engines.json');
+  const previous = flags.crossoversOnly && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+  // A crossovers-only run merges into a results file of the same mode (a quick run's figures are no measurement).
+  const output = previous?.meta.mode === meta.mode ? mergeCrossovers(previous, { meta, engines }) : { meta, engines };
   // A case and a crossover probe per line.
-  writeFileSync(join(outDir, 'results-engines.json'), resultsJson({ meta, engines }, 4));
-  await writeEnginesReport(outDir, { meta, engines });
+  writeFileSync(file, resultsJson(output, 4));
+  await writeEnginesReport(outDir, output);
   console.log(`\n${headline(engines)}\n\nwrote ${join(outDir, 'RESULTS-engines.md')} and results-engines.json in ${meta.seconds.toFixed(0)} s`);
   return rows.some((r) => !r.result) ? 1 : 0;
+}
+
+/**
+ * A crossovers-only run ({ meta, engines }) merged into a results file's
+ * contents (previous): each engine the run measured gets the probes it ran
+ * replaced (each with `earlier`: the crossovers of the one it replaced, so that
+ * the report shows whether they reproduced) and `crossoverRun` (when, and the
+ * runtime's version then); its cases, its other probes and the other engines stay. meta stays the
+ * previous run's, with the engines' jsBelow replaced and the run appended to
+ * meta.crossoverRuns.
+ */
+export function mergeCrossovers(previous, { meta, engines }) {
+  const ran = engines.filter((e) => e.crossover);
+  const order = (c) => PROBES.findIndex((p) => probeName(p) === probeName(c));
+  const merged = previous.engines.map((old) => {
+    const now = ran.find((e) => e.id === old.id);
+    if (!now) return old;
+    const before = new Map((old.crossover ?? []).map((c) => [probeName(c), c]));
+    const replaced = now.crossover.map((c) => {
+      const was = before.get(probeName(c));
+      before.delete(probeName(c));
+      return was ? { ...c, earlier: { simdFrom: was.simdFrom, scalarFrom: was.scalarFrom } } : c;
+    });
+    const crossover = [...before.values(), ...replaced].sort((a, b) => order(a) - order(b));
+    return { ...old, crossover, crossoverRun: { date: meta.date, version: now.version, machineBusy: now.machineBusy, seconds: now.seconds } };
+  });
+  for (const e of ran) if (!previous.engines.some((old) => old.id === e.id)) merged.push(e);
+  const run = {
+    date: meta.date, command: meta.command, seconds: meta.seconds, commit: meta.commit, uncommitted: meta.uncommitted, loadAverage: meta.loadAverage,
+    engines: ran.map((e) => e.id), probes: [...new Set(ran.flatMap((e) => e.crossover.map(probeName)))].length,
+  };
+  return {
+    meta: { ...previous.meta, jsBelow: { ...previous.meta.jsBelow, ...meta.jsBelow }, crossoverRuns: [...(previous.meta.crossoverRuns ?? []), run] },
+    engines: merged,
+  };
 }
 
 // ---- the report ------------------------------------------------------------------------------------
@@ -552,7 +594,7 @@ const findCase = (e, type, op, n) => e.cases?.find((c) => c.type === type && c.o
 
 /** The ratios at N = 4096, one row per engine. */
 function headlineRows(engines) {
-  return engines.filter((e) => e.cases).map((e) => {
+  return engines.filter((e) => e.cases?.length).map((e) => {
     const row = { engine: `${e.engine} ${e.version}` };
     for (const type of TYPES) {
       for (const op of ['pack', 'unpack']) {
@@ -570,8 +612,7 @@ function headlineRows(engines) {
  * What a threshold costs on an engine: over the probe's sizes, the worst
  * slowdown of the path `auto` picks with JS_BELOW = below (pure JS under it,
  * `build` from it) against the faster of the two at that size; 1 when it always
- * picks the faster. Near a crossover both paths are within noise of each other,
- * so only a cost above MATERIAL_COST is worth a value of the engine's own.
+ * picks the faster.
  */
 export function thresholdCost(points, build, below) {
   let worst = 1;
@@ -583,29 +624,52 @@ export function thresholdCost(points, build, below) {
   return worst;
 }
 
-/** The cost (thresholdCost) above which an engine gets a JS_BELOW entry of its own in js/crossovers.js. */
+/** A cost (thresholdCost) the report flags: the table is due a new measurement for that entry. */
 export const MATERIAL_COST = 2;
 
-/** One build's crossover cell and its JS_BELOW's cost on the engine. */
-function against(points, build, measured, below) {
-  const text = measured === null ? `${beyond} (wasm never stayed ahead)` : String(measured);
-  if (below === undefined) return { text, cost: '–' };
-  const cost = thresholdCost(points, build, below);
-  return { text, cost: `${cost.toFixed(2)}x${cost > MATERIAL_COST ? ' **(> 2x)**' : ''}` };
+/** The table value a probe beyond the grid gets (wasm never stayed ahead up to the largest size): twice that size. */
+export const BEYOND = 2 * CROSSOVER_SIZES.at(-1);
+
+/**
+ * The JS_BELOW that serves every run of a probe best: of the grid's sizes (and
+ * BEYOND), the one whose worst slowdown (thresholdCost) over all the runs'
+ * points is the smallest; between equals, the one whose slowdowns add up to
+ * less; then the smaller. runs: each run's points of one probe on one engine.
+ */
+export function bestBelow(runs, build) {
+  let best = null;
+  for (const below of [...CROSSOVER_SIZES, BEYOND]) {
+    const slowdowns = runs.flatMap((points) => points.map((p) => thresholdCost([p], build, below)));
+    const worst = Math.max(...slowdowns);
+    const total = slowdowns.reduce((sum, v) => sum + v - 1, 0);
+    if (best === null || worst < best.worst || (worst === best.worst && total < best.total)) best = { below, worst, total };
+  }
+  return best.below;
 }
 
+/** One build's crossover cell, and the cell of the table's value with its cost on the engine (the run's value too, where it differs). */
+function against(points, build, measured, below, used, earlier) {
+  const from = (n) => (n === null ? beyond : String(n));
+  const text = `${from(measured)}${earlier === undefined ? '' : ` (before: ${from(earlier)})`}${measured === null ? ' (wasm never stayed ahead)' : ''}`;
+  if (below === undefined) return { text, below: '–', cost: '–' };
+  const cost = thresholdCost(points, build, below);
+  return { text, below: `${below}${used !== undefined && used !== below ? ` (run: ${used})` : ''}`, cost: `${cost.toFixed(2)}x${cost > MATERIAL_COST ? ' **(> 2x)**' : ''}` };
+}
+
+/** The crossover table's rows: each probe against js/crossovers.js as it is now, for the engine's JS engine. */
 function crossoverRows(engines, meta) {
   const rows = [];
   for (const e of engines.filter((r) => r.crossover)) {
-    const table = meta.jsBelow?.[e.id];
+    const table = e.env?.jsEngine ? jsBelowFor(e.env.jsEngine) : undefined;
+    const used = meta.jsBelow?.[e.id];
     for (const c of e.crossover) {
-      const key = `${c.op} ${c.type ?? 'Float32Array'}`;
-      const simd = against(c.points, 'wasm-simd', c.simdFrom, table?.simd[key]);
-      const scalar = against(c.points, 'wasm-scalar', c.scalarFrom, table?.scalar[key]);
+      const key = probeName(c);
+      const simd = against(c.points, 'wasm-simd', c.simdFrom, table && tableEntry(table, 'simd', c), used?.simd[key], c.earlier?.simdFrom);
+      const scalar = against(c.points, 'wasm-scalar', c.scalarFrom, table && tableEntry(table, 'scalar', c), used?.scalar[key], c.earlier?.scalarFrom);
       rows.push({
-        engine: e.engine, op: key,
-        'wasm-simd wins from': simd.text, 'JS_BELOW.simd': table?.simd[key] ?? '–', 'simd: worst slowdown': simd.cost,
-        'wasm-scalar wins from': scalar.text, 'JS_BELOW.scalar': table?.scalar[key] ?? '–', 'scalar: worst slowdown': scalar.cost,
+        engine: e.engine, probe: key,
+        'wasm-simd wins from': simd.text, 'JS_BELOW.simd': simd.below, 'simd: worst slowdown': simd.cost,
+        'wasm-scalar wins from': scalar.text, 'JS_BELOW.scalar': scalar.below, 'scalar: worst slowdown': scalar.cost,
       });
     }
   }
@@ -615,13 +679,16 @@ function crossoverRows(engines, meta) {
 /** The plain-text summary printed at the end of a run. */
 function headline(engines) {
   const rows = headlineRows(engines);
-  if (rows.length === 0) return 'no engine gave a result';
-  const keys = Object.keys(rows[0]);
-  const widths = keys.map((k) => Math.max(k.length, ...rows.map((r) => r[k].length)));
-  const out = ['At N = 4096 (speed of wasm-simd over wasm-scalar, over pure JS):', keys.map((k, i) => k.padEnd(widths[i])).join('  ')];
-  for (const r of rows) out.push(keys.map((k, i) => r[k].padEnd(widths[i])).join('  '));
+  if (rows.length === 0 && !engines.some((e) => e.crossover)) return 'no engine gave a result';
+  const out = [];
+  if (rows.length) {
+    const keys = Object.keys(rows[0]);
+    const widths = keys.map((k) => Math.max(k.length, ...rows.map((r) => r[k].length)));
+    out.push('At N = 4096 (speed of wasm-simd over wasm-scalar, over pure JS):', keys.map((k, i) => k.padEnd(widths[i])).join('  '));
+    for (const r of rows) out.push(keys.map((k, i) => r[k].padEnd(widths[i])).join('  '));
+  }
   for (const e of engines.filter((r) => r.crossover)) {
-    out.push(`${e.engine}: crossovers (wasm-simd not behind pure JS from N =) ${e.crossover.map((c) => `${c.op} ${SHORT(c.type ?? 'Float32Array')} ${c.simdFrom ?? beyond}`).join(', ')}`);
+    out.push(`${e.engine}: crossovers (wasm-simd not behind pure JS from N =) ${e.crossover.map((c) => `${probeName(c)} ${c.simdFrom ?? beyond}`).join(', ')}`);
   }
   return out.join('\n');
 }
@@ -640,6 +707,12 @@ function markdown(meta, engines) {
   out.push(`Produced by \`${meta.command}\` on ${meta.date} (${meta.mode} mode, ${meta.seconds.toFixed(0)} s for all engines, one after another)`
     + ` at commit ${meta.commit.slice(0, 12)}${meta.uncommitted.length ? ` with uncommitted changes to ${meta.uncommitted.join(', ')}` : ''}`
     + '. Rerun it to replace this file.', '');
+  for (const r of meta.crossoverRuns ?? []) {
+    out.push(`Crossover probes of ${r.engines.join(', ')} replaced by \`${r.command}\` on ${r.date} (${r.probes} probes, ${r.seconds.toFixed(0)} s)`
+      + ` at commit ${r.commit.slice(0, 12)}${r.uncommitted.length ? ` with uncommitted changes to ${r.uncommitted.join(', ')}` : ''}`
+      + `; 1-minute load average ${r.loadAverage.before.toFixed(2)} before, ${r.loadAverage.after.toFixed(2)} after.`, '');
+  }
+  if (meta.crossoversOnly) out.push('Crossover probes only (`--crossovers-only`): no timed cases.', '');
   if (meta.mode === 'quick') out.push('**Quick mode: short budgets for a smoke run; these numbers are not measurements.**', '');
   out.push(`Machine: ${meta.cpu}, ${meta.cores} cores (${meta.platform}); 1-minute load average ${meta.loadAverage.before.toFixed(2)} before the run, ${meta.loadAverage.after.toFixed(2)} after.`, '');
   out.push('How to read: each engine runs bench/engines-bench.js once, with three instances of the package side by side:',
@@ -647,8 +720,9 @@ function markdown(meta, engines) {
     '(`pureJs: \'always\'`). Times are per call, from `performance.now()` around batches of calls (at least 20 steps of',
     `the engine's clock), the contenders interleaved in ${BUDGETS[meta.mode].rounds} rounds of rotated order (a full GC before each where the runtime`,
     'offers one); a time is the median of the round medians, with their min..max. Ratios are speed-ups: the other',
-    'contender\'s time / wasm-simd\'s time (above 1: wasm-simd is faster). Content: seeded random reals (Float32Array) and',
-    'random ints of every magnitude (Int32Array), the same on every engine. Pages are served cross-origin isolated (COOP/COEP),',
+    'contender\'s time / wasm-simd\'s time (above 1: wasm-simd is faster). Content: seeded random reals (float types),',
+    'random ints of every magnitude up to the type\'s width (int types), random 0 / 1 (booleans), the same on every engine;',
+    'the string probes\' text is BMP chars of several scripts or printable ASCII. Pages are served cross-origin isolated (COOP/COEP),',
     'so that the browsers\' clocks step in µs rather than 0.1-1 ms. "machine busy": the share of all cores\' time not idle while',
     `the engine ran; the bench itself keeps about one core busy (${(100 / meta.cores).toFixed(0)} % of ${meta.cores}), more means other work ran alongside it.`,
     `A full run waits up to ${QUIET_WAIT / 1000} s for a quiet machine before each engine, and runs an engine once more when the machine`,
@@ -673,28 +747,31 @@ function markdown(meta, engines) {
   const cross = crossoverRows(engines, meta);
   if (cross.length) {
     out.push('## Pure-JS crossovers', '');
-    out.push(`The smallest N of {${CROSSOVER_SIZES.join(', ')}} from which wasm is never behind pure JS (its median within`,
-      `${CROSSOVER_TOLERANCE}x of pure JS's, at that N and every larger one), against the \`JS_BELOW\` that engine's instances use`,
-      '(`auto` runs pure JS below it, the build from it). "worst slowdown": over those sizes, how much slower the path that',
-      'JS_BELOW picks is than the faster of the two, at worst (1.00x: it always picks the faster). Near a crossover both',
-      `paths are within noise of each other: js/crossovers.js gives an engine a value of its own only where V8's costs it more than ${MATERIAL_COST}x.`, '');
+    out.push('A probe per entry of js/crossovers.js: pack and unpack of each element type (a Uint8Array as an array; booleans',
+      'through packBool / unpackBool), and the ASN.1 string ops in chars (ASCII: the VisibleString functions).',
+      `"wins from": the smallest N of {${CROSSOVER_SIZES.join(', ')}} from which wasm is never behind pure JS (its median within`,
+      `${CROSSOVER_TOLERANCE}x of pure JS's, at that N and every larger one; "before:" the run this probe's run replaced, where`,
+      'a crossovers-only run merged into the results). JS_BELOW: js/crossovers.js\'s value for the engine as',
+      'the report was made ("run:" the value the engine\'s instances used in the run, where it differs); `auto` runs pure JS',
+      'below it, the build from it. "worst slowdown": over those sizes, how much slower the path that JS_BELOW picks is than',
+      `the faster of the two, at worst (1.00x: it always picks the faster; over ${MATERIAL_COST}x flagged).`, '');
     out.push(table(cross), '');
     out.push('Speed of wasm-simd over pure JS (pure-js time / wasm-simd time) at each N:', '');
     const withX = engines.filter((e) => e.crossover);
-    const probed = [...new Set(withX.flatMap((e) => e.crossover.map((c) => `${c.op} ${c.type ?? 'Float32Array'}`)))];
+    const probed = [...new Set(withX.flatMap((e) => e.crossover.map(probeName)))];
     for (const key of probed) {
       out.push(`**${key}**`, '');
       out.push(table(CROSSOVER_SIZES.map((n) => {
         const row = { N: n };
         for (const e of withX) {
-          const p = e.crossover.find((c) => `${c.op} ${c.type ?? 'Float32Array'}` === key)?.points.find((q) => q.n === n);
+          const p = e.crossover.find((c) => probeName(c) === key)?.points.find((q) => q.n === n);
           row[e.engine] = p ? `${x(p.ns['pure-js'].median / p.ns['wasm-simd'].median)} (${formatNs(p.ns['wasm-simd'].median)} vs ${formatNs(p.ns['pure-js'].median)})` : '–';
         }
         return row;
       })), '');
     }
   }
-  for (const e of engines.filter((r) => r.cases)) {
+  for (const e of engines.filter((r) => r.cases?.length)) {
     out.push(`## ${e.engine} ${e.version} (${e.jsEngine})`, '');
     out.push(table(e.cases.map((c) => ({
       case: `${c.op} ${c.type}`, N: c.n, 'msgpack bytes': c.bytes,

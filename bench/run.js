@@ -19,9 +19,11 @@
 // it alone, all its tables) or when neither option is given. A part that runs
 // no case leaves its outputs as they are. --child runs one regime's suite in
 // this process and prints its JSON (what the parent reads).
-//   npm run bench -- --engines[=node20,bun,...] [--quick] [--out DIR]
+//   npm run bench -- --engines[=node20,bun,...] [--quick] [--crossovers-only] [--probes=REGEX] [--out DIR]
 // runs only bench/engines-bench.js (wasm SIMD vs scalar vs pure JS on Node 20,
 // 22, 24, Bun, Chromium and Firefox ESR): RESULTS-engines.md, results-engines.json.
+// --crossovers-only / --probes=REGEX run only its crossover probes (all / those
+// whose name matches), merged into the results file in DIR (bench/engines-bench.js).
 //   npm run bench -- --report [--out DIR]
 // times nothing: it makes the reports again (RESULTS*.md, chart.svg, and the
 // README's tables from a full run's bench/results.json) from the result files

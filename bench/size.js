@@ -86,7 +86,7 @@ export const CODEC_MARKERS = {
  */
 export const BUDGETS = {
   encode: { goal: totalAtMost(16 * KB), ceiling: 21_900 },
-  shaped: { goal: totalAtMost(22 * KB), ceiling: 39_100 },
+  shaped: { goal: totalAtMost(22 * KB), ceiling: 40_000 },
   inline: {
     goal: {
       text: 'JS ≤ 1.35 × the `encode`-only total',
@@ -101,7 +101,7 @@ export const BUDGETS = {
       met: (r) => !r.codec.encoder && !r.codec.decoder,
       shows: (r) => `ships ${Object.keys(r.codec).filter((half) => r.codec[half]).join(' and ') || 'neither half'}`,
     },
-    ceiling: 12_500,
+    ceiling: 13_200,
   },
 };
 

@@ -1,7 +1,7 @@
 // strings-crossover.js - where does a wasm call start to beat the pure-JS
 // loop for the string codecs? Each operation at small lengths (in chars),
-// pure JS vs wasm (SIMD and scalar), in one run; JS_BELOW in js/strings.js
-// comes from this. Ratios are taken within each round (wasm ÷ pure JS, the
+// pure JS vs wasm (SIMD and scalar), in one run; the V8 `strings` entries of
+// js/crossovers.js come from this. Ratios are taken within each round (wasm ÷ pure JS, the
 // contenders interleaved, bench/lib.js timeRounds), then their median and
 // range over the rounds: on a shared machine a round's absolute times move
 // a lot, the ratio within it much less.

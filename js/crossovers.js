@@ -1,52 +1,80 @@
-// crossovers.js - where `pureJs: 'auto'` hands a typed array to wasm: the
-// element counts below which the pure-JS path is faster than a wasm call (the
-// call and the copy in cost more than the loop saves), per backend, operation
-// and element type, and per JS engine where an engine differs materially.
+// crossovers.js - where `pureJs: 'auto'` hands work to wasm: the sizes below
+// which the pure-JS path is faster than a wasm call (the call and the copy in
+// cost more than the loop saves), in one table keyed by JS engine; per
+// backend, operation and element type (typed arrays, in elements), and for the
+// ASN.1 string ops (in chars).
 
 /**
- * The base table, measured on V8 by `node --expose-gc bench/crossover.js`
- * (x86-64, random content, freed memory kept: GLIBC_TUNABLES as
- * bench/messages.js KEPT_TUNABLES): each is the median over several runs of
- * the first size of the bench's list from which wasm stayed ahead. The bench
- * times calls in batches: a sample of one call carries the timer's own cost,
- * which hides a small call. Runs disagree by a size or two of the list, some
- * unpacks and the booleans by more: near a crossover both paths are within
- * noise of each other.
- * 1 means wasm wins from one element.
- */
-const V8 = {
-  simd: {
-    pack: { f32: 48, f64: 48, i8: 48, u8: 64, i16: 24, u16: 16, i32: 8, u32: 4, i64: 1, u64: 1, bool: 96 },
-    unpack: { f32: 96, f64: 128, i8: 48, u8: 48, i16: 32, u16: 32, i32: 64, u32: 48, i64: 4, u64: 1, bool: 96 },
-  },
-  scalar: {
-    pack: { f32: 64, f64: 96, i8: 48, u8: 64, i16: 32, u16: 16, i32: 8, u32: 8, i64: 1, u64: 1, bool: 256 },
-    unpack: { f32: 256, f64: 256, i8: 48, u8: 48, i16: 96, u16: 64, i32: 64, u32: 96, i64: 4, u64: 1, bool: 256 },
-  },
-};
-
-/**
- * Per engine, only the entries where V8's value costs that engine more than 2x
- * (bench/engines-bench.js MATERIAL_COST) at some size: with V8's value `auto`
- * took a path over 2x slower than the other one (bench/engines-bench.js
- * thresholdCost(), over N = 1..512, in `npm run bench -- --engines`; near a
- * crossover both paths are within noise of each other, so smaller
- * differences get no entry). Each value is the engine's own crossover from
- * that run. Types the engines bench does not probe (it probes f32, f64, i32,
- * i64) keep V8's value.
+ * { engine: { simd|scalar: { pack|unpack: { type: n }, strings: { op: n } } } }:
+ * `auto` runs pure JS below n elements (chars), wasm from n on; 1: wasm from
+ * one element. Types are js/kinds.js's kernel names (`c`: f32 ... u64, and
+ * bool for packBool / unpackBool); string ops are js/strings.js's (encodeBMP,
+ * decodeBMP, and encodeASCII / decodeASCII for the one-byte kinds).
  *
- * An entry needs a cost that a second run reproduces: one at the threshold in
- * one run only gets none. Nor does a cost that the content decides: on V8
- * itself pack BigInt64Array at N <= 2 favours pure JS for the engines bench's
- * values, which fit 32 bits, and wasm for the full-range values of the base
- * table's run, so V8's value stays. bench/RESULTS-engines.md ("Pure-JS
- * crossovers") gives each engine's crossovers and what these values cost it.
+ * Every value is checked on its engine (x86-64):
+ * - v8: pack / unpack from `node --expose-gc bench/crossover.js` (random
+ *   content, freed memory kept: GLIBC_TUNABLES as bench/messages.js
+ *   KEPT_TUNABLES), each the median over several runs of the first size of the
+ *   bench's list from which wasm stayed ahead; strings from `node --expose-gc
+ *   bench/strings-crossover.js`, each the first length at which wasm ÷ JS
+ *   stays below 1 (decodeBMP on ASCII-only content as on other text). Both
+ *   time calls in batches: a sample of one call carries the timer's own cost,
+ *   which hides a small call.
+ * - jsc (Bun) and spidermonkey (Firefox ESR): from two runs of the engines
+ *   bench's crossover probes (`npm run bench -- --engines=bun,firefox
+ *   --crossovers-only`, bench/engines-bench.js). An entry keeps V8's value
+ *   unless that value cost the engine more than MATERIAL_COST (2x: the path
+ *   `auto` took against the faster one, thresholdCost()) in both runs; such an
+ *   entry takes the engine's own value, the size of the probe's grid that
+ *   serves both runs best (bestBelow()); decodeBMP the larger of its two
+ *   contents' values; 1024 where wasm never stayed ahead up to 512, the
+ *   grid's largest size.
+ *
+ * Every engine has a whole table, so the table says what each engine runs.
+ * Near a crossover both paths are within noise of each other, and runs
+ * disagree by a size or two of the grid (unpacks and the booleans by more):
+ * a difference from V8 that one run shows and the other does not is noise,
+ * and a value a size off costs little. bench/RESULTS-engines.md ("Pure-JS
+ * crossovers") gives the measured crossovers and what each value costs its
+ * engine. A change to what a call copies in or out moves the crossovers:
+ * measure again.
  */
-const OVERRIDES = {
-  jsc: {},
+const TABLE = {
+  v8: {
+    simd: {
+      pack: { f32: 48, f64: 48, i8: 48, u8: 64, i16: 24, u16: 16, i32: 8, u32: 4, i64: 1, u64: 1, bool: 96 },
+      unpack: { f32: 96, f64: 128, i8: 48, u8: 48, i16: 32, u16: 32, i32: 64, u32: 48, i64: 4, u64: 1, bool: 96 },
+      strings: { encodeBMP: 96, decodeBMP: 64, encodeASCII: 48, decodeASCII: 64 },
+    },
+    scalar: {
+      pack: { f32: 64, f64: 96, i8: 48, u8: 64, i16: 32, u16: 16, i32: 8, u32: 8, i64: 1, u64: 1, bool: 256 },
+      unpack: { f32: 256, f64: 256, i8: 48, u8: 48, i16: 96, u16: 64, i32: 64, u32: 96, i64: 4, u64: 1, bool: 256 },
+      strings: { encodeBMP: 128, decodeBMP: 64, encodeASCII: 48, decodeASCII: 64 },
+    },
+  },
+  jsc: {
+    simd: {
+      pack: { f32: 48, f64: 48, i8: 16, u8: 16, i16: 24, u16: 16, i32: 8, u32: 4, i64: 1, u64: 1, bool: 96 },
+      unpack: { f32: 96, f64: 1024, i8: 48, u8: 48, i16: 256, u16: 256, i32: 64, u32: 48, i64: 4, u64: 1, bool: 512 },
+      strings: { encodeBMP: 96, decodeBMP: 64, encodeASCII: 48, decodeASCII: 64 },
+    },
+    scalar: {
+      pack: { f32: 64, f64: 96, i8: 48, u8: 16, i16: 32, u16: 16, i32: 8, u32: 8, i64: 1, u64: 1, bool: 256 },
+      unpack: { f32: 256, f64: 1024, i8: 48, u8: 48, i16: 96, u16: 64, i32: 64, u32: 96, i64: 4, u64: 1, bool: 256 },
+      strings: { encodeBMP: 128, decodeBMP: 64, encodeASCII: 48, decodeASCII: 64 },
+    },
+  },
   spidermonkey: {
-    simd: { pack: { f32: 256, f64: 128 }, unpack: { f64: 128 } },
-    scalar: { pack: { f32: 256 } },
+    simd: {
+      pack: { f32: 512, f64: 1024, i8: 16, u8: 16, i16: 24, u16: 16, i32: 8, u32: 4, i64: 1, u64: 1, bool: 1024 },
+      unpack: { f32: 1024, f64: 256, i8: 48, u8: 48, i16: 32, u16: 32, i32: 64, u32: 96, i64: 4, u64: 1, bool: 1024 },
+      strings: { encodeBMP: 1024, decodeBMP: 256, encodeASCII: 1024, decodeASCII: 1024 },
+    },
+    scalar: {
+      pack: { f32: 512, f64: 128, i8: 48, u8: 16, i16: 32, u16: 16, i32: 8, u32: 8, i64: 1, u64: 1, bool: 1024 },
+      unpack: { f32: 512, f64: 256, i8: 48, u8: 48, i16: 96, u16: 64, i32: 64, u32: 96, i64: 4, u64: 1, bool: 1024 },
+      strings: { encodeBMP: 1024, decodeBMP: 1024, encodeASCII: 1024, decodeASCII: 512 },
+    },
   },
 };
 
@@ -66,16 +94,11 @@ export function jsEngine({ versions = globalThis.process?.versions, userAgent = 
 }
 
 /**
- * The crossover table `auto` uses on `engine` (V8's where the engine has no
- * override, and for 'unknown'): { simd|scalar: { pack|unpack: { type: n } } },
- * a fresh object each call.
+ * The crossover table `auto` uses on `engine` (V8's for 'unknown' and any
+ * engine the table lacks): { simd|scalar: { pack|unpack: { type: n }, strings:
+ * { op: n } } }, a fresh object each call.
  */
 export function jsBelowFor(engine = jsEngine()) {
-  const overrides = Object.hasOwn(OVERRIDES, engine) ? OVERRIDES[engine] : {};
-  const merged = {};
-  for (const [backend, ops] of Object.entries(V8)) {
-    merged[backend] = {};
-    for (const [op, types] of Object.entries(ops)) merged[backend][op] = { ...types, ...overrides[backend]?.[op] };
-  }
-  return merged;
+  const table = TABLE[Object.hasOwn(TABLE, engine) ? engine : 'v8'];
+  return Object.fromEntries(Object.entries(table).map(([backend, ops]) => [backend, Object.fromEntries(Object.entries(ops).map(([op, n]) => [op, { ...n }]))]));
 }

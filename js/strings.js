@@ -14,6 +14,7 @@
 // read a copy.
 
 import { asOffset, describe, inputBytes, onceReadable, ownView, typedArrayName, usableLength } from './args.js';
+import { jsBelowFor } from './crossovers.js';
 import { FastmpError, NO_INDEX } from './errors.js';
 import { STRINGS, useModule } from './modules.js';
 import { newBoundary } from './wasm/index.js';
@@ -24,20 +25,9 @@ import { decodeChars, encodeChars } from './wasm/strings.js';
 // A program that imports these functions loads the string module (js/modules.js).
 useModule(STRINGS);
 
-/**
- * Below these lengths (in chars) the pure-JS path is faster than a wasm call.
- * Measured per build with `node --expose-gc bench/strings-crossover.js` (V8,
- * x86-64, kept memory), which prints wasm ÷ JS per round at each length: each
- * cut is the first length of its list at which that ratio stays below 1
- * (decodeBMP on ASCII-only content as on other text). Near a cut both paths
- * are within noise of each other, and runs may disagree by a length. ASCII
- * covers the one-byte kinds. A change to the strings boundary (what is copied
- * in and out, where strings are narrowed) moves the cuts: rerun the bench.
- */
-const JS_BELOW = {
-  simd: { encodeBMP: 96, decodeBMP: 64, encodeASCII: 48, decodeASCII: 64 },
-  scalar: { encodeBMP: 128, decodeBMP: 64, encodeASCII: 48, decodeASCII: 64 },
-};
+// Below these lengths (in chars) `auto` runs the pure-JS path (js/crossovers.js
+// `strings`: measured per JS engine and backend; ASCII covers the one-byte kinds).
+const JS_BELOW = jsBelowFor();
 
 /** 1 for each char 0x00-0x7F that `test` admits: the pure-JS path's set of a one-byte kind. */
 const charSet = (test) => Uint8Array.from({ length: 0x80 }, (_, c) => (test(String.fromCharCode(c)) ? 1 : 0));
@@ -312,7 +302,7 @@ export function stringsApi(core) {
   // The typed module's boundary: what it handed out is checked here (FREED, STALE). It may load later.
   const lives = () => core.boundary ?? NO_LIFETIMES;
   // Below these many chars a call takes the pure-JS path (pureJs 'always': every call; 'never': none).
-  const below = (op) => (pureJs === 'always' ? Infinity : pureJs === 'never' ? 0 : JS_BELOW[core.backend][op]);
+  const below = (op) => (pureJs === 'always' ? Infinity : pureJs === 'never' ? 0 : JS_BELOW[core.backend].strings[op]);
   const [encodeWide, encodeNarrow, decodeWide, decodeNarrow] = ['encodeBMP', 'encodeASCII', 'decodeBMP', 'decodeASCII'].map(below);
   const detached = (x, fn) => detachedError(lives(), x, fn);
   /**

@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { jsBelowFor, jsEngine } from '../js/crossovers.js';
 import { createFastmp } from '../js/index.js';
-import { KIND_OF_NAME } from '../js/kinds.js';
+import { BOOL, KINDS } from '../js/kinds.js';
 
 const UA = {
   firefox: 'Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0',
@@ -30,23 +30,30 @@ test('the JS engine of each runtime: Node and Chromium V8, Bun and Safari JavaSc
   expect(jsEngine({ versions: null, userAgent: 'curl/8' })).toBe('unknown');
 });
 
-test('every engine has a whole table: both backends, both ops, every element type, counts of at least 1', () => {
-  const v8 = jsBelowFor('v8');
-  const types = Object.keys(v8.simd.pack).sort();
-  expect(types).toEqual(['bool', 'f32', 'f64', 'i16', 'i32', 'i64', 'i8', 'u16', 'u32', 'u64', 'u8']);
-  for (const engine of ['v8', 'jsc', 'spidermonkey', 'unknown', '__proto__', 'constructor']) {
-    const table = jsBelowFor(engine);
-    for (const backend of ['simd', 'scalar']) {
-      for (const op of ['pack', 'unpack']) {
-        expect(Object.keys(table[backend][op]).sort(), `${engine} ${backend} ${op}`).toEqual(types);
-        for (const n of Object.values(table[backend][op])) expect(Number.isInteger(n) && n >= 1).toBe(true);
-      }
-    }
+// The table's keys: every kernel type of js/kinds.js (Uint8Array and Uint8ClampedArray share u8) and
+// the booleans; the string ops js/strings.js reads.
+const TYPES = [...new Set([...KINDS, BOOL].map((k) => k.c))].sort();
+const STRING_OPS = ['decodeASCII', 'decodeBMP', 'encodeASCII', 'encodeBMP'];
+
+test.each(['v8', 'jsc', 'spidermonkey'])('%s has a whole table: both backends, both ops, every element type and string op, counts of at least 1', (engine) => {
+  const table = jsBelowFor(engine);
+  expect(Object.keys(table).sort()).toEqual(['scalar', 'simd']);
+  for (const backend of ['simd', 'scalar']) {
+    expect(Object.keys(table[backend]).sort()).toEqual(['pack', 'strings', 'unpack']);
+    for (const op of ['pack', 'unpack']) expect(Object.keys(table[backend][op]).sort(), `${engine} ${backend} ${op}`).toEqual(TYPES);
+    expect(Object.keys(table[backend].strings).sort(), `${engine} ${backend} strings`).toEqual(STRING_OPS);
+    for (const n of Object.values(table[backend]).flatMap(Object.values)) expect(Number.isInteger(n) && n >= 1, `${engine} ${backend}: ${n}`).toBe(true);
   }
-  expect(jsBelowFor('unknown')).toEqual(v8); // no override: V8's
-  expect(jsBelowFor('__proto__')).toEqual(v8);
-  jsBelowFor('v8').simd.pack.f32 = 0; // a fresh object each call
-  expect(jsBelowFor('v8').simd.pack.f32).toBe(v8.simd.pack.f32);
+});
+
+test("an engine the table lacks gets V8's; each call a fresh object", () => {
+  const v8 = jsBelowFor('v8');
+  for (const engine of ['unknown', '__proto__', 'constructor', 'hasOwnProperty']) expect(jsBelowFor(engine), engine).toEqual(v8);
+  const mine = jsBelowFor('v8');
+  mine.simd.pack.f32 = 0;
+  mine.scalar.strings.encodeBMP = 0;
+  expect(jsBelowFor('v8')).toEqual(v8);
+  expect(jsBelowFor('v8').simd.pack).not.toBe(jsBelowFor('v8').simd.pack);
 });
 
 // Which path `auto` took shows in wasm memory: the wasm path copies a JS-heap
@@ -56,34 +63,41 @@ test('every engine has a whole table: both backends, both ops, every element typ
 const indexOf = (hay, needle) => Buffer.from(hay.buffer, hay.byteOffset, hay.length).indexOf(Buffer.from(needle));
 // Taken before the probed call: a packView() after it would write over what it left in scratch.
 const memoryOf = (fm) => new Uint8Array(fm.packView(new Float32Array(0)).buffer);
-const CONTENT = {
-  Float32Array: (n) => Float32Array.from({ length: n }, () => (Math.random() + 1) * 1e6),
-  Float64Array: (n) => Float64Array.from({ length: n }, () => (Math.random() + 1) * 1e12),
-  Int32Array: (n) => Int32Array.from({ length: n }, () => (Math.random() * 2 ** 31) | 0x4000_0000),
-  BigInt64Array: (n) => BigInt64Array.from({ length: n }, () => BigInt(Math.floor((Math.random() + 1) * 2 ** 52)) << 8n),
-};
+/** n random elements of a kind: floats of a fixed exponent range, ints of random bytes, booleans 0 / 1. */
+function content(kind, n) {
+  const x = new kind.Type(n);
+  if (kind === BOOL) for (let i = 0; i < n; i++) x[i] = Math.random() < 0.5 ? 1 : 0;
+  else if (kind.float) for (let i = 0; i < n; i++) x[i] = (Math.random() + 1) * 1e6;
+  else crypto.getRandomValues(new Uint8Array(x.buffer));
+  return x;
+}
+/** Every entry's kind: KINDS once per kernel type, and BOOL. */
+const PROBED = [...KINDS, BOOL].filter((k, i, all) => all.findIndex((other) => other.c === k.c) === i);
 
 describe.each(['simd', 'scalar'])("an 'auto' instance (%s) runs pure JS below this engine's crossover and wasm from it", (backend) => {
   const table = jsBelowFor();
-  test.each(Object.keys(CONTENT))('%s', async (type) => {
+  test.each(PROBED.map((k) => [k.name, k]))('%s', async (_, kind) => {
     const fm = await createFastmp({ backend, pureJs: 'auto' });
     const other = await createFastmp({ backend, pureJs: 'always' }); // makes the messages outside fm's memory
     expect(fm.backend()).toBe(backend);
     for (const op of ['pack', 'unpack']) {
-      const from = table[backend][op][KIND_OF_NAME.get(type).c];
+      const from = table[backend][op][kind.c];
+      // A Uint8Array as an array (a bin never takes the pure-JS path); booleans through packBool / unpackBool.
+      const packOf = kind === BOOL ? (api, x) => api.packBool(x) : (api, x) => api.pack(x, kind.c === 'u8' ? { bin: false } : undefined);
       for (const n of [from - 1, from]) {
         if (n < 1) continue;
-        const x = CONTENT[type](n);
-        const message = other.pack(x);
+        const x = content(kind, n);
+        const message = packOf(other, x);
         const memory = memoryOf(fm);
-        if (op === 'pack') expect(fm.pack(x)).toEqual(message);
-        else expect(fm.unpack(message, globalThis[type])).toEqual(x);
+        if (op === 'pack') expect(packOf(fm, x)).toEqual(message);
+        else expect(kind === BOOL ? fm.unpackBool(message) : fm.unpack(message, kind.Type)).toEqual(x);
         // The message's last 8 bytes: the last element's payload, random (a message of one
-        // small element may be shorter than 8 bytes: then all of it).
-        const probe = message.subarray(Math.max(0, message.length - 8));
+        // small element may be shorter than 8 bytes: then all of it). A boolean is one of two
+        // bytes: its last 32 (n >= 32 where it is probed), which an earlier call left only by chance of 2^-32.
+        const probe = message.subarray(Math.max(0, message.length - (kind === BOOL ? 32 : 8)));
         expect(memory.length, 'the memory did not grow (its buffer would be detached)').toBeGreaterThan(0);
         const seen = indexOf(memory, probe) >= 0;
-        expect(seen, `${op} ${type} n = ${n}, JS_BELOW ${from}: ${n < from ? 'pure JS' : 'wasm'} expected`).toBe(n >= from);
+        expect(seen, `${op} ${kind.name} n = ${n}, JS_BELOW ${from}: ${n < from ? 'pure JS' : 'wasm'} expected`).toBe(n >= from);
       }
     }
   });
