@@ -263,6 +263,14 @@ function leadingF32s(src, from, out, body, whole) {
   return i;
 }
 
+/**
+ * The own-form reader of a float kind (leadingF32s(), leadingF64s()), else
+ * null: for a caller that decodes many small fields of one kind (decoder.js
+ * readTypedFields()), which calls it directly and decodeKind() only for a
+ * field with other forms or a NaN.
+ */
+export const leadingOwnForm = (kind) => (kind.c === 'f32' ? leadingF32s : kind.c === 'f64' ? leadingF64s : null);
+
 /** leadingF32s() of float64 elements. */
 function leadingF64s(src, from, out, body, whole) {
   let i = 0;

@@ -280,18 +280,29 @@ describe('streams against decodeMulti(), on mutated messages', () => {
 // the very bytes it has inside the array.
 describe('an array shaped [Type]: each field decodes as the same field alone', () => {
   const { decode: decodeBy, encode: encodeBy } = makeCodec(PORTS[0][1]);
+  let r;
+  // A typed array as its type and its bytes: NaN payloads compared bit for bit.
+  const bitsOf = (v) => (ArrayBuffer.isView(v) ? `${v.constructor.name} ${hex(new Uint8Array(v.buffer, v.byteOffset, v.byteLength))}` : v);
   const outcomeOf = (bytes, options) => {
     try {
-      return { value: decodeBy(bytes, options) };
+      const value = decodeBy(bytes, options);
+      return { value: Array.isArray(value) ? value.map(bitsOf) : bitsOf(value) };
     } catch (err) {
       if (!(err instanceof FastmpError)) throw err;
       return { code: err.code, index: err.index, offset: err.offset, path: err.path };
     }
   };
   const header = (n) => (n < 16 ? [0x90 + n] : [0xdc, n >> 8, n & 0xff]);
+  /** A float array with a NaN of a random payload (a signalling one too) among its values. */
+  const withNaN = (Type, n) => {
+    const x = Type.from({ length: 1 + n }, (_, i) => i / 3);
+    const words = new Uint32Array(x.buffer);
+    words[Type === Float32Array ? n : 2 * n + 1] = Type === Float32Array ? 0x7f800001 + r.int(0x3fffff) : 0x7ff00001 + r.int(0x7ffff);
+    return x;
+  };
 
   test.each([[Float32Array], [Float64Array], [Int16Array], [BigInt64Array], [Boolean]])('[%o], reuseTypedArrays off and on', (Type) => {
-    const r = rng(0x7f1e1d);
+    r = rng(0x7f1e1d);
     const numbers = (n) => Array.from({ length: n }, () => (Type === Boolean ? r.int(2) === 1 : r.int(3) === 0 ? r() * 100 : r.int(70000) - 35000));
     const fields = [
       () => encodeBy(Type === Boolean ? numbers(r.int(20)) : Type.name.startsWith('Big') ? BigInt64Array.from(numbers(r.int(20)), (v) => BigInt(Math.trunc(v) % 30000)) : Type.from(numbers(r.int(20)), (v) => (Type === Int16Array ? Math.trunc(v) % 30000 : v))),
@@ -299,6 +310,7 @@ describe('an array shaped [Type]: each field decodes as the same field alone', (
       () => msgpack.encode(new Uint8Array(8 * r.int(3))), // a bin
       () => msgpack.encode(null),
       () => msgpack.encode('x'),
+      () => encodeBy(Type === Float32Array || Type === Float64Array ? withNaN(Type, r.int(14)) : null),
     ];
     let errors = 0;
     for (let i = 0; i < 3000; i++) {

@@ -7,7 +7,7 @@
 import { plural } from '../text.js';
 import { FastmpError, extraBytes } from '../errors.js';
 import { BOOL, KIND_OF_NAME } from '../kinds.js';
-import { checkCount, decodeKind } from '../wire.js';
+import { checkCount, decodeKind, leadingOwnForm } from '../wire.js';
 import { ExtensionCodec } from './ext.js';
 import { asInput, decoderConfig } from './options.js';
 import { describeTag } from '../tags.js';
@@ -375,6 +375,7 @@ export class Decoder {
     const { bytes, end } = this;
     const below = kind === HALF ? 0 : Math.min(this.jsBelow[kind.index], this.maxArrayLength + 1, 16);
     const slot = this.kept === null || kind === HALF ? null : this.keptSlot(node);
+    const leading = leadingOwnForm(kind); // floats: each field's own-form elements read here, by one call
     let i = 0;
     try {
       for (; i < n; i++) {
@@ -382,7 +383,15 @@ export class Decoder {
         const count = start < end ? bytes[start] - 0x90 : -1; // a fixarray's count
         // (Each element takes a byte at least: a count the bytes left cannot hold is checkCount()'s error, on the other path.)
         if (count >= 0 && count < below && count < end - start) {
-          const into = slot === null ? undefined : this.keptOf(slot, kind, count);
+          let into = slot === null ? undefined : this.keptOf(slot, kind, count);
+          if (leading !== null && count * kind.wire < end - start) {
+            into ??= new kind.Type(count);
+            if (leading(bytes, this.view, into, start + 1, count) === count) {
+              this.pos = start + 1 + count * kind.wire;
+              array[i] = into;
+              continue;
+            }
+          }
           array[i] = decodeKind(kind, bytes, end, start + 1, count, this.integralFloats, this, this.view, into); // (sets this.pos)
         } else {
           array[i] = this.readTypedField(kind, node);
