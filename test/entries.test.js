@@ -51,6 +51,22 @@ test('a module given for the other family, or of the other build than the first,
   expect(works(fastmp)).toBe('simd');
 });
 
+test('the pack-only build given as options.wasm: packs by its kernels, unpacks in pure JS with the same values and errors, whatever pureJs says', () => {
+  const packOnly = readFileSync(`${ROOT}/dist/fastmp-pack-scalar.wasm`);
+  const whole = fastmp.createFastmpSync({ wasm: scalarBytes, pureJs: 'never' });
+  for (const fm of [fastmp.createFastmpSync({ wasm: packOnly }), fastmp.createFastmpSync({ wasm: packOnly, pureJs: 'never' })]) {
+    expect(fm.backend()).toBe('scalar'); // read from the module
+    const x = Float64Array.from({ length: 3000 }, (_, i) => i / 7);
+    expect(Buffer.from(fm.pack(x)).equals(Buffer.from(whole.pack(x)))).toBe(true);
+    expect(fm.unpack(whole.pack(x), Float64Array)).toEqual(x);
+    expect(fm.decode(whole.encode({ x }), { shape: { x: Float64Array } }).x).toEqual(x);
+    const wide = whole.pack(Int32Array.of(...Array(300).fill(7), 1 << 20));
+    const errorOf = (f) => { try { f(); } catch (e) { return [e.code, e.index, e.offset]; } return null; };
+    expect(errorOf(() => fm.unpack(wide, Int16Array))).toEqual(errorOf(() => whole.unpack(wide, Int16Array)));
+  }
+  expect(() => fastmp.createFastmpSync({ wasm: packOnly, backend: 'simd' })).toThrow(/scalar build/);
+});
+
 test('each wasm module has its own memory, and memoryStats() sums them', () => {
   const one = fastmp.createFastmpSync({ pureJs: 'never' });
   const before = one.memoryStats();
