@@ -8,7 +8,7 @@
 //                    [--crossovers-only] [--probes=REGEX]
 // --engines=ids runs those engines only (node20 node22 node24 bun chromium
 // firefox). --crossovers-only skips the timed cases and runs the crossover
-// probes alone (5-6 minutes an engine in full mode here); --probes=REGEX runs
+// probes alone; --probes=REGEX runs
 // only the probes whose name matches (a probe's name: "pack Float32Array",
 // "unpack boolean", "decodeBMP ASCII text"; it implies --crossovers-only). A
 // crossovers-only run into a DIR that holds results-engines.json merges into
@@ -44,7 +44,8 @@
 
 import { rng } from '../test/rng.js'; // the tests' PRNG: the same content on every engine
 import { jsBelowFor, jsEngine } from '../js/crossovers.js';
-import { BOOL, KINDS } from '../js/kinds.js';
+import { BOOL, KERNEL_KINDS } from '../js/kinds.js';
+import { text } from './texts.js';
 
 const CONTENDERS = [
   ['wasm-simd', { backend: 'simd', pureJs: 'never' }],
@@ -60,7 +61,7 @@ const TYPES = ['Float32Array', 'Int32Array'];
  * (`.c`, as js/crossovers.js is keyed: Uint8ClampedArray shares Uint8Array's
  * u8), then BOOL (packBool / unpackBool of a Uint8Array of 0 / 1).
  */
-const PROBE_KINDS = [...KINDS, BOOL].filter((k, i, all) => all.findIndex((other) => other.c === k.c) === i);
+const PROBE_KINDS = KERNEL_KINDS;
 /** Their names ('Float32Array', ..., 'boolean'): a typed probe's `type`. */
 export const CROSSOVER_TYPES = PROBE_KINDS.map((k) => k.name);
 const KIND_OF_PROBE = new Map(PROBE_KINDS.map((k) => [k.name, k]));
@@ -136,12 +137,6 @@ function content(kind, n, next) {
   return x;
 }
 
-/** n chars: BMP chars of several scripts, or printable ASCII (bench/strings-crossover.js's text). */
-function text(n, ascii) {
-  let s = '';
-  for (let i = 0; i < n; i++) s += String.fromCharCode(ascii ? 0x20 + ((i * 7) % 95) : [0x41, 0xe9, 0x436, 0x4e2d, 0x3042][i % 5] + (i % 13));
-  return s;
-}
 
 const now = () => performance.now();
 const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];

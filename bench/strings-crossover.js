@@ -7,16 +7,11 @@
 // a lot, the ratio within it much less.
 //   node --expose-gc bench/strings-crossover.js [op]
 import { formatNs, loadPaths, printTable, timeRounds } from './lib.js';
+import { text } from './texts.js';
 
 const paths = await loadPaths();
 const SIZES = [2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256];
 
-/** A string of n chars: BMP chars from several scripts, or printable ASCII. */
-function text(n, ascii) {
-  let s = '';
-  for (let i = 0; i < n; i++) s += String.fromCharCode(ascii ? 0x20 + ((i * 7) % 95) : [0x41, 0xe9, 0x436, 0x4e2d, 0x3042][i % 5] + (i % 13));
-  return s;
-}
 
 // decodeBMPascii: BMPString content of ASCII chars only, which takes the one-byte routes.
 const OPS = {

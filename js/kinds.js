@@ -53,6 +53,13 @@ function kind(index, Type, c, wire, { float = false, big = false, ext, min = 0, 
   });
 }
 
+/**
+ * One kind per C kernel type, then BOOL: what the kernels and js/crossovers.js
+ * are keyed by (Uint8ClampedArray shares Uint8Array's u8). For the tests and
+ * the benches.
+ */
+export const KERNEL_KINDS = /* @__PURE__ */ [...KINDS, BOOL].filter((k, i, all) => all.findIndex((other) => other.c === k.c) === i);
+
 /** "Float32Array, Float64Array, …": the names, for error messages. */
 export const TYPE_NAMES = KINDS.map((k) => k.name).join(', ');
 

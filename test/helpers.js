@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CODE_NAMES } from '../js/errors.js';
-import { BOOL, KINDS } from '../js/kinds.js';
+import { BOOL, KERNEL_KINDS } from '../js/kinds.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -18,7 +18,7 @@ export const SIZES = [0, 1, 2, 3, 15, 16, 17, 31, 63, 64, 65, 65535, 65536, 1 <<
 // ---- element types: js/kinds.js's ---------------------------------------------------
 
 /** One kind per C element type, in js/kinds.js's order (the first of each `c`: Uint8Array for u8), then BOOL. */
-export const C_KINDS = [...KINDS.filter((k, i) => KINDS.findIndex((other) => other.c === k.c) === i), BOOL];
+export const C_KINDS = KERNEL_KINDS;
 
 /** The element types by the C name the harness and the kernels give them: 'f32', ..., 'bool'. */
 export const TYPE_NAMES = C_KINDS.map((k) => k.c);

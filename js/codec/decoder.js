@@ -373,6 +373,8 @@ export class Decoder {
     const array = new Array(n);
     const { kind } = node;
     const { bytes, end } = this;
+    // Counts this loop takes: below the JS path's limit and maxArrayLength, and
+    // at most 15, so that only a fixarray's tag (0x90-0x9f) gives one.
     const below = kind === HALF ? 0 : Math.min(this.jsBelow[kind.index], this.maxArrayLength + 1, 16);
     const slot = this.kept === null || kind === HALF ? null : this.keptSlot(node);
     const leading = leadingOwnForm(kind); // floats: each field's own-form elements read here, by one call
