@@ -7,7 +7,7 @@
 // 'scalar'; find() returns (a promise of) bytes, a Response or a
 // WebAssembly.Module, findSync() bytes or a Module, or null where it cannot
 // read the build synchronously (a page fetches). js/siblings.js finds
-// the .wasm files next to the package; js/inline.js decodes its base64 copies.
+// the .wasm files next to the package; js/inline.js decodes its hex copies.
 
 import { FAMILY, FILE_STEM, MODULE_MARK, TYPED } from './modules.js';
 

@@ -78,6 +78,7 @@ test('the tarball holds the JS, the declarations, the wasm and the licence, noth
   expect(packed.files.map((f) => f.path).sort()).toEqual([
     'LICENSE',
     'README.md',
+    'dist/fastmp-inline-pack.js',
     'dist/fastmp-inline-strings.js',
     'dist/fastmp-inline.js',
     'dist/fastmp-pack-scalar.wasm',

@@ -7,7 +7,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { APPS, BUDGETS, MODULE_MARKS, judge, measure, table } from '../bench/size.js';
+import { APPS, BUDGETS, MODULE_MARKS, inlineHoldings, judge, measure, table } from '../bench/size.js';
+import * as inline from '../js/inline.js';
 import { PACK, STRINGS, TYPED } from '../js/modules.js';
 import { ROOT } from './helpers.js';
 
@@ -58,4 +59,14 @@ test('issue 26\'s goals, met or missed (printed, not asserted)', () => {
   const rows = judge(measured);
   console.log(`bench/size.js, issue 26's goals:\n${table(rows)}`);
   expect(rows.map((r) => r.name)).toEqual(APPS.map((a) => a.name));
+});
+
+test('fastmp-wasm/inline: an app of any one export holds the inlined builds of exactly the modules its init() loads', async () => {
+  // init() and initSync() alone load nothing: every app imports init().
+  const names = Object.keys(inline).filter((name) => name !== 'init' && name !== 'initSync');
+  const rows = await inlineHoldings(names);
+  const wrong = rows.filter((r) => r.holds.join() !== r.loads.join());
+  expect(wrong, 'js/inline.js: export these with holding() of the modules they load').toEqual([]);
+  const loads = (name) => rows.find((r) => r.name === name).loads;
+  expect([loads('encode'), loads('decode'), loads('encodeBMP'), loads('ExtData')]).toEqual([[PACK], [TYPED], [STRINGS], []]);
 });
