@@ -172,19 +172,38 @@ export const ANY = Object.freeze({ check: () => true, says: '' });
  * prototype holding only the known keys that were given. Symbol keys are not
  * options, and are left unread.
  */
-export function readOptions(options, fn, spec) {
-  if (options === undefined) return NO_OPTIONS;
+export const readOptions = (options, fn, spec) => (options === undefined ? NO_OPTIONS : optionsOf(readGiven(options, fn, spec)));
+
+const NO_GIVEN = Object.freeze([]);
+
+/**
+ * readOptions()'s reading, by the same rules, without making the object:
+ * the keys given and their values as one list [key, value, key,
+ * value, ...], in the options' own key order (a key whose value is
+ * undefined counts as not given). A caller that compares the options of one
+ * call with those of an earlier one compares these lists.
+ */
+export function readGiven(options, fn, spec) {
+  if (options === undefined) return NO_GIVEN;
   checkOptions(options, fn, spec, undefined);
-  const read = Object.create(null);
+  const given = [];
   const keys = Object.keys(options);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     const value = options[key];
     if (value === undefined) continue;
     checkValue(value, key, fn, spec);
-    read[key] = value;
+    given.push(key, value);
   }
-  return read; // (symbol keys name no option, and are not read)
+  return given; // (symbol keys name no option, and are not read)
+}
+
+/** readOptions()'s object of a readGiven() list. */
+export function optionsOf(given) {
+  if (given.length === 0) return NO_OPTIONS;
+  const read = Object.create(null);
+  for (let i = 0; i < given.length; i += 2) read[given[i]] = given[i + 1];
+  return read;
 }
 
 /**

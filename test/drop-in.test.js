@@ -246,6 +246,44 @@ describe('encode(value, options): the Encoder of earlier calls with the same opt
     }
   });
 
+  test('a kept Encoder serves only options that give the same keys, in the same order, with the very same values, and the same default codec', async () => {
+    const { readEncoderOptions, encoderConfigOf } = await import('../js/codec/options.js');
+    const codec = new ExtensionCodec();
+    const config = encoderConfigOf(readEncoderOptions({ typedArrays: 'bin', maxDepth: 7 }), codec);
+    expect(config.madeFrom(readEncoderOptions({ typedArrays: 'bin', maxDepth: 7, sortKeys: undefined }), codec)).toBe(true);
+    expect(config.madeFrom(readEncoderOptions({ typedArrays: 'bin', maxDepth: 7 }), new ExtensionCodec())).toBe(false);
+    for (const other of [{ maxDepth: 7, typedArrays: 'bin' }, { typedArrays: 'bin', maxDepth: 8 }, { typedArrays: 'bin' },
+      { typedArrays: 'bin', maxDepth: 7, sortKeys: false }]) {
+      expect(config.madeFrom(readEncoderOptions(other), codec), JSON.stringify(other)).toBe(false);
+    }
+  });
+
+  test('one options object changed between calls, and ExtensionCodec.defaultCodec replaced: each call writes what its options say then', () => {
+    const options = { typedArrays: 'bin' };
+    const hexOf = (bytes) => Buffer.from(bytes).toString('hex');
+    for (const mode of ['bin', 'array', 'ext', 'bin']) {
+      options.typedArrays = mode;
+      expect(hexOf(fm.encode(value, options)), mode).toBe(hexOf(new fm.Encoder({ typedArrays: mode }).encode(value)));
+    }
+    let reads = 0;
+    const counted = { get typedArrays() { reads++; return 'ext'; } };
+    fm.encode(value, counted);
+    fm.encode(value, counted);
+    expect(reads, 'each call reads each option once').toBe(2);
+    class Point {}
+    const saved = ExtensionCodec.defaultCodec;
+    const before = hexOf(fm.encode({ p: 1 }, options));
+    try {
+      ExtensionCodec.defaultCodec = new ExtensionCodec();
+      ExtensionCodec.defaultCodec.register({ type: 5, encode: (x) => (x instanceof Point ? Uint8Array.of(9) : null), decode: () => new Point() });
+      expect(hexOf(fm.encode({ p: new Point() }, options))).toBe('81a170d40509');
+    } finally {
+      ExtensionCodec.defaultCodec = saved;
+    }
+    expect(hexOf(fm.encode({ p: new Point() }, options)), 'the default codec again: a Point is a map').toBe('81a17080');
+    expect(hexOf(fm.encode({ p: 1 }, options))).toBe(before);
+  });
+
   test('an extension that encodes with the same options during a call gets an Encoder of its own', () => {
     const codec = new ExtensionCodec();
     class Inner {}

@@ -6,7 +6,7 @@
 import { bindPort } from './bind.js';
 import { Encoder as BaseEncoder } from './encoder.js';
 import { ExtensionCodec } from './ext.js';
-import { encoderConfig } from './options.js';
+import { encoderConfigOf, readEncoderOptions } from './options.js';
 
 // How many Encoders the calls with options keep, one per distinct options.
 const KEPT_ENCODERS = 4;
@@ -28,7 +28,11 @@ export function makeEncoding(port) {
   const kept = [];
   function encoderFor(options) {
     if (options === undefined) return (shared ??= new Encoder());
-    const config = encoderConfig(options, ExtensionCodec.defaultCodec);
+    const defaultCodec = ExtensionCodec.defaultCodec;
+    const given = readEncoderOptions(options);
+    // The options as an earlier call gave them: no config to make.
+    for (let i = 0; i < kept.length; i++) if (kept[i].config.madeFrom(given, defaultCodec)) return kept[i];
+    const config = encoderConfigOf(given, defaultCodec);
     for (let i = 0; i < kept.length; i++) if (kept[i].config.sameAs(config)) return kept[i];
     const made = new Encoder(config);
     if (config.context !== undefined) return made;

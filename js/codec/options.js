@@ -4,7 +4,8 @@
 // object again. Unknown own keys and wrong types are TypeErrors naming the key.
 
 import {
-  ANY, asBytes, isArrayBuffer, isSharedArrayBuffer, onceReadable, ownView, readOptions, typedArrayName, usableLength,
+  ANY, asBytes, isArrayBuffer, isSharedArrayBuffer, onceReadable, optionsOf, ownView, readGiven, readOptions, typedArrayName,
+  usableLength,
 } from '../args.js';
 import { show } from './path.js';
 import { compileShape } from './shape.js';
@@ -38,7 +39,9 @@ const DECODER_SPEC = Object.fromEntries(DECODER_KEYS.map((key) => [key, ANY]));
 // call of encode() with new options).
 
 class EncoderConfig {
-  constructor(o, defaultCodec, typedArrays) {
+  constructor(o, defaultCodec, typedArrays, given) {
+    this.given = Object.freeze(given);
+    this.defaultCodec = defaultCodec;
     this.extensionCodec = codecOption(o.extensionCodec, defaultCodec, 'tryToEncode');
     this.context = o.context;
     this.useBigInt64 = flag(o.useBigInt64, 'useBigInt64');
@@ -50,6 +53,19 @@ class EncoderConfig {
     this.forceIntegerToFloat = flag(o.forceIntegerToFloat, 'forceIntegerToFloat');
     this.typedArrays = typedArrays;
     Object.freeze(this);
+  }
+
+  /**
+   * Whether options read as `given` (readEncoderOptions()), with `defaultCodec`
+   * as ExtensionCodec.defaultCodec, make this config: the same keys in the same
+   * order with the very same values (each was checked when this was made).
+   * Allocates nothing: what encode(value, options) asks first of its kept Encoders.
+   */
+  madeFrom(given, defaultCodec) {
+    const mine = this.given;
+    if (mine.length !== given.length || this.defaultCodec !== defaultCodec) return false;
+    for (let i = 0; i < given.length; i++) if (mine[i] !== given[i]) return false;
+    return true;
   }
 
   /** Whether `c` asks for the same output: every option the same (objects: the very same). Field by field, as fast as the lookup needs. */
@@ -89,12 +105,20 @@ class DecoderConfig {
  */
 export function encoderConfig(options, defaultCodec) {
   if (options instanceof EncoderConfig) return options;
-  const o = optionsObject(options, 'Encoder', ENCODER_SPEC);
+  return encoderConfigOf(readEncoderOptions(options), defaultCodec);
+}
+
+/** The encoder options given, each read once (args.js readGiven(); null counts as none). */
+export const readEncoderOptions = (options) => readGiven(options === null ? undefined : options, 'Encoder', ENCODER_SPEC);
+
+/** The encoder config of options read by readEncoderOptions(). */
+export function encoderConfigOf(given, defaultCodec) {
+  const o = optionsOf(given);
   const typedArrays = o.typedArrays ?? 'array';
   if (!TYPED_ARRAY_MODES.includes(typedArrays)) {
     throw new TypeError(`fastmp: option typedArrays must be 'array', 'ext' or 'bin', not ${show(typedArrays)}`);
   }
-  return new EncoderConfig(o, defaultCodec, typedArrays);
+  return new EncoderConfig(o, defaultCodec, typedArrays, given);
 }
 
 /**
