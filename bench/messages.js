@@ -192,6 +192,8 @@ export const NAMES = {
   fastmpDecoderPlain: 'fastmp new Decoder(), reused',
   fastmpDecodePlain: 'fastmp decode(bytes) (module-level)',
   fastmpBinDecoder: 'fastmp new Decoder({shape}), bin input',
+  fastmpBinReuse: 'fastmp new Decoder({shape, reuseTypedArrays}), bin input',
+  binFloor: 'floor: the reuseTypedArrays bin decode plus one fresh Float32Array(1536) per call',
   floor: 'copy floor: Uint8Array#slice of fastmp output',
   vectorsFloor: 'floor: a bare loop making the 10 000 Float32Array(3), no checks',
   msgpackrFrom: `${MR} + Array.from (timed)`,
@@ -327,6 +329,17 @@ function tables(w, api) {
     enc.push({ name: NAMES.fastmpEncodeBin, fn: () => api.encode(v, { typedArrays: 'bin' }), wire: 'bin' });
     enc.push({ name: NAMES.floor, fn: () => fastmpOut.slice(), floor: true });
     dec.push({ name: NAMES.fastmpBinDecoder, fn: () => decoder.decode(binBytes), bin: true });
+    const binReusing = new api.Decoder({ ...options, reuseTypedArrays: true });
+    dec.push({ name: NAMES.fastmpBinReuse, fn: () => binReusing.decode(binBytes), bin: true });
+  }
+  if (w.id === 'W1') {
+    // What a decode into a fresh array costs at least: the decode that allocates
+    // nothing, plus the one allocation it saves (the array is dropped).
+    const flooring = new api.Decoder({ ...options, reuseTypedArrays: true });
+    // (Stored where it stays reachable until the next call, so that the engine cannot skip making it.)
+    const sink = { array: null };
+    const fresh = () => (sink.array = new Float32Array(w.value.embedding.length));
+    dec.push({ name: NAMES.binFloor, fn: () => (fresh(), flooring.decode(binBytes)), bin: true, info: true });
   }
   if (w.id === 'W4') dec.push({ name: NAMES.vectorsFloor, fn: () => vectorsFloor(fastmpOut), info: true });
   // The paths: an instance each.
@@ -605,6 +618,9 @@ const INFO = [
   ['W1 encode: module-level encode() vs msgpackr + Array.from', NAMES.fastmpEncode, NAMES.msgpackrFrom, 'W1 encode'],
   ['W1 decode: module-level decode(bytes, {shape}) vs msgpackr + Float32Array.from', NAMES.fastmpDecode, NAMES.msgpackrUnpackFrom, 'W1 decode'],
   ["W2 encode: typedArrays:'bin' vs msgpackr default (bin)", NAMES.fastmpBin, NAMES.msgpackrBin, 'W2 encode'],
+  ["W1 'bin' decode with reuseTypedArrays vs msgpackr + typed view", NAMES.fastmpBinReuse, NAMES.msgpackrUnpackBin, 'W1 decode'],
+  ["W1 'bin' decode: without reuse vs the floor (the reuse decode + one fresh Float32Array(1536))", NAMES.fastmpBinDecoder, NAMES.binFloor, 'W1 decode'],
+  ["W1 'bin' decode: the floor (the reuse decode + one fresh Float32Array(1536)) vs msgpackr + typed view", NAMES.binFloor, NAMES.msgpackrUnpackBin, 'W1 decode'],
   ['W4 decode vs msgpackr + Float32Array.from', NAMES.fastmpDecoder, NAMES.msgpackrUnpackFrom, 'W4 decode'],
   ['W4 decode: fastmp vs the bare Float32Array(3) loop (floor)', NAMES.fastmpDecoder, NAMES.vectorsFloor, 'W4 decode'],
   ['W4 decode: the bare Float32Array(3) loop (floor) vs msgpackr reading plain arrays', NAMES.vectorsFloor, NAMES.msgpackrUnpack, 'W4 decode'],
