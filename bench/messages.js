@@ -193,6 +193,7 @@ export const NAMES = {
   fastmpDecodePlain: 'fastmp decode(bytes) (module-level)',
   fastmpBinDecoder: 'fastmp new Decoder({shape}), bin input',
   fastmpBinReuse: 'fastmp new Decoder({shape, reuseTypedArrays}), bin input',
+  binEncodeFloor: "floor: Encoder({typedArrays:'bin'}).encodeSharedRef (the write, no copy out) plus one Buffer.allocUnsafeSlow of its length",
   binFloor: 'floor: the reuseTypedArrays bin decode plus one fresh Float32Array(1536) per call',
   floor: 'copy floor: Uint8Array#slice of fastmp output',
   vectorsFloor: 'floor: a bare loop making the 10 000 Float32Array(3), no checks',
@@ -327,6 +328,15 @@ function tables(w, api) {
     const binEncoder = new api.Encoder({ typedArrays: 'bin' });
     enc.push({ name: NAMES.fastmpBin, fn: () => binEncoder.encode(v), wire: 'bin' });
     enc.push({ name: NAMES.fastmpEncodeBin, fn: () => api.encode(v, { typedArrays: 'bin' }), wire: 'bin' });
+    // What an encode() that returns its own ArrayBuffer costs at least: the write, and the output's allocation.
+    const sink = { bytes: null };
+    const floorEncoder = new api.Encoder({ typedArrays: 'bin' });
+    const writeAndAllocate = () => {
+      const out = floorEncoder.encodeSharedRef(v);
+      sink.bytes = Buffer.allocUnsafeSlow(out.length); // Node's cheapest own ArrayBuffer (not zeroed)
+      return out;
+    };
+    enc.push({ name: NAMES.binEncodeFloor, fn: writeAndAllocate, wire: 'bin', info: true });
     enc.push({ name: NAMES.floor, fn: () => fastmpOut.slice(), floor: true });
     dec.push({ name: NAMES.fastmpBinDecoder, fn: () => decoder.decode(binBytes), bin: true });
     const binReusing = new api.Decoder({ ...options, reuseTypedArrays: true });
@@ -618,6 +628,8 @@ const INFO = [
   ['W1 encode: module-level encode() vs msgpackr + Array.from', NAMES.fastmpEncode, NAMES.msgpackrFrom, 'W1 encode'],
   ['W1 decode: module-level decode(bytes, {shape}) vs msgpackr + Float32Array.from', NAMES.fastmpDecode, NAMES.msgpackrUnpackFrom, 'W1 decode'],
   ["W2 encode: typedArrays:'bin' vs msgpackr default (bin)", NAMES.fastmpBin, NAMES.msgpackrBin, 'W2 encode'],
+  ["W1 'bin' one-shot encode(): the floor (the write + one output-sized allocation) vs msgpackr's default (bin)", NAMES.binEncodeFloor, NAMES.msgpackrBin, 'W1 encode'],
+  ["W1 'bin' one-shot encode() vs the floor (the write + one output-sized allocation)", NAMES.fastmpEncodeBin, NAMES.binEncodeFloor, 'W1 encode'],
   ["W1 'bin' decode with reuseTypedArrays vs msgpackr + typed view", NAMES.fastmpBinReuse, NAMES.msgpackrUnpackBin, 'W1 decode'],
   ["W1 'bin' decode: without reuse vs the floor (the reuse decode + one fresh Float32Array(1536))", NAMES.fastmpBinDecoder, NAMES.binFloor, 'W1 decode'],
   ["W1 'bin' decode: the floor (the reuse decode + one fresh Float32Array(1536)) vs msgpackr + typed view", NAMES.binFloor, NAMES.msgpackrUnpackBin, 'W1 decode'],
