@@ -6,7 +6,7 @@
 import * as msgpack from '@msgpack/msgpack';
 import { Packr } from 'msgpackr';
 import { describe, expect, test } from 'vitest';
-import { DecodeError, ExtensionCodec, FastmpError, createFastmpSync, decodeTimestampToTimeSpec, optional } from '../js/index.js';
+import { DecodeError, ExtData, ExtensionCodec, FastmpError, createFastmpSync, decodeTimestampToTimeSpec, optional } from '../js/index.js';
 import { catchError } from './messages-helpers.js';
 
 const fm = createFastmpSync();
@@ -291,6 +291,58 @@ describe('encode(value, options): the Encoder of earlier calls with the same opt
     const out = fm.encode({ z: new Inner(), a: 1 }, { extensionCodec: codec, sortKeys: true });
     const inner = fm.encode({ inner: [1, 2] }, { extensionCodec: codec, sortKeys: true });
     expect(Buffer.from(out).toString('hex')).toBe(`82a161${'01'}a17ac7${inner.length.toString(16).padStart(2, '0')}03${Buffer.from(inner).toString('hex')}`);
+  });
+});
+
+describe('decode(bytes, options): the Decoder of earlier calls with the same options is reused', () => {
+  const fm = createFastmpSync();
+  const bytes = fm.encode({ v: new Float32Array([0.5, 2]), w: [1, 2] });
+
+  test('one options object changed between calls: each call decodes by what its options say then', () => {
+    const options = { shape: { v: Float32Array } };
+    const typeOf = (value) => Object.fromEntries(Object.entries(value).map(([k, x]) => [k, x.constructor.name]));
+    for (const [shape, want] of [[{ v: Float32Array }, { v: 'Float32Array', w: 'Array' }], [{ v: Float64Array, w: Int8Array }, { v: 'Float64Array', w: 'Int8Array' }],
+      [undefined, { v: 'Array', w: 'Array' }], [{ v: Float32Array }, { v: 'Float32Array', w: 'Array' }]]) {
+      options.shape = shape;
+      expect(typeOf(fm.decode(bytes, options)), JSON.stringify(want)).toEqual(want);
+      expect(typeOf(fm.decodeFrom(bytes, { ...options }).value)).toEqual(want);
+    }
+    let reads = 0;
+    const counted = { get maxDepth() { reads++; return 5; } };
+    fm.decode(bytes, counted);
+    fm.decode(bytes, counted);
+    expect(reads, 'each call reads each option once').toBe(2);
+    expect(() => fm.decode(bytes, { ...options, maxArrayLength: 1 })).toThrow(/maxArrayLength/);
+    expect(fm.decode(bytes, options).w).toEqual([1, 2]);
+  });
+
+  test('reuseTypedArrays through decode(): every call\'s arrays are its own; a context reaches the call that gives it', () => {
+    const options = { shape: { v: Float32Array }, reuseTypedArrays: true };
+    const first = fm.decode(bytes, options).v;
+    const second = fm.decode(bytes, options).v;
+    expect(second).not.toBe(first);
+    const codec = new ExtensionCodec();
+    codec.register({ type: 9, encode: () => null, decode: (data, type, context) => context.name });
+    const withExt = Uint8Array.of(0xd4, 9, 0);
+    expect([fm.decode(withExt, { extensionCodec: codec, context: { name: 'a' } }), fm.decode(withExt, { extensionCodec: codec, context: { name: 'b' } })]).toEqual(['a', 'b']);
+  });
+
+  test('a replaced ExtensionCodec.defaultCodec is the one the next call uses; a Decoder lets go of its input after the call', () => {
+    const options = { maxDepth: 10 };
+    const withExt = Uint8Array.of(0xd4, 9, 7);
+    expect(fm.decode(withExt, options)).toBeInstanceOf(ExtData);
+    const saved = ExtensionCodec.defaultCodec;
+    try {
+      ExtensionCodec.defaultCodec = new ExtensionCodec();
+      ExtensionCodec.defaultCodec.register({ type: 9, encode: () => null, decode: (data) => data[0] * 2 });
+      expect(fm.decode(withExt, options)).toBe(14);
+    } finally {
+      ExtensionCodec.defaultCodec = saved;
+    }
+    expect(fm.decode(withExt, options)).toBeInstanceOf(ExtData);
+    const decoder = new fm.Decoder(options);
+    decoder.decode(bytes);
+    expect(decoder.bytes.length, 'no reference to the last input').toBe(0);
   });
 });
 

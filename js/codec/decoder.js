@@ -108,7 +108,7 @@ export class Decoder {
       }
       return value;
     } finally {
-      this.entered = false;
+      this.leave();
     }
   }
 
@@ -130,8 +130,15 @@ export class Decoder {
       const value = this.readTop();
       return { value, end: this.pos };
     } finally {
-      this.entered = false;
+      this.leave();
     }
+  }
+
+  /** The end of a call: the input let go of (a Decoder kept between calls holds no message alive). */
+  leave() {
+    this.bytes = EMPTY;
+    this.view = EMPTY_VIEW;
+    this.entered = false;
   }
 
   /**

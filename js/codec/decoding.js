@@ -1,21 +1,42 @@
 // decoding.js - the decoding half of the codec over a port: the Decoder class
-// bound to it, and the decode functions (decode() and decodeFrom() reuse one
+// bound to it, and the decode functions (decode() and decodeFrom() reuse a
 // Decoder between calls; the others make their own). Apart from encoding.js
 // so that an app that only decodes bundles no encoder.
 
 import { bindPort } from './bind.js';
 import { Decoder as BaseDecoder } from './decoder.js';
+import { ExtensionCodec } from './ext.js';
+import { decoderConfigOf, readDecoderOptions } from './options.js';
+
+// How many Decoders the calls with options keep, one per distinct options.
+const KEPT_DECODERS = 4;
 
 /**
  * The decoding functions over a decoding port (js/codec/port-contract.js).
- * (Without options, one Decoder serves decode() and decodeFrom(); a call made
- * during another, from an extension, gets a fresh one of its own.)
+ * Without options, one Decoder serves decode() and decodeFrom(). With
+ * options, a call reuses the Decoder of an earlier call that gave the same
+ * options (the latest KEPT_DECODERS distinct ones; a shape compiles once per
+ * shape object in any case), except for options with a `context` (per-call
+ * data, which keeping would hold alive) or reuseTypedArrays (each call's
+ * arrays are its own: only a Decoder of the caller's reuses them). A call
+ * made during another, from an extension, gets a fresh Decoder of its own.
  * @param {object | (() => object)} port
  */
 export function makeDecoding(port) {
   const Decoder = bindPort(BaseDecoder, port);
   let shared = null;
-  const decoderFor = (options) => (options === undefined ? (shared ??= new Decoder()) : new Decoder(options));
+  const kept = [];
+  function decoderFor(options) {
+    if (options === undefined) return (shared ??= new Decoder());
+    const defaultCodec = ExtensionCodec.defaultCodec;
+    const given = readDecoderOptions(options);
+    for (let i = 0; i < kept.length; i++) if (kept[i].config.madeFrom(given, defaultCodec)) return kept[i];
+    const made = new Decoder(decoderConfigOf(given, defaultCodec));
+    if (made.config.context !== undefined || made.config.reuseTypedArrays) return made;
+    if (kept.length === KEPT_DECODERS) kept.shift();
+    kept.push(made);
+    return made;
+  }
   return {
     Decoder,
     /**

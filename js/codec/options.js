@@ -4,7 +4,7 @@
 // object again. Unknown own keys and wrong types are TypeErrors naming the key.
 
 import {
-  ANY, asBytes, isArrayBuffer, isSharedArrayBuffer, onceReadable, optionsOf, ownView, readGiven, readOptions, typedArrayName,
+  ANY, asBytes, isArrayBuffer, isSharedArrayBuffer, onceReadable, optionsOf, ownView, readGiven, typedArrayName,
   usableLength,
 } from '../args.js';
 import { show } from './path.js';
@@ -29,7 +29,7 @@ export const DECODER_KEYS = [
   'shape', 'integralFloats', 'reuseTypedArrays',
 ];
 
-// Every key is taken as given by readOptions; its type is checked below.
+// Every key is taken as given by args.js readGiven(); its type is checked below.
 const ENCODER_SPEC = Object.fromEntries(ENCODER_KEYS.map((key) => [key, ANY]));
 const DECODER_SPEC = Object.fromEntries(DECODER_KEYS.map((key) => [key, ANY]));
 
@@ -37,6 +37,21 @@ const DECODER_SPEC = Object.fromEntries(DECODER_KEYS.map((key) => [key, ANY]));
 // as it is. Each is made by its constructor, field by field (a literal
 // assigned onto one costs several times as much, and an Encoder is made per
 // call of encode() with new options).
+
+/**
+ * Whether options read as `given` (readEncoderOptions(), readDecoderOptions()),
+ * with `defaultCodec` as ExtensionCodec.defaultCodec, make `config`: the same
+ * keys in the same order with the very same values (each was checked when
+ * the config was made; a shape compiles once per shape object). Allocates
+ * nothing: what encode() and decode() with options ask first of the
+ * Encoders and Decoders they keep.
+ */
+function madeFrom(config, given, defaultCodec) {
+  const mine = config.given;
+  if (mine.length !== given.length || config.defaultCodec !== defaultCodec) return false;
+  for (let i = 0; i < given.length; i++) if (mine[i] !== given[i]) return false;
+  return true;
+}
 
 class EncoderConfig {
   constructor(o, defaultCodec, typedArrays, given) {
@@ -55,17 +70,9 @@ class EncoderConfig {
     Object.freeze(this);
   }
 
-  /**
-   * Whether options read as `given` (readEncoderOptions()), with `defaultCodec`
-   * as ExtensionCodec.defaultCodec, make this config: the same keys in the same
-   * order with the very same values (each was checked when this was made).
-   * Allocates nothing: what encode(value, options) asks first of its kept Encoders.
-   */
+  /** See madeFrom(). */
   madeFrom(given, defaultCodec) {
-    const mine = this.given;
-    if (mine.length !== given.length || this.defaultCodec !== defaultCodec) return false;
-    for (let i = 0; i < given.length; i++) if (mine[i] !== given[i]) return false;
-    return true;
+    return madeFrom(this, given, defaultCodec);
   }
 
   /** Whether `c` asks for the same output: every option the same (objects: the very same). Field by field, as fast as the lookup needs. */
@@ -78,7 +85,9 @@ class EncoderConfig {
 }
 
 class DecoderConfig {
-  constructor(o, defaultCodec, mapKeyConverter) {
+  constructor(o, defaultCodec, mapKeyConverter, given) {
+    this.given = Object.freeze(given);
+    this.defaultCodec = defaultCodec;
     this.extensionCodec = codecOption(o.extensionCodec, defaultCodec, 'decode');
     this.context = o.context;
     this.useBigInt64 = flag(o.useBigInt64, 'useBigInt64');
@@ -95,6 +104,11 @@ class DecoderConfig {
     this.integralFloats = flag(o.integralFloats, 'integralFloats');
     this.reuseTypedArrays = reuseOption(o.reuseTypedArrays, o.shape);
     Object.freeze(this);
+  }
+
+  /** See madeFrom(). */
+  madeFrom(given, defaultCodec) {
+    return madeFrom(this, given, defaultCodec);
   }
 }
 
@@ -128,12 +142,20 @@ export function encoderConfigOf(given, defaultCodec) {
  */
 export function decoderConfig(options, defaultCodec) {
   if (options instanceof DecoderConfig) return options;
-  const o = optionsObject(options, 'Decoder', DECODER_SPEC);
+  return decoderConfigOf(readDecoderOptions(options), defaultCodec);
+}
+
+/** The decoder options given, each read once (args.js readGiven(); null counts as none). */
+export const readDecoderOptions = (options) => readGiven(options === null ? undefined : options, 'Decoder', DECODER_SPEC);
+
+/** The decoder config of options read by readDecoderOptions(). */
+export function decoderConfigOf(given, defaultCodec) {
+  const o = optionsOf(given);
   const mapKeyConverter = o.mapKeyConverter;
   if (mapKeyConverter !== undefined && typeof mapKeyConverter !== 'function') {
     throw new TypeError(`fastmp: option mapKeyConverter must be a function, not ${show(mapKeyConverter)}`);
   }
-  return new DecoderConfig(o, defaultCodec, mapKeyConverter);
+  return new DecoderConfig(o, defaultCodec, mapKeyConverter, given);
 }
 
 /** reuseTypedArrays: a flag, which only a shape gives anything to reuse. */
@@ -143,14 +165,6 @@ function reuseOption(v, shape) {
     throw new TypeError('fastmp: option reuseTypedArrays reuses the typed arrays that a shape decodes: give a shape too');
   }
   return reuse;
-}
-
-/**
- * Reads each given key of `options` once (args.js readOptions: own keys of a
- * plain object, unknown and inherited keys refused); null counts as none.
- */
-function optionsObject(options, what, spec) {
-  return readOptions(options === null ? undefined : options, what, spec);
 }
 
 function flag(v, name) {
