@@ -6,7 +6,7 @@
 import { bindPort } from './bind.js';
 import { Decoder as BaseDecoder } from './decoder.js';
 import { ExtensionCodec } from './ext.js';
-import { decoderConfigOf, readDecoderOptions } from './options.js';
+import { decoderConfigOf, keep, keptFor, readDecoderOptions } from './options.js';
 
 // How many Decoders the calls with options keep, one per distinct options.
 const KEPT_DECODERS = 4;
@@ -30,12 +30,10 @@ export function makeDecoding(port) {
     if (options === undefined) return (shared ??= new Decoder());
     const defaultCodec = ExtensionCodec.defaultCodec;
     const given = readDecoderOptions(options);
-    for (let i = 0; i < kept.length; i++) if (kept[i].config.madeFrom(given, defaultCodec)) return kept[i];
+    const known = keptFor(kept, given, defaultCodec);
+    if (known !== undefined) return known;
     const made = new Decoder(decoderConfigOf(given, defaultCodec));
-    if (made.config.context !== undefined || made.config.reuseTypedArrays) return made;
-    if (kept.length === KEPT_DECODERS) kept.shift();
-    kept.push(made);
-    return made;
+    return made.config.context !== undefined || made.config.reuseTypedArrays ? made : keep(kept, made, KEPT_DECODERS);
   }
   return {
     Decoder,

@@ -6,7 +6,7 @@
 import { bindPort } from './bind.js';
 import { Encoder as BaseEncoder } from './encoder.js';
 import { ExtensionCodec } from './ext.js';
-import { encoderConfigOf, readEncoderOptions } from './options.js';
+import { encoderConfigOf, keep, keptFor, readEncoderOptions } from './options.js';
 
 // How many Encoders the calls with options keep, one per distinct options.
 const KEPT_ENCODERS = 4;
@@ -31,14 +31,12 @@ export function makeEncoding(port) {
     const defaultCodec = ExtensionCodec.defaultCodec;
     const given = readEncoderOptions(options);
     // The options as an earlier call gave them: no config to make.
-    for (let i = 0; i < kept.length; i++) if (kept[i].config.madeFrom(given, defaultCodec)) return kept[i];
+    const known = keptFor(kept, given, defaultCodec);
+    if (known !== undefined) return known;
     const config = encoderConfigOf(given, defaultCodec);
     for (let i = 0; i < kept.length; i++) if (kept[i].config.sameAs(config)) return kept[i];
     const made = new Encoder(config);
-    if (config.context !== undefined) return made;
-    if (kept.length === KEPT_ENCODERS) kept.shift();
-    kept.push(made);
-    return made;
+    return config.context !== undefined ? made : keep(kept, made, KEPT_ENCODERS);
   }
   return {
     Encoder,

@@ -46,11 +46,24 @@ const DECODER_SPEC = Object.fromEntries(DECODER_KEYS.map((key) => [key, ANY]));
  * nothing: what encode() and decode() with options ask first of the
  * Encoders and Decoders they keep.
  */
-function madeFrom(config, given, defaultCodec) {
+export function madeFrom(config, given, defaultCodec) {
   const mine = config.given;
   if (mine.length !== given.length || config.defaultCodec !== defaultCodec) return false;
   for (let i = 0; i < given.length; i++) if (mine[i] !== given[i]) return false;
   return true;
+}
+
+/** Of `kept` (Encoders or Decoders), the one whose config options read as `given` make (madeFrom()), or undefined. */
+export function keptFor(kept, given, defaultCodec) {
+  for (let i = 0; i < kept.length; i++) if (madeFrom(kept[i].config, given, defaultCodec)) return kept[i];
+  return undefined;
+}
+
+/** `made`, kept in `kept` (the oldest let go beyond `most`). */
+export function keep(kept, made, most) {
+  if (kept.length === most) kept.shift();
+  kept.push(made);
+  return made;
 }
 
 class EncoderConfig {
@@ -68,11 +81,6 @@ class EncoderConfig {
     this.forceIntegerToFloat = flag(o.forceIntegerToFloat, 'forceIntegerToFloat');
     this.typedArrays = typedArrays;
     Object.freeze(this);
-  }
-
-  /** See madeFrom(). */
-  madeFrom(given, defaultCodec) {
-    return madeFrom(this, given, defaultCodec);
   }
 
   /** Whether `c` asks for the same output: every option the same (objects: the very same). Field by field, as fast as the lookup needs. */
@@ -104,11 +112,6 @@ class DecoderConfig {
     this.integralFloats = flag(o.integralFloats, 'integralFloats');
     this.reuseTypedArrays = reuseOption(o.reuseTypedArrays, o.shape);
     Object.freeze(this);
-  }
-
-  /** See madeFrom(). */
-  madeFrom(given, defaultCodec) {
-    return madeFrom(this, given, defaultCodec);
   }
 }
 
