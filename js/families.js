@@ -7,7 +7,7 @@
 // createFastmp() has them all (makeInstance()).
 
 import { makeTypedApi } from './api.js';
-import { makeDecoding } from './codec/decoding.js';
+import { makeDecoding, makeStreaming } from './codec/decoding.js';
 import { makeEncoding } from './codec/encoding.js';
 import { decodingPort, encodingPort } from './port.js';
 import { STRINGS, TYPED } from './modules.js';
@@ -33,8 +33,10 @@ export function memoryStatsOf(core) {
 }
 /** Encoder, encode, encodeInto of the core. */
 export const encodingOf = (core) => core.encoding ?? (core.encoding = makeEncoding(encodingPortOf(core)));
-/** Decoder, decode, decodeFrom, decodeMulti and the stream decoders of the core. */
+/** decode, decodeFrom, decodeMulti of the core. */
 export const decodingOf = (core) => core.decoding ?? (core.decoding = makeDecoding(decodingPortOf(core)));
+/** Decoder and the stream decoders of the core. */
+export const streamingOf = (core) => core.streaming ?? (core.streaming = makeStreaming(decodingPortOf(core)));
 
 /** An instance's codec port, as a property of the instance (tests and tools reach the port by it). */
 export const CODEC_PORT = Symbol('fastmp codec port');
@@ -56,6 +58,7 @@ export function makeInstance(core) {
     ...lazyStrings(core),
     ...encodingOf(core),
     ...decodingOf(core),
+    ...streamingOf(core),
   };
   Object.defineProperty(instance, CODEC_PORT, { value: Object.freeze({ ...encodingPortOf(core), ...decodingPortOf(core) }) });
   return Object.freeze(instance);

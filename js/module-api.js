@@ -11,12 +11,13 @@ import { bindPort } from './codec/bind.js';
 import { Decoder as CodecDecoder } from './codec/decoder.js';
 import { Encoder as CodecEncoder } from './codec/encoder.js';
 import { ExtData, ExtensionCodec } from './codec/ext.js';
+import { STREAM_DECODERS } from './codec/stream.js';
 import {
   EXT_TIMESTAMP, decodeTimestampExtension, decodeTimestampToTimeSpec, encodeDateToTimeSpec, encodeTimeSpecToTimestamp,
   encodeTimestampExtension,
 } from './codec/timestamp.js';
 import { DecodeError } from './errors.js';
-import { decodingOf, decodingPortOf, encodingOf, encodingPortOf, memoryStatsOf, stringsOf, typedOf } from './families.js';
+import { decodingOf, decodingPortOf, encodingOf, encodingPortOf, memoryStatsOf, streamingOf, stringsOf, typedOf } from './families.js';
 import { current } from './instance.js';
 
 export { simdSupported } from './loader.js';
@@ -164,17 +165,17 @@ export const decodeFrom = (bytes, options) => decodingOf(current()).decodeFrom(b
 /** The values of `bytes`, one after another. */
 export const decodeMulti = (bytes, options) => decodingOf(current()).decodeMulti(bytes, options);
 /** One value from an async iterable of chunks (a Node stream, a web ReadableStream). */
-export const decodeAsync = (stream, options) => decodingOf(current()).decodeAsync(stream, options);
+export const decodeAsync = (stream, options) => streamingOf(current()).decodeAsync(stream, options);
 /** The values of a stream as they complete. */
-export const decodeMultiStream = (stream, options) => decodingOf(current()).decodeMultiStream(stream, options);
+export const decodeMultiStream = (stream, options) => streamingOf(current()).decodeMultiStream(stream, options);
 /** The elements of the one array a stream holds, as they complete. */
-export const decodeArrayStream = (stream, options) => decodingOf(current()).decodeArrayStream(stream, options);
+export const decodeArrayStream = (stream, options) => streamingOf(current()).decodeArrayStream(stream, options);
 
 /** An Encoder of the default instance (as it is when the Encoder is made): reuse one on hot paths. */
 export const Encoder = /* @__PURE__ */ bindPort(CodecEncoder, () => encodingPortOf(current()));
 
 /** A Decoder of the default instance (as it is when the Decoder is made). */
-export const Decoder = /* @__PURE__ */ bindPort(CodecDecoder, () => decodingPortOf(current()));
+export const Decoder = /* @__PURE__ */ bindPort(CodecDecoder, () => decodingPortOf(current()), STREAM_DECODERS);
 
 /**
  * The message codec as one object, with @msgpack/msgpack's names: for

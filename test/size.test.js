@@ -48,6 +48,12 @@ test('an app that calls only ASN.1 functions ships neither half of the codec (is
   expect(measured.encode.codec.decoder, 'an encode-only app ships no decoder').toBe(false);
 });
 
+test('an app that decodes whole messages only bundles no stream decoding (issue 26)', () => {
+  const streamFiles = ['js/codec/scan.js', 'js/codec/stream.js'];
+  expect(measured.shaped.files.filter((f) => streamFiles.includes(f))).toEqual([]);
+  expect(measured.shaped.files, 'the shaped app bundles the decoder').toContain('js/codec/decoder.js');
+});
+
 test('judge() reports a total over its ceiling as exceeded, and every goal as met or missed', () => {
   const over = { ...measured.encode, total: BUDGETS.encode.ceiling + 1 };
   const rows = judge({ ...measured, encode: over });

@@ -10,12 +10,13 @@
  * classes in one process). `instanceof Bound` holds for them all.
  * @param {Function} Base BaseEncoder or BaseDecoder
  * @param {object | (() => object)} port
+ * @param {unknown} [extra] a third argument to Base's constructor (the Decoder's stream decoders)
  */
-export function bindPort(Base, port) {
+export function bindPort(Base, port, extra) {
   const portOf = typeof port === 'function' ? port : () => port;
   function Bound(options) {
     if (!new.target) throw new TypeError(`fastmp: ${Base.name} must be called with new`);
-    return new Base(options, portOf());
+    return new Base(options, portOf(), extra);
   }
   Object.defineProperty(Bound, 'name', { value: Base.name });
   Bound.prototype = Base.prototype;

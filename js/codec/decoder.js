@@ -14,7 +14,6 @@ import { describeTag } from '../tags.js';
 import { KeySegment, addSegment, inputError, show, textHint, withPath } from './path.js';
 import { jsDecodingPort } from './port-js.js';
 import { ARRAY, EVERY, TYPED } from './shape.js';
-import { decodeArrayStream, decodeAsync, decodeMultiStream } from './stream.js';
 import { EXT_RECORD, EXT_TYPED_ARRAY, HALF, halfOf, typedFromBytes, typedFromExt } from './typed.js';
 
 const FLOAT32 = KIND_OF_NAME.get('Float32Array');
@@ -49,11 +48,16 @@ export class Decoder {
   /**
    * @param {DecoderOptions} [options]
    * @param {object} [port] who reads shaped typed arrays (default: pure JS)
+   * @param {typeof import('./stream.js').STREAM_DECODERS | null} [streams] the stream
+   *   decoders (js/codec/stream.js) that decodeAsync() and its kin run: the
+   *   public Decoder classes pass them; the Decoders that decode() keeps have
+   *   none, so that an app that never decodes a stream bundles no stream code
    */
-  constructor(options, port = jsDecodingPort) {
+  constructor(options, port = jsDecodingPort, streams = null) {
     const c = decoderConfig(options, ExtensionCodec.defaultCodec);
     this.config = c;
     this.port = port;
+    this.streams = streams;
     this.jsBelow = port.unpackInJsBelow; // by kind index: shaped fields of fewer elements are decoded here
     // Each option as a field of its own, one by one: Object.assign() from the
     // frozen config took V8's slow path, most of a new Decoder's cost
@@ -161,7 +165,7 @@ export class Decoder {
    * @returns {Promise<unknown>}
    */
   decodeAsync(stream) {
-    return decodeAsync(this, stream);
+    return this.streamDecoders().decodeAsync(this, stream);
   }
 
   /**
@@ -170,7 +174,7 @@ export class Decoder {
    * @returns {AsyncGenerator<unknown, void, unknown>}
    */
   decodeStream(stream) {
-    return decodeMultiStream(this, stream);
+    return this.streamDecoders().decodeMultiStream(this, stream);
   }
 
   /**
@@ -179,12 +183,18 @@ export class Decoder {
    * @returns {AsyncGenerator<unknown, void, unknown>}
    */
   decodeArrayStream(stream) {
-    return decodeArrayStream(this, stream);
+    return this.streamDecoders().decodeArrayStream(this, stream);
   }
 
-  /** A fresh decoder with the same options and port (for a call made while this one is busy). */
+  /** The stream decoders this Decoder was made with (a Decoder of the public classes always has them). */
+  streamDecoders() {
+    if (this.streams === null) throw new TypeError('fastmp: this Decoder was made without the stream decoders (js/codec/stream.js)');
+    return this.streams;
+  }
+
+  /** A fresh decoder with the same options, port and stream decoders (for a call made while this one is busy). */
   clone() {
-    return new this.constructor(this.config, this.port);
+    return new this.constructor(this.config, this.port, this.streams);
   }
 
   /**

@@ -78,7 +78,7 @@
 // TypeError / RangeError, never a FastmpError.
 
 import { bindPort } from './bind.js';
-import { makeDecoding } from './decoding.js';
+import { makeDecoding, makeStreaming } from './decoding.js';
 import { makeEncoding } from './encoding.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { jsPort } from './port-js.js';
@@ -97,7 +97,7 @@ export { BoolArray, ExtData, ExtensionCodec, MapOf, Optional, asBools, bindPort,
  * that reuse one Encoder's store and one Decoder between calls.
  * @param {import('./port-contract.js').CodecPort} port
  */
-export const makeCodec = (port) => ({ ...makeEncoding(port), ...makeDecoding(port) });
+export const makeCodec = (port) => ({ ...makeEncoding(port), ...makeDecoding(port), ...makeStreaming(port) });
 
 /** The codec over the pure-JS port. */
 export const {

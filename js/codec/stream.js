@@ -313,6 +313,9 @@ export const decodeMultiStream = (decoder, source) => valuesOf(decoder, source, 
  */
 export const decodeArrayStream = (decoder, source) => valuesOf(decoder, source, 0, true);
 
+/** The stream decoders, as a public Decoder class is given them (js/codec/decoder.js). */
+export const STREAM_DECODERS = Object.freeze({ decodeAsync, decodeMultiStream, decodeArrayStream });
+
 /** The element count of the array header at bytes[0] (its elements may not be here yet) -> { value, end }. */
 function readArrayHeader(bytes) {
   const tag = bytes[0];
