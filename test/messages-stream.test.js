@@ -7,6 +7,8 @@ import * as msgpack from '@msgpack/msgpack';
 import { describe, expect, test } from 'vitest';
 import { FastmpError } from '../js/errors.js';
 import { Decoder, decodeArrayStream, decodeAsync, decodeMultiStream, encode } from '../js/codec/index.js';
+import * as entry from '../js/index.js';
+import * as inlineEntry from '../js/inline.js';
 import { rng } from './helpers.js';
 import { difference } from './messages-helpers.js';
 
@@ -144,4 +146,22 @@ describe('decodeMultiStream and decodeArrayStream', () => {
     }
     expect(closed).toBe(true);
   });
+});
+
+// decode() keeps Decoders made without the stream decoders (so that an app
+// which never decodes a stream bundles none); every Decoder a user can make
+// has them, and so do its clones (a call made during another).
+test('every public Decoder class decodes streams, its clones too', async () => {
+  await entry.init();
+  const classes = {
+    'pure-JS codec': Decoder, 'fastmp-wasm': entry.Decoder, 'fastmp-wasm/inline': inlineEntry.Decoder,
+    'an instance': entry.createFastmpSync().Decoder,
+  };
+  const two = Uint8Array.from([...encode({ a: 1 }), ...encode([2])]);
+  for (const [name, Class] of Object.entries(classes)) {
+    const decoder = new Class();
+    expect(await collect(decoder.decodeStream(chunksOf(two, [3]))), name).toEqual([{ a: 1 }, [2]]);
+    expect(await decoder.clone().decodeAsync(chunksOf(encode('x'), [1])), name).toBe('x');
+    expect(await collect(decoder.decodeArrayStream(chunksOf(encode([1, 2]), [2]))), name).toEqual([1, 2]);
+  }
 });
