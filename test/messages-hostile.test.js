@@ -9,6 +9,7 @@ import * as msgpack from '@msgpack/msgpack';
 import { Packr } from 'msgpackr';
 import { describe, expect, test } from 'vitest';
 import { FastmpError } from '../js/errors.js';
+import { createFastmpSync } from '../js/index.js';
 import {
   BoolArray, Decoder, Encoder, ExtensionCodec, asBools, decode, decodeFrom, encode, mapOf,
 } from '../js/codec/index.js';
@@ -443,6 +444,26 @@ describe('hostile values', () => {
     expect(catchError(() => encode({ m: new Marked() }, { extensionCodec: codec }))).toMatchObject({ code: 'DETACHED', path: '$.m' });
     // Empty views are not detached ones.
     expect(decode(encode({ e: new Uint8Array(0), v: new DataView(new ArrayBuffer(0)) }))).toEqual({ e: new Uint8Array(0), v: new Uint8Array(0) });
+  });
+
+  test('a typed array is read by its intrinsic length: out of bounds of a shrunk resizable buffer is DETACHED, a length-tracking one writes what is left, a lying length getter is not asked (pure JS and wasm)', () => {
+    for (const [port, write] of [['pure JS', encode], ['wasm', createFastmpSync().encode]]) {
+      const rab = new ArrayBuffer(16, { maxByteLength: 32 });
+      const fixed = new Float32Array(rab, 4, 3);
+      const short = new Int16Array(rab, 8, 1);
+      const tracking = new Float32Array(rab);
+      tracking.set([1, 2, 3, 4]);
+      rab.resize(8);
+      expect(catchError(() => write({ fixed })), port).toMatchObject({ code: 'DETACHED', path: '$.fixed' });
+      expect(catchError(() => write([short])), port).toMatchObject({ code: 'DETACHED', path: '$[0]' });
+      expect(hex(write({ tracking })), port).toBe(hex(encode({ tracking: Float32Array.of(1, 2) })));
+      class Lying extends Float64Array {
+        get length() {
+          return 1;
+        }
+      }
+      expect(decode(write({ lying: new Lying([0.5, 1.5, 2.5]) })), port).toEqual({ lying: [0.5, 1.5, 2.5] });
+    }
   });
 
   test('a BigInt beyond 64 bits: RANGE (where @msgpack/msgpack silently wraps)', () => {

@@ -57,7 +57,7 @@ describe.each(PORTS)('%s', (name, port) => {
       expect(store.use).toBe(0);
       store.start();
       const x = Float32Array.of(1.5, -2, 3);
-      const end = store.writeTyped(KIND_OF_NAME.get('Float32Array'), x, 0);
+      const end = store.writeTyped(KIND_OF_NAME.get('Float32Array'), x, x.length, 0);
       store.stop();
       expect(store.take(end)).toEqual(pack(x));
     } finally {

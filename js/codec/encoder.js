@@ -736,8 +736,16 @@ export class Encoder {
    */
   writeView(value) {
     const brand = typedArrayName(value); // (read once: the live view is of the same type)
-    let view = liveSource(this, value, value, brand);
     let kind = kindOfName(brand);
+    // The common case first, read once: a typed array written as a standard
+    // array that reports elements is attached and in bounds, so it is its own
+    // live view (the port contract's live()).
+    const n = kind === undefined ? 0 : lengthOf(value);
+    if (n !== 0 && this.typedArrays === 'array' && kind !== UINT8 && kind !== UINT8_CLAMPED) {
+      this.writeTypedArray(kind, value, n);
+      return;
+    }
+    let view = liveSource(this, value, value, brand);
     if (kind === undefined && this.typedArrays !== 'bin' && isHalf(view)) {
       view = widenHalf(view, 'encode');
       kind = FLOAT32;
@@ -745,23 +753,24 @@ export class Encoder {
     if (kind === undefined || kind === UINT8 || this.typedArrays === 'bin') this.writeBin(viewBytes(view));
     else if (this.typedArrays === 'ext') this.writeTypedExt(kind, viewBytes(view));
     else if (kind === UINT8_CLAMPED) this.writeBin(viewBytes(view)); // bytes (canvas pixels): a bin, as pack() writes them
-    else this.writeTypedArray(kind, view);
+    else this.writeTypedArray(kind, view, lengthOf(view));
   }
 
   /** A BoolArray (one its constructor made: an object that only inherits from it is refused). */
   writeBools(value) {
     const bytes = value.bytes;
     if (typedArrayName(bytes) !== 'Uint8Array') throw new TypeError(`fastmp: a BoolArray holds a Uint8Array, not ${show(bytes)}`);
-    this.writeTypedArray(BOOL, liveSource(this, bytes, boolOriginal(value)));
+    const x = liveSource(this, bytes, boolOriginal(value));
+    this.writeTypedArray(BOOL, x, lengthOf(x));
   }
 
-  /** A standard msgpack array of x's elements, written by the port at pos. */
-  writeTypedArray(kind, x) {
-    if (x.length > MAX_ELEMENTS) {
-      throw codecError('LENGTH', `a ${kind.name} of ${x.length} elements is longer than a msgpack array can be (2^32-1)`, this.pos);
+  /** A standard msgpack array of the n elements of x (a live view), written by the port at pos. */
+  writeTypedArray(kind, x, n) {
+    if (n > MAX_ELEMENTS) {
+      throw codecError('LENGTH', `a ${kind.name} of ${n} elements is longer than a msgpack array can be (2^32-1)`, this.pos);
     }
     const store = this.store;
-    this.pos = store.writeTyped(kind, x, this.pos);
+    this.pos = store.writeTyped(kind, x, n, this.pos);
     this.bytes = store.bytes;
     this.view = store.view;
   }

@@ -32,15 +32,19 @@
  *   the call can read it (a growth of the call's own may have detached it);
  *   one detached otherwise is refused (DETACHED, STALE). `original`: the
  *   array `view` was made of, whole (asBools()); `fn` names the call. Called
- *   before its bytes are taken.
+ *   before its bytes are taken, except for a typed array that reports
+ *   elements (its intrinsic length above 0): such an array is attached and in
+ *   bounds, so live() returns it as it is, and the codec skips the call.
  * @property {(data: Uint8Array, growing?: boolean) => Uint8Array} source bytes
  *   about to be copied into the store (a bin, an ext's payload): refused when
  *   they lie in a store a call is writing (STALE); a copy when `growing`
  *   (ensure() comes first) could detach them
  * @property {(pos: number, extra: number) => void} ensure capacity >= pos +
  *   extra afterwards, bytes [0, pos) kept; MAY REPLACE bytes / view
- * @property {(kind: object, x: ArrayBufferView, pos: number) => number} writeTyped
- *   writes the standard msgpack array of x at pos (kind: a Kind of
+ * @property {(kind: object, x: ArrayBufferView, n: number, pos: number) => number} writeTyped
+ *   writes the standard msgpack array of x's n elements at pos (x: a live
+ *   view; n: its intrinsic length, at most 2^32-1, which the codec read and
+ *   checked: the store reads none of its own; kind: a Kind of
  *   js/kinds.js, or kinds.BOOL with x a Uint8Array read as 0 = false, else
  *   true), exactly as pack(x, { bin: false }) / packBool(x) write it, and
  *   returns its end; ensures capacity itself (MAY REPLACE bytes / view);

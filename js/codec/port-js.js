@@ -3,8 +3,8 @@
 // by wire.js. It needs nothing but JS, so the codec works where wasm cannot
 // be compiled.
 
-import { MAX_ELEMENTS, packBound } from '../abi.js';
-import { usableLength, usableView, viewBuffer, viewByteLength, viewByteOffset } from '../args.js';
+import { packBound } from '../abi.js';
+import { usableView, viewBuffer, viewByteLength, viewByteOffset } from '../args.js';
 import { writtenOutputError } from '../errors.js';
 import { BOOL, KINDS } from '../kinds.js';
 import { packKindInto } from '../wire.js';
@@ -53,9 +53,7 @@ class JsStore {
     this.view = new DataView(bytes.buffer);
   }
 
-  writeTyped(kind, x, pos) {
-    const n = usableLength(x, 'encode');
-    if (n > MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${n}`);
+  writeTyped(kind, x, n, pos) {
     this.refuseOwn(x);
     this.ensure(pos, packBound(n, kind.wire));
     return packKindInto(kind, x, n, this.bytes, pos);

@@ -2,11 +2,11 @@
 // js/codec/port-contract.js): an Encoder's output lives in a region of wasm memory,
 // where the kernels write each typed-array field in place.
 
-import { MAX_ELEMENTS, packBound } from '../abi.js';
-import { bufferOf, byteLengthOf, byteOffsetOf, usableLength } from '../args.js';
+import { packBound } from '../abi.js';
+import { bufferOf, byteLengthOf, byteOffsetOf } from '../args.js';
 import { packKindInto } from '../wire.js';
 import { IN_OUTPUT, LOW_MEMORY, MAX_SCRATCH, OUTSIDE, align16, inAllocation } from './core.js';
-import { detachedError, locate, reattached, refuseWritten } from './lifetimes.js';
+import { locateSized, reattached, refuseWritten } from './lifetimes.js';
 import { copyOut } from './outputs.js';
 
 /**
@@ -33,7 +33,6 @@ class WasmStore {
   constructor(boundary, packInJsBelow, initialBytes) {
     this.b = boundary;
     this.jsBelow = packInJsBelow; // by kind index: fields of fewer elements are packed by wire.js
-    this.detached = (v, fn) => detachedError(boundary, v, fn); // made once: writeTyped() runs per typed array
     this.region = { pointer: 0, capacity: 0, writing: false }; // writing: during a call (lifetimes.js refuseWritten())
     this.use = 0;
     this.grow(0, Math.max(initialBytes, 64));
@@ -115,14 +114,12 @@ class WasmStore {
     this.takeViews();
   }
 
-  writeTyped(kind, x, pos) {
+  writeTyped(kind, x, n, pos) {
     const b = this.b;
-    const n = usableLength(x, 'encode', this.detached);
-    if (n > MAX_ELEMENTS) throw new RangeError(`fastmp: a msgpack array holds at most 2^32-1 elements, not ${n}`);
     // Where x is, before the store grows (which may grow memory and detach
     // x): an alloc() array is read at its address, which growth keeps; the
     // latest packView() output (or an Encoder's) is copied out of the way.
-    let at = locate(b, x, 'encode', x);
+    let at = locateSized(b, x, n * kind.bytes, 'encode', x);
     let elements = x;
     if (at === IN_OUTPUT) {
       elements = new kind.Type(x);
