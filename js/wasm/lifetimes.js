@@ -131,12 +131,17 @@ export function locate(b, x, fn, original) {
  * it into every call.
  */
 export function locateSized(b, x, byteLength, fn, original) {
-  // A view from offset 0 that ends below LOW_MEMORY overlaps nothing the
-  // boundary hands out, whatever its buffer: it is read as memory outside.
-  // Its buffer is not asked for, because asking makes the engine move a
-  // fresh small array off its heap, which costs a small call many times over.
-  return byteOffsetOf(x) === 0 && byteLength <= LOW_MEMORY ? OUTSIDE : locateView(b, x, fn, original);
+  return outsideForSure(x, byteLength) ? OUTSIDE : locateView(b, x, fn, original);
 }
+
+/**
+ * Whether typed array x (of byteLength bytes) is known to lie outside wasm
+ * memory without asking for its buffer: a view from offset 0 that ends below
+ * LOW_MEMORY overlaps nothing the boundary hands out, whatever its buffer.
+ * Its buffer is not asked for, because asking makes the engine move a fresh
+ * small array off its heap, which costs a small call many times over.
+ */
+export const outsideForSure = (x, byteLength) => byteOffsetOf(x) === 0 && byteLength <= LOW_MEMORY;
 
 /** locate() without the shortcut for small views: for what a call writes into. */
 function locateView(b, x, fn, original) {

@@ -6,7 +6,7 @@ import { packBound } from '../abi.js';
 import { bufferOf, byteLengthOf, byteOffsetOf } from '../args.js';
 import { packKindInto } from '../wire.js';
 import { IN_OUTPUT, LOW_MEMORY, MAX_SCRATCH, OUTSIDE, align16, inAllocation } from './core.js';
-import { locateSized, reattached, refuseWritten } from './lifetimes.js';
+import { locateSized, outsideForSure, reattached, refuseWritten } from './lifetimes.js';
 import { copyOut } from './outputs.js';
 
 /**
@@ -115,6 +115,18 @@ class WasmStore {
   }
 
   writeTyped(kind, x, n, pos) {
+    // The common case of many small fields, kept small so that V8 inlines
+    // it: few elements outside wasm memory are packed by wire.js straight
+    // into the store.
+    if (n < this.jsBelow[kind.index] && outsideForSure(x, n * kind.bytes)) {
+      this.ensure(pos, packBound(n, kind.wire));
+      return packKindInto(kind, x, n, this.bytes, pos);
+    }
+    return this.writeTypedFrom(kind, x, n, pos);
+  }
+
+  /** writeTyped() of any x: in wasm memory (read in place or copied out of harm's way), or many elements (by the kernel). */
+  writeTypedFrom(kind, x, n, pos) {
     const b = this.b;
     // Where x is, before the store grows (which may grow memory and detach
     // x): an alloc() array is read at its address, which growth keeps; the
