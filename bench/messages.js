@@ -193,6 +193,7 @@ export const NAMES = {
   fastmpDecodePlain: 'fastmp decode(bytes) (module-level)',
   fastmpBinDecoder: 'fastmp new Decoder({shape}), bin input',
   fastmpBinReuse: 'fastmp new Decoder({shape, reuseTypedArrays}), bin input',
+  fastmpSharedRef: 'fastmp Encoder.encodeSharedRef, reused (the write, no copy out)',
   binEncodeFloor: "floor: Encoder({typedArrays:'bin'}).encodeSharedRef (the write, no copy out) plus one Buffer.allocUnsafeSlow of its length",
   binFloor: 'floor: the reuseTypedArrays bin decode plus one fresh Float32Array(1536) per call',
   arrayFloor: 'floor: the reuseTypedArrays decode plus one fresh Float32Array(1536) per call',
@@ -354,7 +355,12 @@ function tables(w, api) {
     dec.push({ name: NAMES.binFloor, fn: () => (fresh(), flooring.decode(binBytes)), bin: true, info: true });
     dec.push({ name: NAMES.arrayFloor, fn: () => (fresh(), flooring.decode(fastmpOut)), info: true });
   }
-  if (w.id === 'W4') dec.push({ name: NAMES.vectorsFloor, fn: () => vectorsFloor(fastmpOut), info: true });
+  if (w.id === 'W4') {
+    dec.push({ name: NAMES.vectorsFloor, fn: () => vectorsFloor(fastmpOut), info: true });
+    // encode() less the copy out to an ArrayBuffer of the output's own, which msgpackr does not make.
+    const sharing = new api.Encoder();
+    enc.push({ name: NAMES.fastmpSharedRef, fn: () => sharing.encodeSharedRef(v), info: true });
+  }
   // The paths: an instance each.
   for (const [path] of PATHS) {
     const pathEncoder = new api.paths[path].Encoder();
@@ -638,6 +644,8 @@ const INFO = [
   ["W1 'bin' decode with reuseTypedArrays vs msgpackr + typed view", NAMES.fastmpBinReuse, NAMES.msgpackrUnpackBin, 'W1 decode'],
   ["W1 'bin' decode: without reuse vs the floor (the reuse decode + one fresh Float32Array(1536))", NAMES.fastmpBinDecoder, NAMES.binFloor, 'W1 decode'],
   ["W1 'bin' decode: the floor (the reuse decode + one fresh Float32Array(1536)) vs msgpackr + typed view", NAMES.binFloor, NAMES.msgpackrUnpackBin, 'W1 decode'],
+  ['W4 encode: encodeSharedRef() (the write, no copy out) vs msgpackr writing plain arrays', NAMES.fastmpSharedRef, NAMES.msgpackrPre, 'W4 encode'],
+  ['W4 encode: encode() vs encodeSharedRef() (what the copy out to its own ArrayBuffer costs)', NAMES.fastmpEncoder, NAMES.fastmpSharedRef, 'W4 encode'],
   ['W4 decode vs msgpackr + Float32Array.from', NAMES.fastmpDecoder, NAMES.msgpackrUnpackFrom, 'W4 decode'],
   ['W4 decode: fastmp vs the bare Float32Array(3) loop (floor)', NAMES.fastmpDecoder, NAMES.vectorsFloor, 'W4 decode'],
   ['W4 decode: the bare Float32Array(3) loop (floor) vs msgpackr reading plain arrays', NAMES.vectorsFloor, NAMES.msgpackrUnpack, 'W4 decode'],
