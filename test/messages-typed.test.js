@@ -271,6 +271,13 @@ describe.each(PORTS)('the %s port', (portName, port, instance) => {
         expect(() => decode(encode({}), { shape: bad }), String(bad)).toThrow(TypeError);
       }
       expect(() => decode(encode({}), { shape: { a: { b: Date } } })).toThrow(/\$\.a\.b/);
+      // Changed after its first use, a shape object still decodes as it first did (docs/messages.md).
+      const shape = { v: Float32Array };
+      const bytes = encode({ v: Float32Array.of(1.5) });
+      expect(decode(bytes, { shape }).v).toBeInstanceOf(Float32Array);
+      shape.v = Float64Array;
+      expect(decode(bytes, { shape }).v).toBeInstanceOf(Float32Array);
+      expect(decode(bytes, { shape: { v: Float64Array } }).v).toBeInstanceOf(Float64Array);
     });
 
     test('without a shape: msgpackr typed-array ext decodes to the typed array, standard arrays to plain arrays', () => {
