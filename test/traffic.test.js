@@ -11,7 +11,9 @@ import fc from 'fast-check';
 import { describe, expect, test, vi } from 'vitest';
 import { Decoder as BaseDecoder } from '../js/codec/decoder.js';
 import { ValueScanner } from '../js/codec/scan.js';
+import { CODEC_PORT } from '../js/families.js';
 import { ExtData, asBools, createFastmpSync } from '../js/index.js';
+import { KIND_OF_NAME } from '../js/kinds.js';
 import { anyValue, catchError, difference, hex } from './messages-helpers.js';
 
 /** Instances whose every typed array goes through the kernels, and one without wasm. */
@@ -284,4 +286,36 @@ describe('streams', () => {
       expect(difference(await collect(fm.decodeMultiStream(refilled(whole, sizes[0]))), want)).toBe('');
     }), { numRuns: 300 });
   });
+});
+
+// A view from offset 0 that ends within wasm memory's first kilobyte is taken
+// for memory outside without asking for its buffer (lifetimes.js
+// outsideForSure()). One made of wasm memory itself, met while the store
+// must grow, is read before the growth: a growth of memory detaches it.
+test('a view of wasm memory\'s first bytes, met as the store grows memory, is written as it read before', () => {
+  const fm = createFastmpSync();
+  const cases = [[Float32Array, 3, 'packed by JS'], [Int32Array, 200, 'packed by the kernel']];
+  for (const [Type, n, path] of cases) {
+    const store = fm[CODEC_PORT].newOutput(64);
+    const b = store.b;
+    const allocate = b.allocate;
+    b.allocate = (size) => { // every allocation now grows wasm memory first
+      b.memory.grow(1);
+      b.refreshViews();
+      return allocate.call(b, size);
+    };
+    try {
+      store.start();
+      const x = new Type(b.buffer, 0, n);
+      const before = Type.from(x);
+      const pos = 60; // the store's 64 bytes cannot hold the array from there: it grows
+      const end = store.writeTyped(KIND_OF_NAME.get(Type.name), x, n, pos);
+      expect(x.length, `${path}: the view was detached during the call`).toBe(0);
+      expect(hex(store.take(end).subarray(pos)), path).toBe(hex(fm.pack(before, { bin: false })));
+    } finally {
+      store.stop();
+      delete b.allocate;
+      store.release();
+    }
+  }
 });

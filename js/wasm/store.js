@@ -119,10 +119,22 @@ class WasmStore {
     // it: few elements outside wasm memory are packed by wire.js straight
     // into the store.
     if (n < this.jsBelow[kind.index] && outsideForSure(x, n * kind.bytes)) {
-      this.ensure(pos, packBound(n, kind.wire));
-      return packKindInto(kind, x, n, this.bytes, pos);
+      const room = packBound(n, kind.wire);
+      const elements = this.beforeGrowth(kind, x, n, pos, room);
+      this.ensure(pos, room);
+      return packKindInto(kind, elements, n, this.bytes, pos);
     }
     return this.writeTypedFrom(kind, x, n, pos);
+  }
+
+  /**
+   * x as it can be read once the store has room for pos + extra bytes: x
+   * itself, or a copy when the store must grow first and outsideForSure()
+   * took x for memory outside without asking for its buffer (a view of wasm
+   * memory's first bytes, which a growth of memory would detach unread).
+   */
+  beforeGrowth(kind, x, n, pos, extra) {
+    return pos + extra > this.region.capacity && outsideForSure(x, n * kind.bytes) ? new kind.Type(x) : x;
   }
 
   /** writeTyped() of any x: in wasm memory (read in place or copied out of harm's way), or many elements (by the kernel). */
@@ -149,7 +161,9 @@ class WasmStore {
       // output's room (16-byte aligned): a call writes into its own store
       // only, never into the scratch region that a packView() output in the
       // same message may lie in.
-      this.ensure(pos, room + 16 + n * kind.bytes);
+      const extra = room + 16 + n * kind.bytes;
+      if (elements === x) elements = this.beforeGrowth(kind, x, n, pos, extra);
+      this.ensure(pos, extra);
       at = align16(this.region.pointer + pos + room);
       b.view(kind.Type).set(elements, at / kind.bytes);
     }
