@@ -290,32 +290,62 @@ describe('streams', () => {
 
 // A view from offset 0 that ends within wasm memory's first kilobyte is taken
 // for memory outside without asking for its buffer (lifetimes.js
-// outsideForSure()). One made of wasm memory itself, met while the store
-// must grow, is read before the growth: a growth of memory detaches it.
-test('a view of wasm memory\'s first bytes, met as the store grows memory, is written as it read before', () => {
-  const fm = createFastmpSync();
-  const cases = [[Float32Array, 3, 'packed by JS'], [Int32Array, 200, 'packed by the kernel']];
-  for (const [Type, n, path] of cases) {
-    const store = fm[CODEC_PORT].newOutput(64);
-    const b = store.b;
+// outsideForSure()). One made of wasm memory itself, met as a call grows
+// memory, is read before the growth, which detaches it.
+describe('a view of wasm memory\'s first bytes, met as the call grows memory, is read as it was before', () => {
+  /** The boundary of a fresh instance's typed-array module, whose every allocation grows memory first. */
+  function growingBoundary() {
+    const fm = createFastmpSync();
+    const probe = fm[CODEC_PORT].newOutput(64);
+    const b = probe.b;
+    probe.release();
     const allocate = b.allocate;
-    b.allocate = (size) => { // every allocation now grows wasm memory first
+    b.allocate = (size) => {
       b.memory.grow(1);
       b.refreshViews();
       return allocate.call(b, size);
     };
-    try {
-      store.start();
-      const x = new Type(b.buffer, 0, n);
-      const before = Type.from(x);
-      const pos = 60; // the store's 64 bytes cannot hold the array from there: it grows
-      const end = store.writeTyped(KIND_OF_NAME.get(Type.name), x, n, pos);
-      expect(x.length, `${path}: the view was detached during the call`).toBe(0);
-      expect(hex(store.take(end).subarray(pos)), path).toBe(hex(fm.pack(before, { bin: false })));
-    } finally {
-      store.stop();
-      delete b.allocate;
-      store.release();
-    }
+    return { fm, b };
   }
+
+  test('a message field, packed by JS and by the kernel', () => {
+    for (const [Type, n, path] of [[Float32Array, 3, 'packed by JS'], [Int32Array, 200, 'packed by the kernel']]) {
+      const { fm, b } = growingBoundary();
+      const store = fm[CODEC_PORT].newOutput(64);
+      try {
+        store.start();
+        const x = new Type(b.buffer, 0, n);
+        const before = Type.from(x);
+        const pos = 60; // the store's 64 bytes cannot hold the array from there: it grows
+        const end = store.writeTyped(KIND_OF_NAME.get(Type.name), x, n, pos);
+        expect(x.length, `${path}: the view was detached during the call`).toBe(0);
+        expect(hex(store.take(end).subarray(pos)), path).toBe(hex(fm.pack(before, { bin: false })));
+      } finally {
+        store.stop();
+        store.release();
+      }
+    }
+  });
+
+  test('pack() and unpack() of the bare API', () => {
+    const { fm, b } = growingBoundary();
+    b.releaseScratch(); // the call's scratch must be allocated anew
+    const x = new Int32Array(b.buffer, 0, 200);
+    const before = Int32Array.from(x);
+    expect(hex(fm.pack(x))).toBe(hex(fm.pack(before)));
+    expect(x.length, 'the view was detached during the call').toBe(0);
+    // An array of 100 fixints (unpacked by the kernel) written at address 0, which no wasm code uses, and put back after.
+    const values = Int32Array.from({ length: 100 }, (_, i) => i);
+    const message = fm.pack(values);
+    const saved = b.u8.slice(0, message.length);
+    b.u8.set(message, 0);
+    try {
+      b.releaseScratch();
+      const input = new Uint8Array(b.buffer, 0, message.length);
+      expect(fm.unpack(input, Int32Array)).toEqual(values);
+      expect(input.length, 'the view was detached during the call').toBe(0);
+    } finally {
+      b.u8.set(saved, 0);
+    }
+  });
 });

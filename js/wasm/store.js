@@ -6,7 +6,7 @@ import { packBound } from '../abi.js';
 import { bufferOf, byteLengthOf, byteOffsetOf } from '../args.js';
 import { packKindInto } from '../wire.js';
 import { IN_OUTPUT, LOW_MEMORY, MAX_SCRATCH, OUTSIDE, align16, inAllocation } from './core.js';
-import { locateSized, outsideForSure, reattached, refuseWritten } from './lifetimes.js';
+import { locateSized, outsideForSure, readableAfterGrowth, reattached, refuseWritten } from './lifetimes.js';
 import { copyOut } from './outputs.js';
 
 /**
@@ -127,14 +127,9 @@ class WasmStore {
     return this.writeTypedFrom(kind, x, n, pos);
   }
 
-  /**
-   * x as it can be read once the store has room for pos + extra bytes: x
-   * itself, or a copy when the store must grow first and outsideForSure()
-   * took x for memory outside without asking for its buffer (a view of wasm
-   * memory's first bytes, which a growth of memory would detach unread).
-   */
+  /** x as it can be read once the store has room for pos + extra bytes (lifetimes.js readableAfterGrowth()). */
   beforeGrowth(kind, x, n, pos, extra) {
-    return pos + extra > this.region.capacity && outsideForSure(x, n * kind.bytes) ? new kind.Type(x) : x;
+    return readableAfterGrowth(kind.Type, x, n * kind.bytes, pos + extra, this.region.capacity);
   }
 
   /** writeTyped() of any x: in wasm memory (read in place or copied out of harm's way), or many elements (by the kernel). */

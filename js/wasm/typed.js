@@ -8,7 +8,7 @@ import { TYPED, useModule } from '../modules.js';
 import { arrayHeaderSize, packKind } from '../wire.js';
 import { IN_OUTPUT, OUTSIDE, align16, inAllocation } from './core.js';
 import { kernelError } from './errors.js';
-import { outputView, packRoom } from './lifetimes.js';
+import { outputView, packRoom, readableAfterGrowth } from './lifetimes.js';
 import { copyOut, freshOutput } from './outputs.js';
 
 // The unpack kernels are here (the bare API's and, through reader.js, the
@@ -78,8 +78,8 @@ function packInScratch(b, kind, x, n, at) {
     return { out, size: b.wasm[kind.pack](at, n, out) >>> 0 };
   }
   // The latest output is overwritten by the copy in: copy it out first.
-  const source = at === IN_OUTPUT ? new kind.Type(x) : x;
   const inBytes = align16(n * kind.bytes);
+  const source = at === IN_OUTPUT ? new kind.Type(x) : readableAfterGrowth(kind.Type, x, n * kind.bytes, inBytes + outBytes, b.capacity);
   const base = b.reserve(inBytes + outBytes);
   b.view(kind.Type).set(source, base / kind.bytes);
   const out = base + inBytes + lead;
@@ -106,16 +106,17 @@ export function unpack(b, kind, input, start, body, count, flags, at) {
     base = at + body;
     out = b.reserve(count * kind.bytes);
   } else {
-    if (at === IN_OUTPUT) source = input.slice(body, body + len);
-    const from = at === IN_OUTPUT ? 0 : body;
     const inBytes = align16(len);
-    base = b.reserve(inBytes + count * kind.bytes);
+    const need = inBytes + count * kind.bytes;
+    source = at === IN_OUTPUT ? input.slice(body, body + len) : readableAfterGrowth(Uint8Array, input, input.length, need, b.capacity);
+    const from = at === IN_OUTPUT ? 0 : body;
+    base = b.reserve(need);
     b.u8.set(from === 0 && len === source.length ? source : source.subarray(from, from + len), base);
     out = base + inBytes;
   }
   if (b.wasm[kind.unpack](base, len, out, count, flags | ELEMENTS_ONLY, b.result) !== 0) {
     // The error quotes the input; one in wasm memory is quoted from a copy.
-    throw kernelError(kind, body, b.readResult(), at === OUTSIDE ? input : quoted(b, base, body, len));
+    throw kernelError(kind, body, b.readResult(), at === OUTSIDE ? source : quoted(b, base, body, len));
   }
   const first = out / kind.bytes;
   return { value: copyOut(b.view(kind.Type), first, first + count), end: body + b.resultEnd() };
