@@ -327,6 +327,18 @@ describe('a view of wasm memory\'s first bytes, met as the call grows memory, is
     }
   });
 
+  test('a bin field', () => {
+    const { fm, b } = growingBoundary();
+    const encoder = new fm.Encoder({ initialBufferSize: 64 });
+    encoder.encode(0); // its store exists: the growth below is the field's
+    const x = new Uint8Array(b.buffer, 0, 16);
+    const before = x.slice();
+    const ones = Array(50).fill(1);
+    const out = encoder.encode([...ones, x]); // 53 bytes before the bin: the store's 64 cannot hold it too
+    expect(x.length, 'the view was detached during the call').toBe(0);
+    expect(fm.decode(out)).toEqual([...ones, before]);
+  });
+
   test('pack() and unpack() of the bare API', () => {
     const { fm, b } = growingBoundary();
     b.releaseScratch(); // the call's scratch must be allocated anew

@@ -144,13 +144,13 @@ export function locateSized(b, x, byteLength, fn, original) {
 export const outsideForSure = (x, byteLength) => byteOffsetOf(x) === 0 && byteLength <= LOW_MEMORY;
 
 /**
- * Typed array x (of byteLength bytes) as it can be read once a region of
- * `capacity` bytes has been asked for `need` (it grows when need exceeds
- * capacity, and may grow memory): x itself, or a copy (a new Type) when it
- * grows and outsideForSure() took x for memory outside without asking for
- * its buffer: a view of wasm memory's first bytes would be detached unread.
+ * Typed array x (of byteLength bytes) as it can be read after a region the
+ * call copies it into has grown, if `growing` (a growth may grow memory): x
+ * itself, or a copy (a new Type) when outsideForSure() took x for memory
+ * outside without asking for its buffer: a view of wasm memory's first bytes
+ * would be detached unread.
  */
-export const readableAfterGrowth = (Type, x, byteLength, need, capacity) => (need > capacity && outsideForSure(x, byteLength) ? new Type(x) : x);
+export const readableAfterGrowth = (Type, x, byteLength, growing) => (growing && outsideForSure(x, byteLength) ? new Type(x) : x);
 
 /** locate() without the shortcut for small views: for what a call writes into. */
 function locateView(b, x, fn, original) {

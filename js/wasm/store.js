@@ -5,7 +5,7 @@
 import { packBound } from '../abi.js';
 import { bufferOf, byteLengthOf, byteOffsetOf } from '../args.js';
 import { packKindInto } from '../wire.js';
-import { IN_OUTPUT, LOW_MEMORY, MAX_SCRATCH, OUTSIDE, align16, inAllocation } from './core.js';
+import { IN_OUTPUT, MAX_SCRATCH, OUTSIDE, align16, inAllocation } from './core.js';
 import { locateSized, outsideForSure, readableAfterGrowth, reattached, refuseWritten } from './lifetimes.js';
 import { copyOut } from './outputs.js';
 
@@ -69,13 +69,14 @@ class WasmStore {
   /**
    * Bytes about to be copied in: refused in a store being written, a copy
    * when they are in wasm memory and a growth could detach them. (A view
-   * from offset 0 that ends below LOW_MEMORY is neither: its buffer is not
-   * asked for, see lifetimes.js locateSized().)
+   * from offset 0 that ends below LOW_MEMORY is never in a store, and its
+   * buffer is not asked for: lifetimes.js outsideForSure().)
    */
   source(data, growing) {
-    const start = byteOffsetOf(data);
     const size = byteLengthOf(data);
-    if ((start === 0 && size <= LOW_MEMORY) || bufferOf(data) !== this.b.buffer) return data;
+    if (outsideForSure(data, size)) return readableAfterGrowth(Uint8Array, data, size, growing);
+    if (bufferOf(data) !== this.b.buffer) return data;
+    const start = byteOffsetOf(data);
     refuseWritten(this.b, start, start + size, 'encode');
     return growing ? new Uint8Array(data) : data;
   }
@@ -129,7 +130,7 @@ class WasmStore {
 
   /** x as it can be read once the store has room for pos + extra bytes (lifetimes.js readableAfterGrowth()). */
   beforeGrowth(kind, x, n, pos, extra) {
-    return readableAfterGrowth(kind.Type, x, n * kind.bytes, pos + extra, this.region.capacity);
+    return readableAfterGrowth(kind.Type, x, n * kind.bytes, pos + extra > this.region.capacity);
   }
 
   /** writeTyped() of any x: in wasm memory (read in place or copied out of harm's way), or many elements (by the kernel). */

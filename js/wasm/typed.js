@@ -79,7 +79,7 @@ function packInScratch(b, kind, x, n, at) {
   }
   // The latest output is overwritten by the copy in: copy it out first.
   const inBytes = align16(n * kind.bytes);
-  const source = at === IN_OUTPUT ? new kind.Type(x) : readableAfterGrowth(kind.Type, x, n * kind.bytes, inBytes + outBytes, b.capacity);
+  const source = at === IN_OUTPUT ? new kind.Type(x) : readableAfterGrowth(kind.Type, x, n * kind.bytes, inBytes + outBytes > b.capacity);
   const base = b.reserve(inBytes + outBytes);
   b.view(kind.Type).set(source, base / kind.bytes);
   const out = base + inBytes + lead;
@@ -108,7 +108,7 @@ export function unpack(b, kind, input, start, body, count, flags, at) {
   } else {
     const inBytes = align16(len);
     const need = inBytes + count * kind.bytes;
-    source = at === IN_OUTPUT ? input.slice(body, body + len) : readableAfterGrowth(Uint8Array, input, input.length, need, b.capacity);
+    source = at === IN_OUTPUT ? input.slice(body, body + len) : readableAfterGrowth(Uint8Array, input, input.length, need > b.capacity);
     const from = at === IN_OUTPUT ? 0 : body;
     base = b.reserve(need);
     b.u8.set(from === 0 && len === source.length ? source : source.subarray(from, from + len), base);
