@@ -308,18 +308,37 @@ describe('a view of wasm memory\'s first bytes, met as the call grows memory, is
     return { fm, b };
   }
 
+  /**
+   * fn(view) of a `Type` view of `values` written at address 0 (which no
+   * wasm code uses; put back after), as the view was made before the call.
+   */
+  function atAddressZero(b, Type, values, fn) {
+    const bytes = new Uint8Array(Type.from(values).buffer);
+    const saved = b.u8.slice(0, bytes.length);
+    b.u8.set(bytes, 0);
+    try {
+      const view = new Type(b.buffer, 0, values.length);
+      fn(view);
+      expect(view.length, 'the view was detached during the call').toBe(0);
+    } finally {
+      b.u8.set(saved, 0); // (b.u8 is memory's view after the growth: the contents moved with it)
+    }
+  }
+
+  const floats = [1.5, -2, 3.25];
+  const ints = Array.from({ length: 200 }, (_, i) => i * 7 - 600);
+
   test('a message field, packed by JS and by the kernel', () => {
-    for (const [Type, n, path] of [[Float32Array, 3, 'packed by JS'], [Int32Array, 200, 'packed by the kernel']]) {
+    for (const [Type, values, path] of [[Float32Array, floats, 'packed by JS'], [Int32Array, ints, 'packed by the kernel']]) {
       const { fm, b } = growingBoundary();
       const store = fm[CODEC_PORT].newOutput(64);
       try {
         store.start();
-        const x = new Type(b.buffer, 0, n);
-        const before = Type.from(x);
         const pos = 60; // the store's 64 bytes cannot hold the array from there: it grows
-        const end = store.writeTyped(KIND_OF_NAME.get(Type.name), x, n, pos);
-        expect(x.length, `${path}: the view was detached during the call`).toBe(0);
-        expect(hex(store.take(end).subarray(pos)), path).toBe(hex(fm.pack(before, { bin: false })));
+        atAddressZero(b, Type, values, (x) => {
+          const end = store.writeTyped(KIND_OF_NAME.get(Type.name), x, values.length, pos);
+          expect(hex(store.take(end).subarray(pos)), path).toBe(hex(fm.pack(Type.from(values), { bin: false })));
+        });
       } finally {
         store.stop();
         store.release();
@@ -331,33 +350,21 @@ describe('a view of wasm memory\'s first bytes, met as the call grows memory, is
     const { fm, b } = growingBoundary();
     const encoder = new fm.Encoder({ initialBufferSize: 64 });
     encoder.encode(0); // its store exists: the growth below is the field's
-    const x = new Uint8Array(b.buffer, 0, 16);
-    const before = x.slice();
+    const values = Array.from({ length: 16 }, (_, i) => 200 - i);
     const ones = Array(50).fill(1);
-    const out = encoder.encode([...ones, x]); // 53 bytes before the bin: the store's 64 cannot hold it too
-    expect(x.length, 'the view was detached during the call').toBe(0);
-    expect(fm.decode(out)).toEqual([...ones, before]);
+    atAddressZero(b, Uint8Array, values, (x) => {
+      const out = encoder.encode([...ones, x]); // 53 bytes before the bin: the store's 64 cannot hold it too
+      expect(fm.decode(out)).toEqual([...ones, Uint8Array.from(values)]);
+    });
   });
 
   test('pack() and unpack() of the bare API', () => {
     const { fm, b } = growingBoundary();
     b.releaseScratch(); // the call's scratch must be allocated anew
-    const x = new Int32Array(b.buffer, 0, 200);
-    const before = Int32Array.from(x);
-    expect(hex(fm.pack(x))).toBe(hex(fm.pack(before)));
-    expect(x.length, 'the view was detached during the call').toBe(0);
-    // An array of 100 fixints (unpacked by the kernel) written at address 0, which no wasm code uses, and put back after.
-    const values = Int32Array.from({ length: 100 }, (_, i) => i);
+    atAddressZero(b, Int32Array, ints, (x) => expect(hex(fm.pack(x))).toBe(hex(fm.pack(Int32Array.from(ints)))));
+    const values = Int32Array.from({ length: 100 }, (_, i) => i); // fixints: unpacked by the kernel
     const message = fm.pack(values);
-    const saved = b.u8.slice(0, message.length);
-    b.u8.set(message, 0);
-    try {
-      b.releaseScratch();
-      const input = new Uint8Array(b.buffer, 0, message.length);
-      expect(fm.unpack(input, Int32Array)).toEqual(values);
-      expect(input.length, 'the view was detached during the call').toBe(0);
-    } finally {
-      b.u8.set(saved, 0);
-    }
+    b.releaseScratch();
+    atAddressZero(b, Uint8Array, message, (input) => expect(fm.unpack(input, Int32Array)).toEqual(values));
   });
 });
