@@ -135,11 +135,13 @@ export function locateSized(b, x, byteLength, fn, original) {
 }
 
 /**
- * Whether typed array x (of byteLength bytes) is known to lie outside wasm
- * memory without asking for its buffer: a view from offset 0 that ends below
+ * Whether typed array x (of byteLength bytes) is read as memory outside
+ * without asking for its buffer: a view from offset 0 that ends below
  * LOW_MEMORY overlaps nothing the boundary hands out, whatever its buffer.
  * Its buffer is not asked for, because asking makes the engine move a fresh
- * small array off its heap, which costs a small call many times over.
+ * small array off its heap, which costs a small call many times over. (It
+ * may still be a view of wasm memory's first bytes, which a growth of memory
+ * detaches: readableAfterGrowth().)
  */
 export const outsideForSure = (x, byteLength) => byteOffsetOf(x) === 0 && byteLength <= LOW_MEMORY;
 
