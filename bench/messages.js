@@ -1,20 +1,22 @@
 // messages.js - the whole-message benchmark:
 // four workloads encoded and decoded by fastmp (every path), @msgpack/msgpack
-// and msgpackr, configured as their READMEs advise, in one process per memory
-// regime, contenders interleaved in rotated rounds, ratios taken within the run.
+// and msgpackr, configured as their READMEs advise, each table (a workload's
+// encode or decode, every contender) in a fresh process, contenders
+// interleaved in rotated rounds, ratios taken within the table's process.
 //
 //   node --expose-gc bench/messages.js [--quick] [--out DIR] [--only REGEX] [--regime plain|kept|both]
 //
-// The parent process runs the suite in two memory regimes, each in a child
-// node process of its own: as a plain process (glibc's defaults: freed blocks
-// go back to the kernel, and every fresh page then costs what `npm run
+// The parent process runs the suite in two memory regimes, each table in a
+// child node process of its own: as a plain process (glibc's defaults: freed
+// blocks go back to the kernel, and every fresh page then costs what `npm run
 // bench` prints first, bench/lib.js pageFaultProbe), and with GLIBC_TUNABLES
 // set so that glibc keeps its memory (KEPT_TUNABLES below). It writes
 // RESULTS-messages.md and results-messages.json into DIR (default: bench/):
 // the file holds every row's round medians, the report is made from it
 // (writeMessages). --only keeps the tables whose name ("W1 encode", ...)
-// matches; --child runs one regime in this process and prints JSON (for
-// profiling: node --cpu-prof --expose-gc bench/messages.js --child --only 'W1 encode').
+// matches; --child runs them in this process and prints JSON (for
+// profiling: node --cpu-prof --expose-gc bench/messages.js --child --only 'W1 encode');
+// --child --table NAME runs the one table NAME, --child --list prints the names.
 // `npm run bench` runs this suite too (bench/run.js).
 import { Decoder as MsgpackDecoder, Encoder as MsgpackEncoder, decodeAsync as msgpackDecodeAsync } from '@msgpack/msgpack';
 import { execFileSync, spawn } from 'node:child_process';
@@ -541,16 +543,30 @@ const median = (xs) => {
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** One regime, in this process: every table checked, then timed. */
-async function runChild({ quick, only }) {
+/** Every table of the suite, over this process's fastmp (after init()). */
+async function allTables() {
   await init();
   const paths = {};
   for (const [name, options] of PATHS) paths[name] = await createFastmp(options);
   const api = { encode, decode, decodeAsync, Encoder, Decoder, paths, reference: (bytes) => decode(bytes) };
+  return [...workloads().flatMap((w) => tables(w, api)), ...streamTables(api, workloads()[2])];
+}
+
+/** The names of the tables that --only keeps, in the suite's order. */
+async function tableNames(only) {
+  return (await allTables()).map((t) => t.name).filter((name) => !only || only.test(name));
+}
+
+/**
+ * In this process: the tables named `names` (every table --only keeps when
+ * `names` is null), each checked, then timed.
+ */
+async function runChild({ quick, only, names = null }) {
+  const all = await allTables();
   const started = Date.now();
   const out = [];
-  const all = [...workloads().flatMap((w) => tables(w, api)), ...streamTables(api, workloads()[2])];
-  const selected = all.filter((t) => !only || only.test(t.name));
+  const selected = all.filter((t) => (names ? names.includes(t.name) : !only || only.test(t.name)));
+  if (names && selected.length !== names.length) throw new Error(`--table: no table named ${names.filter((n) => !all.some((t) => t.name === n)).join(', ')}`);
   for (const [k, table] of selected.entries()) {
     await table.check();
     const ns = await rounds(table.tasks, budget(quick));
@@ -558,9 +574,8 @@ async function runChild({ quick, only }) {
       name: t.name, key: t.key ?? t.name, ns: ns[i], median: median(ns[i]), min: Math.min(...ns[i]), max: Math.max(...ns[i]),
       bytes: t.bytes ?? null, info: Boolean(t.info),
     }));
-    out.push({ name: table.name, workload: table.workload, op: table.op, refs: table.refs, input: table.input, rows });
-    const first = rows[0];
-    process.stderr.write(`[${process.env.FASTMP_BENCH_REGIME ?? 'this process'} ${k + 1}/${selected.length}] ${table.name}: ${first.name} ${formatNs(first.median)}\n`);
+    out.push({ name: table.name, workload: table.workload, op: table.op, refs: table.refs, input: table.input, pid: process.pid, rows });
+    if (!names) process.stderr.write(`[this process ${k + 1}/${selected.length}] ${table.name}: ${rows[0].name} ${formatNs(rows[0].median)}\n`);
   }
   return { seconds: (Date.now() - started) / 1000, loadavg: os.loadavg(), tables: out, backend: backend() };
 }
@@ -575,7 +590,7 @@ export function formatNs(ns) {
   return `${ns.toFixed(0)} ns`;
 }
 
-/** One regime: a node process of its own, its JSON read back. */
+/** A child node process in `regime` (its GLIBC_TUNABLES), its JSON read back. */
 function spawnChild(regime, args) {
   const env = { ...process.env, FASTMP_BENCH_REGIME: regime };
   delete env.GLIBC_TUNABLES;
@@ -585,8 +600,30 @@ function spawnChild(regime, args) {
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (s) => (stdout += s));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`the ${regime} process exited with ${code}`))));
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`the ${regime} process (${args.join(' ')}) exited with ${code}`))));
   });
+}
+
+/**
+ * One regime: each table in a fresh node process of its own, as a harness
+ * that times one comparison would run it. In one process shared by all
+ * tables, a peer's code that earlier tables had made polymorphic (other
+ * object shapes, other numbers) ran up to 1.8x slower than it does alone,
+ * and every ratio then depended on the order of the tables.
+ */
+async function runRegime(regime, { quick, only }) {
+  const names = await spawnChild(regime, ['--list', ...(only ? ['--only', only.source] : [])]);
+  const merged = { seconds: 0, loadavg: null, tables: [], backend: null };
+  for (const [k, name] of names.entries()) {
+    const one = await spawnChild(regime, [...(quick ? ['--quick'] : []), '--table', name]);
+    merged.seconds += one.seconds;
+    merged.loadavg = one.loadavg;
+    merged.backend ??= one.backend;
+    merged.tables.push(...one.tables);
+    const first = one.tables[0].rows[0];
+    process.stderr.write(`[${regime} ${k + 1}/${names.length}] ${name}: ${first.name} ${formatNs(first.median)}\n`);
+  }
+  return merged;
 }
 
 const row = (table, key) => table?.rows.find((r) => r.key === key);
@@ -776,15 +813,14 @@ function gitState() {
 }
 
 /**
- * Runs the suite in a child process per regime and writes RESULTS-messages.md
+ * Runs the suite, each table in a child process of its own per regime (runRegime), and writes RESULTS-messages.md
  * and results-messages.json into outDir (writeMessages). Returns { meta, regimes, targets, linear }.
  */
 export async function runMessages({ quick = false, outDir = HERE, only = null, regimes = ['plain', 'kept'], command }) {
   const started = Date.now();
   const loadavg = os.loadavg().map((x) => x.toFixed(2)).join(' ');
-  const args = [...(quick ? ['--quick'] : []), ...(only ? ['--only', only.source] : [])];
   const results = {};
-  for (const regime of regimes) results[regime] = await spawnChild(regime, args);
+  for (const regime of regimes) results[regime] = await runRegime(regime, { quick, only });
   const meta = {
     date: new Date().toISOString(),
     mode: quick ? 'quick' : only ? 'subset' : 'full',
@@ -830,7 +866,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const quick = process.argv.includes('--quick');
   const only = arg('--only') === undefined ? null : new RegExp(arg('--only'));
   if (process.argv.includes('--child')) {
-    process.stdout.write(`${JSON.stringify(await runChild({ quick, only }))}\n`);
+    const table = arg('--table');
+    const result = process.argv.includes('--list') ? await tableNames(only) : await runChild({ quick, only, names: table === undefined ? null : [table] });
+    process.stdout.write(`${JSON.stringify(result)}\n`);
   } else {
     const regime = arg('--regime') ?? 'both';
     if (regime !== 'both' && !REGIMES[regime]) throw new Error(`--regime: plain, kept or both, not ${regime}`);

@@ -27,6 +27,8 @@ test('bench/messages.js --quick: both regimes, every row timed, every target eva
   for (const [regime, run] of Object.entries(regimes)) {
     const streams = STREAM_CHUNKS.flatMap((chunk) => STREAM_SIZES.map((size) => `S ${size >= 1e6 ? `${size / 1e6} MB` : `${size / 1e3} KB`}, ${chunk} B chunks`));
     expect(run.tables.map((t) => t.name)).toEqual(['W1 encode', 'W1 decode', 'W2 encode', 'W2 decode', 'W3 encode', 'W3 decode', 'W4 encode', 'W4 decode', ...streams]);
+    // Each table in a fresh process of its own (no table's peers made polymorphic by another's).
+    expect(new Set(run.tables.map((t) => t.pid)).size, regime).toBe(run.tables.length);
     for (const table of run.tables) {
       const name = `${regime} ${table.name}`;
       // fastmp: 2 + 4 paths, peers: 3 or more; a stream table: fastmp and @msgpack/msgpack
