@@ -606,10 +606,9 @@ function spawnChild(regime, args) {
 
 /**
  * One regime: each table in a fresh node process of its own, as a harness
- * that times one comparison would run it. In one process shared by all
- * tables, a peer's code that earlier tables had made polymorphic (other
- * object shapes, other numbers) ran up to 1.8x slower than it does alone,
- * and every ratio then depended on the order of the tables.
+ * that times one comparison would run it: in one process shared by all
+ * tables, earlier tables make a peer's code polymorphic (other object
+ * shapes, other numbers), and every ratio then depends on their order.
  */
 async function runRegime(regime, { quick, only }) {
   const names = await spawnChild(regime, ['--list', ...(only ? ['--only', only.source] : [])]);
