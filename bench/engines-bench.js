@@ -419,7 +419,7 @@ export async function runEngines({ quick = false, ids, outDir, command, ...rest 
   const { crossoversOnly, probes } = { ...benchFlags(globalThis.process.argv), ...rest };
   const flags = { quick, crossoversOnly: crossoversOnly || probes != null, probes: probes ?? null };
   const { spawnSync } = await import('node:child_process');
-  const { existsSync, mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
+  const { existsSync, mkdirSync, readFileSync } = await import('node:fs');
   const os = await import('node:os');
   const { join } = await import('node:path');
   const { ENGINES, ROOT, launch, runDriver, runPage, serve } = await import('../test/engines/launch.js');
@@ -523,14 +523,14 @@ export async function runEngines({ quick = false, ids, outDir, command, ...rest 
   // seconds: the engine's whole run (start-up included); benchSeconds: run()'s own.
   const engines = rows.map(({ result: { sink, seconds, ...result } = {}, ...row }) => ({ ...row, ...result, ...(seconds ? { benchSeconds: seconds } : {}) }));
   mkdirSync(outDir, { recursive: true });
-  const { resultsJson } = await import('./results-json.js');
+  const { writeResults } = await import('./results-json.js');
   const file = join(outDir, 'results-engines.json');
   const previous = flags.crossoversOnly && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
   // A crossovers-only run merges into a results file of the same mode (a quick run's figures are no measurement).
   const output = previous?.meta.mode === meta.mode ? mergeCrossovers(previous, { meta, engines }) : { meta, engines };
   // A case and a crossover probe per line.
-  writeFileSync(file, resultsJson(output, 4));
-  await writeEnginesReport(outDir, output);
+  const stored = writeResults(file, output, 4);
+  await writeEnginesReport(outDir, stored);
   console.log(`\n${headline(engines)}\n\nwrote ${join(outDir, 'RESULTS-engines.md')} and results-engines.json in ${meta.seconds.toFixed(0)} s`);
   return rows.some((r) => !r.result) ? 1 : 0;
 }

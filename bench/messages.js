@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { FLOAT32_OPTIONS, Packr, Unpackr, isNativeAccelerationEnabled } from 'msgpackr';
 import { Bench } from 'tinybench';
 import { Decoder, Encoder, backend, createFastmp, decode, decodeAsync, encode, init } from '../js/index.js';
-import { resultsJson } from './results-json.js';
+import { writeResults } from './results-json.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(HERE, '..');
@@ -851,8 +851,7 @@ export async function runMessages({ quick = false, outDir = HERE, only = null, r
  */
 export function writeMessages(outDir, { meta, regimes }) {
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'results-messages.json'), resultsJson({ meta, regimes }, 6));
-  writeMessagesReport(outDir, { meta, regimes });
+  writeMessagesReport(outDir, writeResults(join(outDir, 'results-messages.json'), { meta, regimes }, 6));
 }
 
 /** RESULTS-messages.md in outDir from { meta, regimes }: a run's, or results-messages.json's (`npm run bench -- --report`). */

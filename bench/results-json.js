@@ -6,16 +6,40 @@
 //
 // Layout: one entry per line down to `lineDepth` (a case, a row), each value
 // at that depth on one line, and any shorter than LINE on one line wherever
-// it is. A figure is written as JSON.stringify writes it, the shortest text
-// that reads back as the same double: rounding would move figures that the
-// reports print (a clock's steps put medians on the .5 of a last digit).
+// it is. A figure that is not an integer is kept to FIGURES significant
+// digits; a run makes its reports from the values as stored (writeResults),
+// so that --report gives the same text from the file.
+
+import { writeFileSync } from 'node:fs';
 
 /** Containers whose one-line text is at most this long stay on one line. */
 const LINE = 100;
 
-/** `value` as the text of a result file: JSON, laid out as above, and a final newline. */
+/**
+ * Significant digits of a stored figure. The reports print at most four of a
+ * time and ratios to two decimals, so six move no printed figure by more than
+ * a unit in its last digit (a figure on the .5 of that digit), far inside any
+ * spread; the full digits of a double would make the files a third larger.
+ */
+const FIGURES = 6;
+
+/** `value` with every finite non-integer number rounded to FIGURES significant digits. */
+export function storedFigures(value) {
+  if (typeof value === 'number') return Number.isInteger(value) || !Number.isFinite(value) ? value : Number(value.toPrecision(FIGURES));
+  if (Array.isArray(value)) return value.map(storedFigures);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, storedFigures(v)]));
+}
+
+/** `value` (figures as stored) as the text of a result file: JSON, laid out as above, and a final newline. */
 export function resultsJson(value, lineDepth) {
-  return `${layout(value, lineDepth, '')}\n`;
+  return `${layout(storedFigures(value), lineDepth, '')}\n`;
+}
+
+/** Writes `value` to `file` as resultsJson() lays it out; returns it as stored, which the run's reports are made from. */
+export function writeResults(file, value, lineDepth) {
+  writeFileSync(file, resultsJson(value, lineDepth));
+  return storedFigures(value);
 }
 
 function layout(value, depth, indent) {

@@ -3,22 +3,25 @@
 // JS, zero copy, what users get), against the peers, the same kernels compiled
 // natively, msgpack-c and memcpy. It first prints what a fresh page costs on
 // this machine (bench/lib.js pageFaultProbe), then runs the suite twice, each
-// time in a child process of its own: plain (glibc's defaults: freed memory
-// goes back to the kernel, so a call that allocates a big output may fault its
-// pages in again each time) and with freed memory kept (GLIBC_TUNABLES,
-// bench/messages.js REGIMES). The targets are read from the kept-memory run,
-// both figures shown; rows of one code path that disagree are flagged
-// (bench/report.js flags). Writes bench/RESULTS.md, bench/results.json and
-// bench/chart.svg (or into --out DIR); then the whole-message suite
-// (bench/messages.js: a child process per memory regime), which writes
-// RESULTS-messages.md and results-messages.json there.
+// group of cases ("pack Float32Array": one operation on one type, every size
+// and content) in a fresh child process of its own (runRegime): plain (glibc's
+// defaults: freed memory goes back to the kernel, so a call that allocates a
+// big output may fault its pages in again each time) and with freed memory kept
+// (GLIBC_TUNABLES, bench/messages.js REGIMES). The targets are read from the
+// kept-memory run, both figures shown; rows of one code path that disagree are
+// flagged (bench/report.js flags). Writes bench/RESULTS.md, bench/results.json
+// and bench/chart.svg (or into --out DIR); then the whole-message suite
+// (bench/messages.js: a child process per table and memory regime), which
+// writes RESULTS-messages.md and results-messages.json there.
 //   node --expose-gc bench/run.js [--quick] [--out DIR] [--only REGEX] [--sizes N,N] [--regime plain|kept|both]
 // --only / --sizes run a subset (matching operation names / element counts),
 // for looking into one case; the outputs then hold only that subset. The
 // messages suite runs when --only matches "messages" (`--only messages` runs
 // it alone, all its tables) or when neither option is given. A part that runs
-// no case leaves its outputs as they are. --child runs one regime's suite in
-// this process and prints its JSON (what the parent reads).
+// no case leaves its outputs as they are. --child --list writes a regime's
+// page-fault probe and its cases' groups, --child --group NAME times one
+// group's cases in this process; each writes its JSON to the file the parent
+// reads (FASTMP_BENCH_RESULT).
 //   npm run bench -- --engines[=node20,bun,...] [--quick] [--crossovers-only] [--probes=REGEX] [--out DIR]
 // runs only bench/engines-bench.js (wasm SIMD vs scalar vs pure JS on Node 20,
 // 22, 24, Bun, Chromium and Firefox ESR): RESULTS-engines.md, results-engines.json.
@@ -37,7 +40,7 @@ import { loadKernels, loadPaths, pageFaultProbe, timeRounds } from './lib.js';
 import { REGIMES, runMessages, writeMessagesReport } from './messages.js';
 import { runNativeBench } from './native.js';
 import { flags, formatNs, markdown, probeLine, readmeTables, svg, withReadmeTables } from './report.js';
-import { resultsJson } from './results-json.js';
+import { writeResults } from './results-json.js';
 import { cases } from './suite.js';
 
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -83,13 +86,24 @@ function timeNative(native, ns) {
   }
 }
 
-/** One regime's suite, in this process: { probe, seconds, loadavg, results }. */
-async function runChild() {
-  const probe = pageFaultProbe();
+/** The cases that --only and --sizes keep, in the suite's order (their make() needs `paths` and `kernels`). */
+const selectedCases = (paths, kernels) => [...cases(paths, { quick, kernels })].filter((c) => (!only || only.test(c.group)) && (!sizes || sizes.includes(c.n)));
+
+/**
+ * --child --list, first in a regime: what a fresh page costs in a process of
+ * it, and the group ("pack Float32Array", ...) of each case kept, in order.
+ */
+function listChild() {
+  return { probe: pageFaultProbe(), groups: selectedCases(null, null).map((c) => c.group) };
+}
+
+/** --child --group NAME: the kept cases of one group, in this process: { seconds, loadavg, results }. */
+async function runChild(group) {
   const paths = await loadPaths();
   const kernels = await loadKernels();
   const results = [];
-  const all = [...cases(paths, { quick, kernels })].filter((c) => (!only || only.test(c.group)) && (!sizes || sizes.includes(c.n)));
+  const all = selectedCases(paths, kernels).filter((c) => c.group === group);
+  if (all.length === 0) throw new Error(`--group: no case of a group named ${group}`);
   const regime = process.env.FASTMP_BENCH_REGIME ?? 'this process';
   for (const [k, { make }] of all.entries()) {
     const c = make();
@@ -110,39 +124,62 @@ async function runChild() {
     timeNative(c.native, ns);
     const { group, op, type, n, size, content, wireBytes, baseline } = c;
     // rounds: how many round medians each timed figure summarises (every method runs in every round).
-    results.push({ group, op, type, n, size, content, wireBytes, baseline, ns, spread, rounds: timing.rounds });
+    results.push({ group, op, type, n, size, content, wireBytes, baseline, ns, spread, rounds: timing.rounds, pid: process.pid });
     process.stderr.write(`[${regime} ${k + 1}/${all.length}] ${group} ${size} ${content}: auto ${formatNs(ns.auto)}, ${baseline} ${formatNs(ns[baseline])}\n`);
   }
-  return { probe, seconds: (Date.now() - started) / 1000, loadavg: os.loadavg(), results };
+  return { seconds: (Date.now() - started) / 1000, loadavg: os.loadavg(), results };
 }
 
 /**
- * One regime: this script with --child in a node process of its own. Its
- * results come back through a file (FASTMP_BENCH_RESULT), not its stdout: a
- * full run's stdout once arrived corrupted in the middle of its JSON, losing
- * the regime's measurements. On a bad file the text is kept for a look.
+ * This script with --child and `childArgs` in a node process of its own, in
+ * `regime` (its GLIBC_TUNABLES). Its JSON comes back through a file
+ * (FASTMP_BENCH_RESULT), not its stdout: a full run's stdout once arrived
+ * corrupted in the middle of its JSON, losing the regime's measurements. On a
+ * bad file the text is kept for a look.
  */
-function spawnRegime(regime) {
+function spawnChild(regime, childArgs) {
   const resultFile = join(mkdtempSync(join(os.tmpdir(), 'fastmp-bench-')), `${regime}.json`);
   const env = { ...process.env, FASTMP_BENCH_REGIME: regime, FASTMP_BENCH_RESULT: resultFile };
   delete env.GLIBC_TUNABLES;
   if (REGIMES[regime].env) env.GLIBC_TUNABLES = REGIMES[regime].env;
-  const args = ['--expose-gc', fileURLToPath(import.meta.url), '--child', ...process.argv.slice(2)];
+  const args = ['--expose-gc', fileURLToPath(import.meta.url), '--child', ...process.argv.slice(2), ...childArgs];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`the ${regime} process exited with ${code}`));
+      if (code !== 0) return reject(new Error(`the ${regime} process (${childArgs.join(' ')}) exited with ${code}`));
       const text = readFileSync(resultFile, 'utf8');
       try {
         resolve(JSON.parse(text));
         rmSync(dirname(resultFile), { recursive: true, force: true });
       } catch (e) {
-        reject(new Error(`the ${regime} process wrote ${text.length} chars of bad JSON (${e.message}); kept in ${resultFile}`));
+        reject(new Error(`the ${regime} process (${childArgs.join(' ')}) wrote ${text.length} chars of bad JSON (${e.message}); kept in ${resultFile}`));
       }
       return undefined;
     });
   });
+}
+
+/**
+ * One regime: { probe, seconds, loadavg, results }, each group's cases in a
+ * fresh node process of its own, as a harness that times one operation on
+ * one type would run them: in one process shared by all groups, the cases
+ * before make a peer's code polymorphic (other types, other value ranges),
+ * and its rows then depend on the suite's order. The results come back in
+ * the suite's order.
+ */
+async function runRegime(regime) {
+  const { probe, groups } = await spawnChild(regime, ['--list']);
+  const byGroup = new Map();
+  let seconds = 0;
+  let loadavg = null;
+  for (const group of new Set(groups)) {
+    const one = await spawnChild(regime, ['--group', group]);
+    seconds += one.seconds;
+    loadavg = one.loadavg;
+    byGroup.set(group, one.results);
+  }
+  return { probe, seconds, loadavg, results: groups.map((group) => byGroup.get(group).shift()) };
 }
 
 /**
@@ -182,7 +219,8 @@ async function report(dir) {
 }
 
 if (process.argv.includes('--child')) {
-  writeFileSync(process.env.FASTMP_BENCH_RESULT, `${JSON.stringify(await runChild())}\n`);
+  const result = process.argv.includes('--list') ? listChild() : await runChild(arg('--group'));
+  writeFileSync(process.env.FASTMP_BENCH_RESULT, `${JSON.stringify(result)}\n`);
   process.exit(0);
 }
 
@@ -210,7 +248,7 @@ const wanted = arg('--regime') ?? 'both';
 if (wanted !== 'both' && !REGIMES[wanted]) throw new Error(`--regime: plain, kept or both, not ${wanted}`);
 const regimes = {};
 for (const regime of wanted === 'both' ? ['kept', 'plain'] : [wanted]) {
-  regimes[regime] = await spawnRegime(regime);
+  regimes[regime] = await runRegime(regime);
   process.stderr.write(`${regime}: ${regimes[regime].results.length} cases in ${regimes[regime].seconds.toFixed(0)} s; page-fault probe: ${probeLine(regimes[regime].probe)}\n`);
 }
 const meta = {
@@ -234,8 +272,7 @@ if (cased) {
   for (const f of found) process.stderr.write(`FLAG [${f.regime}] ${f.rule}: ${f.what}\n`);
   mkdirSync(outDir, { recursive: true });
   // A case per line; the targets and flags are not stored: the report makes them from the cases.
-  writeFileSync(join(outDir, 'results.json'), resultsJson({ meta, regimes }, 4));
-  writeSuiteReport(outDir, { meta, regimes });
+  writeSuiteReport(outDir, writeResults(join(outDir, 'results.json'), { meta, regimes }, 4));
   process.stderr.write(`wrote ${join(outDir, 'RESULTS.md')}, results.json and chart.svg in ${meta.seconds.toFixed(0)} s\n`);
 }
 if (withMessages) await runMessages({ quick, outDir, command: meta.command });

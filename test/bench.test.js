@@ -28,6 +28,13 @@ test('bench --quick writes RESULTS.md, results.json and chart.svg, both memory r
       'pack Float32Array', 'unpack Float32Array', 'pack Int32Array', 'unpack Int32Array', 'pack boolean', 'unpack boolean',
       'encode BMPString', 'decode BMPString',
     ]));
+    // Each group's cases ran in a fresh process of their own, and come back in the suite's order (each type's pack, then its unpack, by size).
+    const pids = new Map(results.map((r) => [r.group, r.pid]));
+    expect(new Set(pids.values()).size).toBe(pids.size);
+    for (const r of results) expect(r.pid, r.group).toBe(pids.get(r.group));
+    expect(results.slice(0, 4).map((r) => `${r.group} ${r.n}`)).toEqual([
+      'pack Float32Array 16', 'unpack Float32Array 16', 'pack Float32Array 4096', 'unpack Float32Array 4096',
+    ]);
     const f32 = results.find((r) => r.group === 'pack Float32Array' && r.n === 4096);
     for (const method of ['wasm-simd', 'wasm-scalar', 'pure-js', 'auto', 'zero-copy simd', 'zero-copy scalar', 'kernel simd', 'kernel scalar',
       'JS loop', 'DataView loop',
