@@ -2,8 +2,9 @@
 // one instance, one element type, one operation per process (monomorphic call
 // sites), fastmp (`auto`) against the harness's JS loop (bench/peers.js
 // jsLoop()), interleaved in 9 rounds; medians. The full harness (npm run bench)
-// runs every path of every type in one process, where fastmp's call sites are
-// megamorphic: both figures are reported, this one is not the target's.
+// runs one operation on one type per process but every fastmp path in it (auto,
+// wasm, pure JS, zero-copy), so fastmp's call sites see several paths there:
+// both figures are reported, this one is not the target's.
 //   node bench/one-type.js Float32Array pack
 import { createFastmp } from '../js/index.js';
 import { jsLoop } from './peers.js';
