@@ -176,8 +176,12 @@ function project(dir, pkg) {
   return dir;
 }
 
-/** Vite's production build of one entry, kept in memory: its output files. */
-async function bundle(dir, entry) {
+/**
+ * Vite's production build of one entry, kept in memory: its output files.
+ * `minify: false` keeps the code as the bundler joined it, and `sourcemap`
+ * adds each chunk's map (bench/size-costs.js takes declarations out of it).
+ */
+export async function bundle(dir, entry, { minify = true, sourcemap = false } = {}) {
   const result = await build({
     root: dir,
     configFile: false,
@@ -185,7 +189,7 @@ async function bundle(dir, entry) {
     publicDir: false,
     mode: 'production',
     logLevel: 'silent',
-    build: { write: false, rolldownOptions: { input: entry } },
+    build: { write: false, minify, sourcemap, rolldownOptions: { input: entry } },
   });
   return (Array.isArray(result) ? result : [result]).flatMap((r) => r.output);
 }
@@ -197,13 +201,18 @@ async function measureApp(app, dir) {
   const output = await bundle(dir, entry);
   const chunks = output.filter((o) => o.type === 'chunk').map((o) => ({ file: o.fileName, gzip: gzip(o.code) }));
   const text = output.filter((o) => o.type === 'chunk').map((o) => o.code).join('\n');
-  const wasm = output.filter((o) => o.type === 'asset' && o.fileName.endsWith('.wasm'))
-    .map((o) => ({ file: o.fileName, source: basename(o.originalFileNames?.[0] ?? o.fileName), gzip: gzip(o.source) }));
-  const files = bundledFiles(output);
-  const fetched = app.fetched(wasm, files);
+  const { wasm, fetched, files } = wasmOf(app, output);
   const js = sum(chunks, 'gzip');
   const codec = Object.fromEntries(Object.entries(CODEC_MARKERS).map(([half, m]) => [half, text.includes(m.text)]));
   return { name: app.name, label: app.label, chunks, js, wasm, fetched, total: js + sum(fetched, 'gzip'), codec, files: [...files].sort() };
+}
+
+/** A build's output: the .wasm files it emits, those a SIMD browser fetches for `app`, the package files it bundles. */
+export function wasmOf(app, output) {
+  const wasm = output.filter((o) => o.type === 'asset' && o.fileName.endsWith('.wasm'))
+    .map((o) => ({ file: o.fileName, source: basename(o.originalFileNames?.[0] ?? o.fileName), gzip: gzip(o.source) }));
+  const files = bundledFiles(output);
+  return { wasm, fetched: app.fetched(wasm, files), files };
 }
 
 /** Each marker shows in the app that calls its half of the codec (see CODEC_MARKERS). */
@@ -230,7 +239,7 @@ export async function measure({ pkg = ROOT, ref } = {}) {
 }
 
 /** fn(dir) in a new app project depending on the package (at `pkg`, or as of `ref`), in production mode. */
-async function inProject({ pkg = ROOT, ref } = {}, fn) {
+export async function inProject({ pkg = ROOT, ref } = {}, fn) {
   const dir = mkdtempSync(join(tmpdir(), 'fastmp-size-'));
   // Vite takes production-ness from NODE_ENV when it is set (Vitest sets 'test').
   const nodeEnv = process.env.NODE_ENV;
@@ -294,7 +303,7 @@ export function table(rows) {
 }
 
 /** What was measured: the commit, and whether js/ or package.json differ from it. */
-function codeState(ref) {
+export function codeState(ref) {
   const git = (...args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
   if (ref) return `commit ${git('rev-parse', '--short', ref)}`;
   const dirty = git('status', '--porcelain', '--', 'js', 'package.json', 'dist') !== '';

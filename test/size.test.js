@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { APPS, BUDGETS, MODULE_MARKS, inlineHoldings, judge, measure, table } from '../bench/size.js';
+import { featureCosts } from '../bench/size-costs.js';
 import * as inline from '../js/inline.js';
 import { PACK, STRINGS, TYPED } from '../js/modules.js';
 import { ROOT } from './helpers.js';
@@ -75,4 +76,17 @@ test('fastmp-wasm/inline: an app of any one export holds the inlined builds of e
   expect(wrong, 'js/inline.js: export these with holding() of the modules they load').toEqual([]);
   const loads = (name) => rows.find((r) => r.name === name).loads;
   expect([loads('encode'), loads('decode'), loads('encodeBMP'), loads('ExtData')]).toEqual([[PACK], [TYPED], [STRINGS], []]);
+});
+
+test('bench/size-costs.js: every declaration a feature names is in the app, each feature costs bytes, and all of them less than the app', async () => {
+  const costs = await featureCosts();
+  const zero = costs.rows.filter((r) => r.bytes <= 0).map((r) => r.name);
+  expect(zero, 'features that cost nothing: their declarations moved?').toEqual([]);
+  const largest = Math.max(...costs.rows.map((r) => r.bytes));
+  expect(costs.allTogether).toBeGreaterThanOrEqual(largest);
+  expect(costs.allTogether).toBeLessThan(costs.total);
+  expect(costs.codecTogether).toBeLessThan(costs.allTogether);
+  const wasmPath = costs.rows.find((r) => r.wasm).bytes;
+  expect(costs.shaped.wasmPath, 'the shaped app\'s wasm path holds the decoding side too').toBeGreaterThan(wasmPath);
+  expect(costs.wasm, 'the encode-only app fetches the pack kernels').toBe(measured.encode.fetched[0].gzip);
 });

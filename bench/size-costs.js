@@ -1,0 +1,280 @@
+// size-costs.js - what each feature of the `encode`-only app (bench/size.js)
+// adds to its download, and what is left without them: the figures a decision
+// on issue 26's 16 KB budget needs, since rearranging the code does not reach it.
+//
+// A feature is a list of the declarations that carry it: top-level functions,
+// classes and variables, and class members as `Class.member`, by their names in
+// js/. The app is built by Vite (production, not minified); a feature's cost is
+// the gzip -9 of the app's JS, minified, less that of the same JS without the
+// feature's declarations. The minifier mangles but does not compress, so that
+// taking a declaration out removes its own text and nothing else; its total is
+// therefore a little off bench/size.js's. Costs are marginal: features share
+// text that gzip finds once, so they do not add up, and a row of features
+// taken out together is given for that.
+//
+//   node bench/size-costs.js
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { minifySync, parseSync } from 'rolldown/experimental';
+import { version as viteVersion } from 'vite';
+import { APPS, BUDGETS, KB, bundle, codeState, inProject, wasmOf } from './size.js';
+
+/**
+ * Each feature the encode-only app carries that a lighter product could leave
+ * out or make an import of its own, as the declarations that carry it: a name
+ * in js/, `Class.member`, `file.js:name` where two files use the name, or
+ * `file.js:*` for all of a file's. `wasm` marks the wasm path's JS (the app
+ * also fetches the pack kernels for it); the others are behaviour of the codec.
+ */
+export const FEATURES = [
+  {
+    name: 'Date as the timestamp extension',
+    names: ['timeSpecOfDate', 'timeSpecOf', 'timestampSize', 'writeTimeSpec', 'encodeTimeSpecToTimestamp',
+      'encodeTimestampExtension', 'decodeTimestampToTimeSpec', 'decodeTimestampExtension', 'timestampExtension',
+      'TIMESTAMP32_MAX_SEC', 'TIMESTAMP64_MAX_SEC', 'Encoder.writeDate', 'dateGetTime', 'dateTime'],
+  },
+  {
+    name: 'extension types (ExtensionCodec, ExtData)',
+    names: ['ExtData', 'ExtensionCodec', 'Encoder.writeExt', 'Encoder.writeTypedExt', 'Encoder.extBytes', 'Encoder.writeExtHeader'],
+  },
+  {
+    name: 'Map and Set',
+    names: ['Encoder.writeMap', 'Encoder.writeSetValues', 'snapshot', 'mapSize', 'setSize', 'isMap', 'isSet', 'mapForEach', 'setForEach'],
+  },
+  { name: 'BigInt and BigInt64Array', names: ['Encoder.writeBigInt', 'packBigIntsInto', 'BIGINT_MAX', 'BIGINT_MIN'] },
+  { name: 'sortKeys', names: ['sortedByKey'] },
+  {
+    name: 'Float16Array and bool arrays',
+    names: ['Float16', 'isHalf', 'widenHalf', 'widenHalfBits', 'widenHalfWord', 'BoolArray', 'boolOriginal', 'Encoder.writeBools', 'packBoolsInto'],
+  },
+  {
+    name: 'options checked (plain object, known keys, values)',
+    names: ['readOptions', 'readGiven', 'optionsOf', 'checkOptions', 'checkValue', 'notPlain', 'unknownOption', 'oneOf', 'ANY',
+      'ENCODER_SPEC', 'ENCODER_KEYS', 'DECODER_KEYS', 'EncoderConfig.sameAs', 'readEncoderOptions', 'flag', 'count',
+      'bufferSize', 'codecOption', 'INIT_OPTIONS', 'readInitOptions'],
+  },
+  {
+    name: 'paths in errors',
+    names: ['SEGMENTS', 'IDENTIFIER', 'KeySegment', 'EntrySegment', 'addSegment', 'withPath', 'isStackOverflow', 'formatSegment', 'withExtra'],
+  },
+  { name: 'values described in errors', names: ['describe', 'withArticle'] },
+  {
+    name: 'aliasing and lifetime checks',
+    names: ['handOut', 'staleOutput', 'detachedError', 'reattached', 'locateSized', 'outsideForSure', 'readableAfterGrowth',
+      'locateView', 'refuseWritten', 'allocationHolding', 'liveSource', 'JsStore.refuseOwn'],
+  },
+  { name: 'pure-JS typed-array packers (small arrays; no wasm)', names: ['packF32Into', 'packF64Into', 'packIntsInto', 'byKind', 'PACKERS_INTO', 'packKindInto'] },
+  { name: 'crossover table (JS below a length, per engine)', names: ['TABLE', 'jsEngine', 'jsBelowFor'] },
+  {
+    name: 'the wasm path: loader, SIMD probe, boundary, ports (its JS)',
+    wasm: true,
+    names: ['loader.js:*', 'instance.js:*', 'siblings.js:*', 'modules.js:*', 'families.js:*', 'port.js:*', 'abi.js:*',
+      'wasm/index.js:*', 'wasm/core.js:*', 'wasm/lifetimes.js:*', 'wasm/outputs.js:*', 'wasm/store.js:*'],
+    // An app that decodes holds these too.
+    decoding: ['wasm/reader.js:*', 'wasm/typed.js:*', 'wasm/errors.js:*'],
+  },
+];
+
+const gzip = (text) => gzipSync(text, { level: 9 }).length;
+/** The app's JS as the cost is taken of it: minified, mangled, not compressed. */
+const minifiedGzip = (code) => gzip(minifySync('app.js', code, { compress: false, mangle: true }).code);
+/** A bundler's name for a declaration it renamed apart from another of the same name (`init$1`): the name in js/. */
+const sourceName = (name) => name.replace(/\$\d+$/, '');
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** A source map's `mappings` decoded: per line of the code, its segments [column, source index], in column order. */
+function mappedLines(mappings) {
+  const lines = [];
+  let source = 0;
+  for (const line of mappings.split(';')) {
+    const segments = [];
+    let column = 0;
+    for (const segment of line.split(',').filter(Boolean)) {
+      const fields = [];
+      let value = 0;
+      let shift = 0;
+      for (const char of segment) {
+        const digit = BASE64.indexOf(char);
+        value += (digit & 31) << shift;
+        shift += 5;
+        if (digit & 32) continue;
+        fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
+        value = 0;
+        shift = 0;
+      }
+      column += fields[0];
+      if (fields.length > 1) source += fields[1];
+      if (fields.length > 1) segments.push([column, source]);
+    }
+    lines.push(segments);
+  }
+  return lines;
+}
+
+/**
+ * The js/ file each position of the chunk comes from, by its source map: the
+ * source of the last mapped segment at or before it on its line.
+ */
+function fileAt(code, map) {
+  const lines = mappedLines(map.mappings);
+  const lineStarts = [0];
+  for (let i = code.indexOf('\n'); i !== -1; i = code.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  return (position) => {
+    let line = lineStarts.length - 1;
+    while (lineStarts[line] > position) line--;
+    const column = position - lineStarts[line];
+    const segment = lines[line]?.findLast(([c]) => c <= column) ?? lines[line]?.[0];
+    const source = segment ? map.sources[segment[1]] : '';
+    const at = source.lastIndexOf('/js/');
+    return at === -1 ? source : source.slice(at + 4);
+  };
+}
+
+/**
+ * Where each declaration of `code` lies: name -> [[start, end]], by its name
+ * in js/ (`Class.member` for a member), and by that name qualified with its
+ * file (`loader.js:compile`), for a name that two files declare; `file:*`
+ * holds every top-level declaration of a file.
+ */
+export function declarations(code, map) {
+  const spans = new Map();
+  const fileOf = fileAt(code, map);
+  const add = (name, node, file, member = false) => {
+    const keys = member ? [name, `${file}:${name}`] : [name, `${file}:${name}`, `${file}:*`];
+    for (const key of keys) spans.set(key, [...(spans.get(key) ?? []), [node.start, node.end]]);
+  };
+  const addMembers = (className, body, file) => {
+    for (const member of body.body) if (member.key?.name) add(`${className}.${member.key.name}`, member, file, true);
+  };
+  for (const statement of parseSync('app.js', code).program.body) {
+    const file = fileOf(statement.start);
+    if (statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') {
+      const name = sourceName(statement.id.name);
+      add(name, statement, file);
+      if (statement.type === 'ClassDeclaration') addMembers(name, statement.body, file);
+    } else if (statement.type === 'VariableDeclaration' && statement.declarations.length === 1 && statement.declarations[0].id.name) {
+      const [declarator] = statement.declarations;
+      const name = sourceName(declarator.id.name);
+      add(name, statement, file);
+      if (declarator.init?.type === 'ClassExpression') addMembers(name, declarator.init.body, file);
+    }
+  }
+  return spans;
+}
+
+/** `code` without the declarations named (each must be there, and once: a feature list that drifts from js/ fails). */
+function without(code, spans, names) {
+  const cuts = names.flatMap((name) => {
+    const found = spans.get(name);
+    if (!found) throw new Error(`size-costs.js: no declaration '${name}' in the app's bundle (renamed or gone from js/?)`);
+    if (found.length > 1 && !name.endsWith(':*')) {
+      throw new Error(`size-costs.js: '${name}' names ${found.length} declarations in the app's bundle: qualify it with its file (file.js:${name})`);
+    }
+    return found;
+  }).sort((a, b) => a[0] - b[0]);
+  let kept = '';
+  let at = 0;
+  for (const [start, end] of cuts) {
+    if (start < at) continue; // a member of a class already cut
+    kept += code.slice(at, start);
+    at = end;
+  }
+  return kept + code.slice(at);
+}
+
+/**
+ * An app of bench/size.js's APPS, built: its JS (`total`, as this file
+ * measures it), the .wasm it fetches, and `cost(names)`, the bytes that the
+ * declarations named cost its JS.
+ */
+async function measured(appName, dir) {
+  const app = APPS.find((a) => a.name === appName);
+  const entry = join(dir, `${app.name}.js`);
+  writeFileSync(entry, `${app.code}\n`);
+  const output = await bundle(dir, entry, { minify: false, sourcemap: true });
+  const chunks = output.filter((o) => o.type === 'chunk');
+  if (chunks.length !== 1) throw new Error(`size-costs.js: the ${app.name} app built to ${chunks.length} JS chunks, not one`);
+  const { code, map } = chunks[0];
+  const spans = declarations(code, map);
+  const total = minifiedGzip(code);
+  return {
+    total,
+    wasm: wasmOf(app, output).fetched.reduce((sum, w) => sum + w.gzip, 0),
+    cost: (names) => total - minifiedGzip(without(code, spans, names)),
+  };
+}
+
+/**
+ * The encode-only app: per feature the bytes it costs, then every codec
+ * feature together, and those and the wasm path together. The shaped app
+ * (encode + shaped decode): what its wasm path costs, the decoding side's
+ * files included.
+ */
+export async function featureCosts() {
+  return inProject({}, async (dir) => {
+    const encode = await measured('encode', dir);
+    const shaped = await measured('shaped', dir);
+    const wasmPath = FEATURES.find((f) => f.wasm);
+    return {
+      total: encode.total,
+      wasm: encode.wasm,
+      rows: FEATURES.map((f) => ({ name: f.name, wasm: Boolean(f.wasm), bytes: encode.cost(f.names) })),
+      codecTogether: encode.cost(FEATURES.filter((f) => !f.wasm).flatMap((f) => f.names)),
+      allTogether: encode.cost(FEATURES.flatMap((f) => f.names)),
+      shaped: { total: shaped.total, wasm: shaped.wasm, wasmPath: shaped.cost([...wasmPath.names, ...wasmPath.decoding]) },
+    };
+  });
+}
+
+const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
+
+/** featureCosts() as markdown: the table, then what is left of each app against its budget. */
+export function costTable(c) {
+  const lines = [
+    '| what the `encode`-only app carries | its JS, gzip -9 |',
+    '| --- | --- |',
+    `| the whole app (minified without compressing) | ${kb(c.total)} (${c.total} B) |`,
+    ...c.rows.map((r) => `| ${r.name} | ${r.bytes} B |`),
+    `| every feature above but the wasm path, together | ${c.codecTogether} B |`,
+    `| every feature above, together | ${c.allTogether} B |`,
+  ];
+  const left = c.total - c.codecTogether;
+  const s = c.shaped;
+  return `${lines.join('\n')}
+
+Without every feature above but the wasm path, the \`encode\`-only app's JS would be ${kb(left)}; with
+the SIMD pack kernels it fetches (${kb(c.wasm)}), ${kb(left + c.wasm)}, against issue 26's goal of
+${BUDGETS.encode.goal.text}. The \`encode\` + shaped \`decode\` app (${kb(s.total)} of JS) spends ${kb(s.wasmPath)}
+of it on the wasm path and fetches ${kb(s.wasm)} of kernels: ${kb(s.wasmPath + s.wasm)} before any code
+of the codec, against the goal of ${BUDGETS.shaped.goal.text}.
+`;
+}
+
+/** The markdown page: how it was made, then the table. */
+function page(c, command) {
+  const node = process.versions.node.split('.').slice(0, 2).join('.');
+  return `# What each feature costs the \`encode\`-only app (issue 26)
+
+\`${command}\`: ${codeState()}, Vite ${viteVersion}, Node ${node}. The app is bench/size.js's, built
+by Vite's production build without minifying; a feature's cost is the gzip -9 of the app's JS,
+minified (mangled, not compressed), less that of the same JS without the feature's declarations
+(bench/size-costs.js FEATURES names them). Their call sites stay, so an app without a feature would
+be a little smaller still. Costs are marginal: they do not add up, and the rows "together" take
+the features out at once.
+
+${costTable(c)}`;
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { out: { type: 'string' } } });
+  const costs = await featureCosts();
+  process.stdout.write(costTable(costs));
+  const command = ['node bench/size-costs.js', ...process.argv.slice(2)].join(' ');
+  if (values.out) writeFileSync(values.out, page(costs, command));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
