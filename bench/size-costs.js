@@ -2,9 +2,9 @@
 // adds to its download, and what is left without them: the figures a decision
 // on issue 26's 16 KB budget needs, since rearranging the code does not reach it.
 //
-// A feature is a list of the declarations that carry it: top-level functions,
-// classes and variables, and class members as `Class.member`, by their names in
-// js/. The app is built by Vite (production, not minified); a feature's cost is
+// A feature is a list of the declarations that carry it (top-level functions,
+// classes and variables, and class members), by their names in js/ (FEATURES);
+// the chunk's source map tells which file each comes from. The app is built by Vite (production, not minified); a feature's cost is
 // the gzip -9 of the app's JS, minified, less that of the same JS without the
 // feature's declarations. The minifier mangles but does not compress, so that
 // taking a declaration out removes its own text and nothing else; its total is
@@ -12,7 +12,8 @@
 // text that gzip finds once, so they do not add up, and a row of features
 // taken out together is given for that.
 //
-//   node bench/size-costs.js
+//   npm run size:costs                        prints the table
+//   node bench/size-costs.js --out FILE.md    also writes it as a page (bench/RESULTS-size-costs.md)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,8 +108,9 @@ function mappedLines(mappings) {
         shift = 0;
       }
       column += fields[0];
-      if (fields.length > 1) source += fields[1];
-      if (fields.length > 1) segments.push([column, source]);
+      if (fields.length === 1) continue; // a segment that maps to no source
+      source += fields[1];
+      segments.push([column, source]);
     }
     lines.push(segments);
   }
