@@ -18,10 +18,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { gzipSync } from 'node:zlib';
 import { minifySync, parseSync } from 'rolldown/experimental';
 import { version as viteVersion } from 'vite';
-import { APPS, BUDGETS, KB, bundle, codeState, inProject, wasmOf } from './size.js';
+import { APPS, BUDGETS, bundle, codeState, gzip, inProject, kb, wasmOf } from './size.js';
 
 /**
  * Each feature the encode-only app carries that a lighter product could leave
@@ -79,7 +78,6 @@ export const FEATURES = [
   },
 ];
 
-const gzip = (text) => gzipSync(text, { level: 9 }).length;
 /** The app's JS as the cost is taken of it: minified, mangled, not compressed. */
 const minifiedGzip = (code) => gzip(minifySync('app.js', code, { compress: false, mangle: true }).code);
 /** A bundler's name for a declaration it renamed apart from another of the same name (`init$1`): the name in js/. */
@@ -147,7 +145,7 @@ export function declarations(code, map) {
   const fileOf = fileAt(code, map);
   const add = (name, node, file, member = false) => {
     const keys = member ? [name, `${file}:${name}`] : [name, `${file}:${name}`, `${file}:*`];
-    for (const key of keys) spans.set(key, [...(spans.get(key) ?? []), [node.start, node.end]]);
+    for (const key of keys) (spans.get(key) ?? spans.set(key, []).get(key)).push([node.start, node.end]);
   };
   const addMembers = (className, body, file) => {
     for (const member of body.body) if (member.key?.name) add(`${className}.${member.key.name}`, member, file, true);
@@ -231,8 +229,6 @@ export async function featureCosts() {
     };
   });
 }
-
-const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
 
 /** featureCosts() as markdown: the table, then what is left of each app against its budget. */
 export function costTable(c) {

@@ -21,7 +21,7 @@ import { FILE_STEM, PACK, STRINGS, TYPED, modulesToLoad } from '../js/modules.js
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const KB = 1024;
-const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
+export const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
 
 /**
  * The apps, as a browser app writes them: import from the package, `await
@@ -141,7 +141,7 @@ function bundledFiles(output) {
   return files;
 }
 
-const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
+export const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
 const sum = (list, key) => list.reduce((total, item) => total + item[key], 0);
 
 /**
