@@ -102,3 +102,22 @@ test('bench/unpack-stages.js times every stage in both regimes, its compositions
     for (const ratio of [keptRatio, plainRatio]) expect(Number.parseFloat(ratio)).toBeGreaterThan(0);
   }
 });
+
+test('bench/compare.js times each case of two checkouts in processes of their own and reports every one', () => {
+  const list = JSON.parse(execFileSync(process.execPath, [join(ROOT, 'bench', 'compare.js'), '--child', ROOT, '--list'], { encoding: 'utf8' }));
+  for (const id of ['W1', 'W2', 'W3', 'W4']) expect(list).toEqual(expect.arrayContaining([`${id} encode`, `${id} decode`]));
+  expect(list).toEqual(expect.arrayContaining(['pack f32 4096', 'unpack f32 4096', 'pack i32 4096', 'unpack i32 4096']));
+  // The checkout against itself: two cases, two rounds, short warm-ups.
+  const json = join(out, 'compare.json');
+  const text = execFileSync(process.execPath, [join(ROOT, 'bench', 'compare.js'), ROOT, ROOT, '--rounds', '2', '--time', '20',
+    '--only', '^(W3 decode|unpack u8 4096)$', '--json', json], { encoding: 'utf8' });
+  const { times } = JSON.parse(readFileSync(json, 'utf8'));
+  expect(Object.keys(times)).toEqual(['W3 decode', 'unpack u8 4096']);
+  for (const { old, new: now } of Object.values(times)) {
+    for (const ns of [...old, ...now]) expect(ns).toBeGreaterThan(0);
+    expect([old.length, now.length]).toEqual([2, 2]);
+  }
+  const rows = text.split('\n').filter((l) => /^\| (W3|unpack)/.test(l));
+  expect(rows).toHaveLength(2);
+  for (const row of rows) expect(row).toMatch(/\| (new faster every round|new slower every round|mixed) \|$/);
+});
