@@ -14,7 +14,7 @@
 //
 //   npm run size:costs                        prints the table
 //   node bench/size-costs.js --out FILE.md    also writes it as a page (bench/RESULTS-size-costs.md)
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -27,47 +27,53 @@ import { APPS, BUDGETS, bundle, codeState, gzip, inProject, kb, wasmOf } from '.
  * out or make an import of its own, as the declarations that carry it: a name
  * in js/, `Class.member`, `file.js:name` where two files use the name, or
  * `file.js:*` for all of a file's. `wasm` marks the wasm path's JS (the app
- * also fetches the pack kernels for it); the others are behaviour of the codec.
+ * also fetches the pack kernels for it); the others are the codec's, each of a
+ * `group`: BEHAVIOUR (what a message may hold), CHECKS (refusals and what
+ * errors say) or SMALL (pure JS for small arrays).
  */
+const BEHAVIOUR = 'behaviour';
+const CHECKS = 'checks';
+const SMALL = 'small arrays';
+
 export const FEATURES = [
   {
-    name: 'Date as the timestamp extension',
+    name: 'Date as the timestamp extension', group: BEHAVIOUR,
     names: ['timeSpecOfDate', 'timeSpecOf', 'timestampSize', 'writeTimeSpec', 'encodeTimeSpecToTimestamp',
       'encodeTimestampExtension', 'decodeTimestampToTimeSpec', 'decodeTimestampExtension', 'timestampExtension',
       'TIMESTAMP32_MAX_SEC', 'TIMESTAMP64_MAX_SEC', 'Encoder.writeDate', 'dateGetTime', 'dateTime'],
   },
   {
-    name: 'extension types (ExtensionCodec, ExtData)',
+    name: 'extension types (ExtensionCodec, ExtData)', group: BEHAVIOUR,
     names: ['ExtData', 'ExtensionCodec', 'Encoder.writeExt', 'Encoder.writeTypedExt', 'Encoder.extBytes', 'Encoder.writeExtHeader'],
   },
   {
-    name: 'Map and Set',
+    name: 'Map and Set', group: BEHAVIOUR,
     names: ['Encoder.writeMap', 'Encoder.writeSetValues', 'snapshot', 'mapSize', 'setSize', 'isMap', 'isSet', 'mapForEach', 'setForEach'],
   },
-  { name: 'BigInt and BigInt64Array', names: ['Encoder.writeBigInt', 'packBigIntsInto', 'BIGINT_MAX', 'BIGINT_MIN'] },
-  { name: 'sortKeys', names: ['sortedByKey'] },
+  { name: 'BigInt and BigInt64Array', group: BEHAVIOUR, names: ['Encoder.writeBigInt', 'packBigIntsInto', 'BIGINT_MAX', 'BIGINT_MIN'] },
+  { name: 'sortKeys', group: BEHAVIOUR, names: ['sortedByKey'] },
   {
-    name: 'Float16Array and bool arrays',
+    name: 'Float16Array and bool arrays', group: BEHAVIOUR,
     names: ['Float16', 'isHalf', 'widenHalf', 'widenHalfBits', 'widenHalfWord', 'BoolArray', 'boolOriginal', 'Encoder.writeBools', 'packBoolsInto'],
   },
   {
-    name: 'options checked (plain object, known keys, values)',
+    name: 'options checked (plain object, known keys, values)', group: CHECKS,
     names: ['readOptions', 'readGiven', 'optionsOf', 'checkOptions', 'checkValue', 'notPlain', 'unknownOption', 'oneOf', 'ANY',
       'ENCODER_SPEC', 'ENCODER_KEYS', 'DECODER_KEYS', 'EncoderConfig.sameAs', 'readEncoderOptions', 'flag', 'count',
       'bufferSize', 'codecOption', 'INIT_OPTIONS', 'readInitOptions'],
   },
   {
-    name: 'paths in errors',
+    name: 'paths in errors', group: CHECKS,
     names: ['SEGMENTS', 'IDENTIFIER', 'KeySegment', 'EntrySegment', 'addSegment', 'withPath', 'isStackOverflow', 'formatSegment', 'withExtra'],
   },
-  { name: 'values described in errors', names: ['describe', 'withArticle'] },
+  { name: 'values described in errors', group: CHECKS, names: ['describe', 'withArticle'] },
   {
-    name: 'aliasing and lifetime checks',
+    name: 'aliasing and lifetime checks', group: CHECKS,
     names: ['handOut', 'staleOutput', 'detachedError', 'reattached', 'locateSized', 'outsideForSure', 'readableAfterGrowth',
       'locateView', 'refuseWritten', 'allocationHolding', 'liveSource', 'JsStore.refuseOwn'],
   },
-  { name: 'pure-JS typed-array packers (small arrays; no wasm)', names: ['packF32Into', 'packF64Into', 'packIntsInto', 'byKind', 'PACKERS_INTO', 'packKindInto'] },
-  { name: 'crossover table (JS below a length, per engine)', names: ['TABLE', 'jsEngine', 'jsBelowFor'] },
+  { name: 'pure-JS typed-array packers (small arrays; no wasm)', group: SMALL, names: ['packF32Into', 'packF64Into', 'packIntsInto', 'byKind', 'PACKERS_INTO', 'packKindInto'] },
+  { name: 'crossover table (JS below a length, per engine)', group: SMALL, names: ['TABLE', 'jsEngine', 'jsBelowFor'] },
   {
     name: 'the wasm path: loader, SIMD probe, boundary, ports (its JS)',
     wasm: true,
@@ -77,6 +83,9 @@ export const FEATURES = [
     decoding: ['wasm/reader.js:*', 'wasm/typed.js:*', 'wasm/errors.js:*'],
   },
 ];
+
+/** The size baseline that takes the wasm path's place in the rows of a bare path (bench/bare-wasm-path.js). */
+const BARE_PATH = readFileSync(fileURLToPath(new URL('./bare-wasm-path.js', import.meta.url)), 'utf8');
 
 /** The app's JS as the cost is taken of it: minified, mangled, not compressed. */
 const minifiedGzip = (code) => gzip(minifySync('app.js', code, { compress: false, mangle: true }).code);
@@ -188,8 +197,9 @@ function without(code, spans, names) {
 
 /**
  * An app of bench/size.js's APPS, built: its JS (`total`, as this file
- * measures it), the .wasm it fetches, and `cost(names)`, the bytes that the
- * declarations named cost its JS.
+ * measures it), the .wasm it fetches, `cost(names)`, the bytes that the
+ * declarations named cost its JS, and `bare(names)`, its JS without them and
+ * with the bare wasm path added.
  */
 async function measured(appName, dir) {
   const app = APPS.find((a) => a.name === appName);
@@ -205,27 +215,40 @@ async function measured(appName, dir) {
     total,
     wasm: wasmOf(app, output).fetched.reduce((sum, w) => sum + w.gzip, 0),
     cost: (names) => total - minifiedGzip(without(code, spans, names)),
+    bare: (names) => minifiedGzip(`${without(code, spans, names)}\n${BARE_PATH}`),
   };
 }
 
 /**
  * The encode-only app: per feature the bytes it costs, then every codec
- * feature together, and those and the wasm path together. The shaped app
- * (encode + shaped decode): what its wasm path costs, the decoding side's
- * files included.
+ * feature together, and those and the wasm path together; and its JS with the
+ * bare wasm path in place of the package's, every codec feature kept, only
+ * the BEHAVIOUR ones, none. The shaped app (encode + shaped decode): what its
+ * wasm path costs, the decoding side's files included, and its JS with no
+ * feature and the bare path (which only packs: a floor).
  */
 export async function featureCosts() {
   return inProject({}, async (dir) => {
     const encode = await measured('encode', dir);
     const shaped = await measured('shaped', dir);
     const wasmPath = FEATURES.find((f) => f.wasm);
+    const namesOf = (take) => FEATURES.filter(take).flatMap((f) => f.names);
     return {
       total: encode.total,
       wasm: encode.wasm,
       rows: FEATURES.map((f) => ({ name: f.name, wasm: Boolean(f.wasm), bytes: encode.cost(f.names) })),
       codecTogether: encode.cost(FEATURES.filter((f) => !f.wasm).flatMap((f) => f.names)),
       allTogether: encode.cost(FEATURES.flatMap((f) => f.names)),
-      shaped: { total: shaped.total, wasm: shaped.wasm, wasmPath: shaped.cost([...wasmPath.names, ...wasmPath.decoding]) },
+      shaped: {
+        total: shaped.total, wasm: shaped.wasm, wasmPath: shaped.cost([...wasmPath.names, ...wasmPath.decoding]),
+        bareNone: shaped.bare([...namesOf(() => true), ...wasmPath.decoding]),
+      },
+      bare: {
+        alone: minifiedGzip(BARE_PATH),
+        kept: encode.bare(wasmPath.names),
+        behaviour: encode.bare(namesOf((f) => f.group !== BEHAVIOUR)),
+        none: encode.bare(namesOf(() => true)),
+      },
     };
   });
 }
@@ -242,6 +265,8 @@ export function costTable(c) {
   ];
   const left = c.total - c.codecTogether;
   const s = c.shaped;
+  const b = c.bare;
+  const bareRow = (what, js) => `| ${what} | ${kb(js)} | ${kb(js + c.wasm)} |`;
   return `${lines.join('\n')}
 
 Without every feature above but the wasm path, the \`encode\`-only app's JS would be ${kb(left)}; with
@@ -249,6 +274,19 @@ the SIMD pack kernels it fetches (${kb(c.wasm)}), ${kb(left + c.wasm)}, against 
 ${BUDGETS.encode.goal.text}. The \`encode\` + shaped \`decode\` app (${kb(s.total)} of JS) spends ${kb(s.wasmPath)}
 of it on the wasm path and fetches ${kb(s.wasm)} of kernels: ${kb(s.wasmPath + s.wasm)} before any code
 of the codec, against the goal of ${BUDGETS.shaped.goal.text}.
+
+With the bare wasm path (bench/bare-wasm-path.js: a SIMD probe, one instantiate, and per typed
+array a copy in, a kernel call and a copy out; ${b.alone} B by itself) in place of the package's:
+
+| the \`encode\`-only app, the bare wasm path in place of the package's | its JS | with the pack kernels (${kb(c.wasm)}) |
+| --- | --- | --- |
+${bareRow('every codec feature kept', b.kept)}
+${bareRow(`the ${BEHAVIOUR} features kept; no ${CHECKS}, no ${SMALL} in pure JS`, b.behaviour)}
+${bareRow('no feature of the table above', b.none)}
+
+The goal is ${BUDGETS.encode.goal.text}. The \`encode\` + shaped \`decode\` app with no feature and the bare
+path (which packs but does not unpack) would hold ${kb(s.bareNone)} of JS and fetch ${kb(s.wasm)} of
+kernels: at least ${kb(s.bareNone + s.wasm)}, against ${BUDGETS.shaped.goal.text}.
 `;
 }
 

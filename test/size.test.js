@@ -8,8 +8,12 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { APPS, BUDGETS, MODULE_MARKS, inlineHoldings, judge, measure, table } from '../bench/size.js';
+import { BARE_HEADER_AND_SLACK, bareInit, barePack } from '../bench/bare-wasm-path.js';
 import { featureCosts } from '../bench/size-costs.js';
+import { MAX_ARRAY_HEADER, PACK_SLACK } from '../js/abi.js';
+import { createFastmp } from '../js/index.js';
 import * as inline from '../js/inline.js';
+import { BOOL, KINDS } from '../js/kinds.js';
 import { PACK, STRINGS, TYPED } from '../js/modules.js';
 import { ROOT } from './helpers.js';
 
@@ -89,4 +93,28 @@ test('bench/size-costs.js: every declaration a feature names is in the app, each
   const wasmPath = costs.rows.find((r) => r.wasm).bytes;
   expect(costs.shaped.wasmPath, 'the shaped app\'s wasm path holds the decoding side too').toBeGreaterThan(wasmPath);
   expect(costs.wasm, 'the encode-only app fetches the pack kernels').toBe(measured.encode.fetched[0].gzip);
+  // The bare wasm path in the package's place: each row leaves out more.
+  const { alone, kept, behaviour, none } = costs.bare;
+  expect(alone).toBeGreaterThan(0);
+  expect(kept).toBeLessThan(costs.total);
+  expect(kept).toBeGreaterThan(costs.total - wasmPath);
+  expect([none < behaviour, behaviour < kept]).toEqual([true, true]);
+  expect(costs.shaped.bareNone).toBeLessThan(costs.shaped.total - costs.shaped.wasmPath + alone);
+});
+
+// The size baseline is a working path, not a sketch: it packs every kind as
+// the package does (in Node, where its fetch is given a file read).
+test('bench/bare-wasm-path.js packs every kind to the bytes pack() and packBool() write', async () => {
+  expect(BARE_HEADER_AND_SLACK).toBe(MAX_ARRAY_HEADER + PACK_SLACK);
+  await bareInit(async (url) => readFileSync(url));
+  const fastmp = await createFastmp({ pureJs: 'never' });
+  const values = (kind, n) => (kind.big ? kind.Type.from({ length: n }, (_, i) => BigInt(i) ** 5n * (i % 2 ? -1n : 1n))
+    : kind.Type.from({ length: n }, (_, i) => (kind === BOOL ? i % 3 & 1 : Math.sin(i) * 2 ** (i % 40))));
+  for (const kind of [...KINDS, BOOL]) {
+    for (const n of [0, 1, 17, 1000]) {
+      const x = values(kind, n);
+      const expected = kind === BOOL ? fastmp.packBool(x) : fastmp.pack(x, { bin: false });
+      expect(barePack(kind, x), `${kind.name} of ${n}`).toEqual(expected);
+    }
+  }
 });
