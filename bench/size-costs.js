@@ -28,11 +28,13 @@ import { APPS, BUDGETS, bundle, codeState, gzip, inProject, kb, wasmOf } from '.
  * in js/, `Class.member`, `file.js:name` where two files use the name, or
  * `file.js:*` for all of a file's. `wasm` marks the wasm path's JS (the app
  * also fetches the pack kernels for it); the others are the codec's, each of a
- * `group`: BEHAVIOUR (what a message may hold), CHECKS (refusals and what
- * errors say) or SMALL (pure JS for small arrays).
+ * `group`: BEHAVIOUR (what a message may hold), REFUSALS (what is checked
+ * before it is refused), ERROR_TEXT (what an error says) or SMALL (pure JS for
+ * small arrays).
  */
 const BEHAVIOUR = 'behaviour';
-const CHECKS = 'checks';
+const REFUSALS = 'refusals';
+const ERROR_TEXT = 'error text';
 const SMALL = 'small arrays';
 
 export const FEATURES = [
@@ -57,18 +59,18 @@ export const FEATURES = [
     names: ['Float16', 'isHalf', 'widenHalf', 'widenHalfBits', 'widenHalfWord', 'BoolArray', 'boolOriginal', 'Encoder.writeBools', 'packBoolsInto'],
   },
   {
-    name: 'options checked (plain object, known keys, values)', group: CHECKS,
+    name: 'options checked (plain object, known keys, values)', group: REFUSALS,
     names: ['readOptions', 'readGiven', 'optionsOf', 'checkOptions', 'checkValue', 'notPlain', 'unknownOption', 'oneOf', 'ANY',
       'ENCODER_SPEC', 'ENCODER_KEYS', 'DECODER_KEYS', 'EncoderConfig.sameAs', 'readEncoderOptions', 'flag', 'count',
       'bufferSize', 'codecOption', 'INIT_OPTIONS', 'readInitOptions'],
   },
   {
-    name: 'paths in errors', group: CHECKS,
+    name: 'paths in errors', group: ERROR_TEXT,
     names: ['SEGMENTS', 'IDENTIFIER', 'KeySegment', 'EntrySegment', 'addSegment', 'withPath', 'isStackOverflow', 'formatSegment', 'withExtra'],
   },
-  { name: 'values described in errors', group: CHECKS, names: ['describe', 'withArticle'] },
+  { name: 'values described in errors', group: ERROR_TEXT, names: ['describe', 'withArticle'] },
   {
-    name: 'aliasing and lifetime checks', group: CHECKS,
+    name: 'aliasing and lifetime checks', group: REFUSALS,
     names: ['handOut', 'staleOutput', 'detachedError', 'reattached', 'locateSized', 'outsideForSure', 'readableAfterGrowth',
       'locateView', 'refuseWritten', 'allocationHolding', 'liveSource', 'JsStore.refuseOwn'],
   },
@@ -222,8 +224,8 @@ async function measured(appName, dir) {
 /**
  * The encode-only app: per feature the bytes it costs, then every codec
  * feature together, and those and the wasm path together; and its JS with the
- * bare wasm path in place of the package's, every codec feature kept, only
- * the BEHAVIOUR ones, none. The shaped app (encode + shaped decode): what its
+ * bare wasm path in place of the package's, every codec feature kept, all but
+ * the ERROR_TEXT and SMALL ones, only the BEHAVIOUR ones, none. The shaped app (encode + shaped decode): what its
  * wasm path costs, the decoding side's files included, and its JS with no
  * feature and the bare path (which only packs: a floor).
  */
@@ -246,6 +248,7 @@ export async function featureCosts() {
       bare: {
         alone: minifiedGzip(BARE_PATH),
         kept: encode.bare(wasmPath.names),
+        refusals: encode.bare(namesOf((f) => f.wasm || f.group === ERROR_TEXT || f.group === SMALL)),
         behaviour: encode.bare(namesOf((f) => f.group !== BEHAVIOUR)),
         none: encode.bare(namesOf(() => true)),
       },
@@ -281,7 +284,8 @@ array a copy in, a kernel call and a copy out; ${b.alone} B by itself) in place 
 | the \`encode\`-only app, the bare wasm path in place of the package's | its JS | with the pack kernels (${kb(c.wasm)}) |
 | --- | --- | --- |
 ${bareRow('every codec feature kept', b.kept)}
-${bareRow(`the ${BEHAVIOUR} features kept; no ${CHECKS}, no ${SMALL} in pure JS`, b.behaviour)}
+${bareRow(`the ${BEHAVIOUR} and ${REFUSALS} features kept; no ${ERROR_TEXT}, no ${SMALL} in pure JS`, b.refusals)}
+${bareRow(`the ${BEHAVIOUR} features kept; no ${REFUSALS}, no ${ERROR_TEXT}, no ${SMALL} in pure JS`, b.behaviour)}
 ${bareRow('no feature of the table above', b.none)}
 
 The goal is ${BUDGETS.encode.goal.text}. The \`encode\` + shaped \`decode\` app with no feature and the bare
