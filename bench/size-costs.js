@@ -10,7 +10,9 @@
 // taking a declaration out removes its own text and nothing else; its total is
 // therefore a little off bench/size.js's. Costs are marginal: features share
 // text that gzip finds once, so they do not add up, and a row of features
-// taken out together is given for that.
+// taken out together is given for that. Last, the apps are weighed with
+// bench/bare-wasm-path.js (a size baseline) in the place of the package's
+// wasm path, with more of the codec's features left out row by row.
 //
 //   npm run size:costs                        prints the table
 //   node bench/size-costs.js --out FILE.md    also writes it as a page (bench/RESULTS-size-costs.md)
@@ -224,10 +226,11 @@ async function measured(appName, dir) {
 /**
  * The encode-only app: per feature the bytes it costs, then every codec
  * feature together, and those and the wasm path together; and its JS with the
- * bare wasm path in place of the package's, every codec feature kept, all but
- * the ERROR_TEXT and SMALL ones, only the BEHAVIOUR ones, none. The shaped app (encode + shaped decode): what its
- * wasm path costs, the decoding side's files included, and its JS with no
- * feature and the bare path (which only packs: a floor).
+ * bare wasm path in place of the package's: every codec feature kept, all but
+ * the ERROR_TEXT and SMALL ones, only the BEHAVIOUR ones, none. The shaped
+ * app (encode + shaped decode): what its wasm path costs, the decoding side's
+ * files included, and its JS with no feature and the bare path (which only
+ * packs: a floor).
  */
 export async function featureCosts() {
   return inProject({}, async (dir) => {
