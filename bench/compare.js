@@ -21,7 +21,8 @@
 // drew the slow one; its fastest rounds compare the code); a row
 // whose rounds all find new faster (or all slower) says so, whatever the size,
 // and the others say "mixed": five rounds on one side is what chance gives one
-// time in sixteen, so read the ratio and the spread beside it.
+// time in sixteen, so read the ratio and the spread beside it (and with fewer
+// than five rounds there is no verdict).
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -63,7 +64,7 @@ async function casesOf(dir) {
   return cases;
 }
 
-/** Median ns per call of `fn`: a warm-up of `time` ms, then 25 samples of about time/15 ms each. */
+/** Median ns per call of `fn`: a warm-up of `time` ms, a full collection, then 25 samples of about time/15 ms each. */
 function timeCalls(fn, time) {
   let sink;
   let calls = 0;
@@ -73,6 +74,7 @@ function timeCalls(fn, time) {
     calls++;
   }
   const perSample = Math.max(1, Math.round(calls / 15));
+  globalThis.gc?.(); // (the parent runs each child with --expose-gc) no sample pays for the warm-up's garbage
   const samples = [];
   for (let s = 0; s < 25; s++) {
     const t0 = process.hrtime.bigint();
@@ -94,8 +96,12 @@ async function child([dir, name, time = '300']) {
   console.log(JSON.stringify({ ns: timeCalls(fn, Number(time)) }));
 }
 
+/** Fewer rounds all on one side of 1 are too likely by chance (one time in eight at four) to tell anything. */
+const VERDICT_ROUNDS = 5;
+
 /** The report's verdict on a row: whether every round's new ÷ old is on one side of 1. */
-function verdict(ratios) {
+export function verdict(ratios) {
+  if (ratios.length < VERDICT_ROUNDS) return `no verdict below ${VERDICT_ROUNDS} rounds`;
   if (ratios.every((r) => r < 1)) return 'new faster every round';
   if (ratios.every((r) => r > 1)) return 'new slower every round';
   return 'mixed';
@@ -141,5 +147,7 @@ async function parent() {
   if (values.json) writeFileSync(values.json, `${JSON.stringify({ regime: values.regime, oldDir, newDir, times: Object.fromEntries(times) })}\n`);
 }
 
-if (process.argv[2] === '--child') await child(process.argv.slice(3));
-else await parent();
+if (process.argv[1] === SELF) {
+  if (process.argv[2] === '--child') await child(process.argv.slice(3));
+  else await parent();
+}

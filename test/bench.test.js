@@ -9,6 +9,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
+import { verdict } from '../bench/compare.js';
 import { flags, targets } from '../bench/report.js';
 import { ROOT } from './helpers.js';
 
@@ -119,5 +120,9 @@ test('bench/compare.js times each case of two checkouts in processes of their ow
   }
   const rows = text.split('\n').filter((l) => /^\| (W3|unpack)/.test(l));
   expect(rows).toHaveLength(2);
-  for (const row of rows) expect(row).toMatch(/\| (new faster every round|new slower every round|mixed) \|$/);
+  // Two rounds are too few for a verdict.
+  for (const row of rows) expect(row).toMatch(/\| [\d.]+ \| no verdict below 5 rounds \|$/);
+  expect([[0.9, 0.8, 0.99, 0.95, 0.9], [1.1, 1.01, 1.2, 1.3, 1.05], [0.9, 1.1, 0.9, 0.9, 0.9], [0.5, 0.5, 0.5, 0.5]].map(verdict)).toEqual([
+    'new faster every round', 'new slower every round', 'mixed', 'no verdict below 5 rounds',
+  ]);
 });
