@@ -258,6 +258,40 @@ describe('streams', () => {
     for (const size of [1, 7, 64]) expect(await workOf((s) => collect(fm.decodeMultiStream(s)), many, size)).toBeLessThan(4);
   });
 
+  test('many shaped values from one input (decodeMulti, a stream\'s one chunk) copy each byte into wasm memory a bounded number of times', async () => {
+    const fm = INSTANCES[1][1];
+    const shape = { v: Float64Array, w: BigUint64Array };
+    const one = (i) => fm.encode({ v: new Float64Array(3).fill(i / 2), w: BigUint64Array.of(BigInt(i)) });
+    const input = Uint8Array.from(Array.from({ length: 3000 }, (_, i) => [...one(i)]).flat());
+    const copied = async (decodeAll) => {
+      let bytes = 0;
+      const { set } = Uint8Array.prototype;
+      vi.spyOn(Uint8Array.prototype, 'set').mockImplementation(function counted(source, offset) {
+        bytes += source.length;
+        return set.call(this, source, offset);
+      });
+      try {
+        const got = await decodeAll();
+        expect(got).toHaveLength(3000);
+        expect(got[2999].v).toEqual(new Float64Array(3).fill(2999 / 2));
+        expect(got[2999].w).toEqual(BigUint64Array.of(2999n));
+      } finally {
+        vi.restoreAllMocks();
+      }
+      return bytes / input.length;
+    };
+    // (Each value's fields are copied in and their elements out: a few bytes a byte; the whole
+    // rest of the input for each value would be a thousand.)
+    for (const [name, decodeAll] of [
+      ['decodeMulti', () => [...fm.decodeMulti(input, { shape })]],
+      ['decodeMultiStream, one chunk', () => collect(fm.decodeMultiStream(chunked(input, [input.length]), { shape }))],
+    ]) {
+      const perByte = await copied(decodeAll);
+      expect(perByte, name).toBeGreaterThan(0.5);
+      expect(perByte, name).toBeLessThan(8);
+    }
+  });
+
   test('a limit met in a value still arriving is reported at once, not after the bytes it claims', async () => {
     const fm = INSTANCES[0][1];
     let pulled = 0;

@@ -54,6 +54,12 @@ function inputRegion(b, bytes) {
 // (fields longer than UNPACK_CHUNK.from go a chunk at a time instead): 1 MB.
 const REGION_WINDOW = 1 << 20;
 
+// A decode's first copy takes what its field can span, and each later copy
+// twice the one before (up to REGION_WINDOW): the bytes copied stay within a
+// few times the value's own, however much input follows it (decodeMulti, a
+// stream's chunk), so that decoding many values from one input is linear.
+const WINDOW_GROWTH = 2;
+
 /** Shaped typed-array fields of one input, decoded by the kernels: a Reader of js/codec/port-contract.js. */
 class WasmReader {
   constructor(boundary, input) {
@@ -63,6 +69,7 @@ class WasmReader {
     this.to = -1;
     this.base = 0;
     this.use = 0; // the boundary's regionUses when the copy was made
+    this.window = 0; // how many bytes the last copy took at least
     this.end = 0; // where the array read() last decoded ends
   }
 
@@ -96,13 +103,15 @@ class WasmReader {
   }
 
   /**
-   * The input from `offset` into the input region: to its end, or the next
-   * REGION_WINDOW bytes when it goes on longer (at least `len`, what the field
-   * at `offset` can span), so that the region stays small for a long message.
-   * Fields come in order: a message of less than that is copied once per decode.
+   * The input from `offset` into the input region: `len` bytes (what the
+   * field at `offset` can span) or the next window, WINDOW_GROWTH times the
+   * last, whichever is longer, and no further than the input's end. Fields
+   * come in order: a decode copies a few times, each copy's bytes at most a
+   * few times those its fields have moved on since the copy before.
    */
   copyFrom(offset, len) {
-    const end = Math.min(this.input.length, offset + Math.max(len, REGION_WINDOW));
+    this.window = Math.max(len, Math.min(REGION_WINDOW, WINDOW_GROWTH * this.window));
+    const end = Math.min(this.input.length, offset + this.window);
     const part = this.input.subarray(offset, end);
     this.base = inputRegion(this.b, part.length);
     this.use = this.b.regionUses;
