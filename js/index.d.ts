@@ -618,7 +618,8 @@ export function encode<ContextType = undefined>(value: unknown, options?: Encode
 /**
  * encode() into target[offset...]; returns the offset after the message.
  * Allocates no output. A message that does not fit is a RangeError whose
- * `needed` is its size.
+ * `needed` is its size. An output of fastmp's own (packView(),
+ * encodeSharedRef()) is no target: a TypeError, or 'STALE' once expired.
  */
 export function encodeInto<ContextType = undefined>(
   value: unknown, target: Uint8Array, offset?: number, options?: EncoderOptions<ContextType>,
@@ -672,7 +673,11 @@ export class Encoder<ContextType = undefined> {
    * instance, until wasm memory next grows, too).
    */
   encodeSharedRef(value: unknown): Uint8Array<ArrayBuffer>;
-  /** Into target[offset...] (offset default 0); returns the offset after the message. Too small: RangeError with `needed`. */
+  /**
+   * Into target[offset...] (offset default 0); returns the offset after the
+   * message. Too small: RangeError with `needed`. An output of fastmp's own
+   * is no target (TypeError; 'STALE' once expired).
+   */
   encodeInto(value: unknown, target: Uint8Array, offset?: number): number;
   /**
    * Gives back the buffer of the latest encodeSharedRef() output (which then

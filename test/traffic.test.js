@@ -171,6 +171,57 @@ describe.each(INSTANCES.slice(1))('%s: Encoders made and dropped per call', (nam
   });
 });
 
+// An encodeSharedRef() output that expired lies in a store the pool lends again: whatever reads it
+// reads another call's message, and whatever writes it writes over another Encoder's live output.
+describe.each(INSTANCES)('%s: an encodeSharedRef() output after it expired', (name, fm) => {
+  /** v1, expired by its encoder's next call, and v2, another Encoder's live output in the store v1 lay in. */
+  function expiredAndLive() {
+    const first = new fm.Encoder();
+    const v1 = first.encodeSharedRef({ who: 'first', n: 1 });
+    first.encode('next call');
+    const v2 = new fm.Encoder().encodeSharedRef({ who: 'other', n: 2 });
+    expect(v2.buffer, 'the pool lent v1\'s store again').toBe(v1.buffer);
+    return { v1, v2 };
+  }
+
+  test('is STALE to decode() and decodeFrom(), as to encode(), though another output now lies there', () => {
+    const { v1, v2 } = expiredAndLive();
+    for (const read of [() => fm.decode(v1), () => new fm.Decoder().decodeFrom(v1), () => fm.encode({ bin: v1 })]) {
+      expect(catchError(read)).toMatchObject({ code: 'STALE' });
+    }
+    expect(fm.decode(v2)).toEqual({ who: 'other', n: 2 });
+  });
+
+  test('is STALE as an encodeInto() target, and the live output it overlaps stays whole', () => {
+    const { v1, v2 } = expiredAndLive();
+    expect(catchError(() => new fm.Encoder().encodeInto({ who: 'third', n: 3 }, v1))).toMatchObject({ code: 'STALE' });
+    expect(fm.decode(v2)).toEqual({ who: 'other', n: 2 });
+  });
+});
+
+describe.each(INSTANCES.slice(1))('%s: views of an Encoder\'s store in wasm memory', (name, fm) => {
+  test('a live encodeSharedRef() output or packView() output is no encodeInto() target (TypeError), and stays whole', () => {
+    const v2 = new fm.Encoder().encodeSharedRef({ who: 'other', n: 2 });
+    expect(() => new fm.Encoder().encodeInto({ who: 'third', n: 3 }, v2)).toThrow(TypeError);
+    expect(fm.decode(v2)).toEqual({ who: 'other', n: 2 });
+    const packed = fm.packView(new Float64Array(40).fill(0.5));
+    const copy = packed.slice();
+    expect(() => fm.encodeInto('x'.repeat(50), packed)).toThrow(TypeError);
+    expect(packed).toEqual(copy);
+  });
+
+  test('a view made of an expired output (subarray(), its buffer and offset) is STALE, the output itself too, to the bare API as to decode()', () => {
+    const encoder = new fm.Encoder();
+    const v = encoder.encodeSharedRef([1, 2, 3]);
+    expect(fm.decode(v.subarray(0))).toEqual([1, 2, 3]); // (while it lives, a view of it reads it)
+    encoder.dispose(); // its store back in the pool, unlent
+    for (const x of [v, v.subarray(0), new Uint8Array(v.buffer, v.byteOffset, v.length)]) {
+      expect(catchError(() => fm.decode(x))).toMatchObject({ code: 'STALE' });
+      expect(catchError(() => fm.unpack(x, Int8Array))).toMatchObject({ code: 'STALE' });
+    }
+  });
+});
+
 // ---- another thread writing an input ---------------------------------------------------------
 
 describe.each([['pure JS', { backend: 'js' }], ['wasm, pure-JS path', { pureJs: 'always' }]])('%s', (name, options) => {

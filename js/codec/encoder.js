@@ -23,11 +23,11 @@
 // store being written. The README's Encoder section states the same rule.
 
 import { asOffset, dateTime, isMap, isSet, lengthOf, ownView, typedArrayName } from '../args.js';
-import { usageError } from '../errors.js';
 import { BOOL, KIND_OF_NAME, kindOfName } from '../kinds.js';
 import { MAX_ELEMENTS } from '../wire.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { encoderConfig } from './options.js';
+import { liveRef, shareView } from '../shared-refs.js';
 import { EntrySegment, KeySegment, addSegment, codecError, impostorError, show, withPath } from './path.js';
 import { jsEncodingPort } from './port-js.js';
 import { timeSpecOfDate, timestampSize, writeTimeSpec } from './timestamp.js';
@@ -95,9 +95,9 @@ const takeCopy = (encoder) => encoder.store.take(encoder.pos);
 
 /** encodeSharedRef's finish: a view of the store, which the encoder keeps until its next call. */
 function takeView(encoder) {
-  const view = encoder.store.bytes.subarray(0, encoder.pos);
-  SHARED_REFS.set(view, { store: encoder.store, use: encoder.store.use, size: encoder.pos });
-  return view;
+  const { store, pos } = encoder;
+  store.shared = pos;
+  return shareView(store.bytes.subarray(0, pos), store, pos);
 }
 
 /**
@@ -107,6 +107,7 @@ function takeView(encoder) {
  * (an alloc() array is found again; another view of wasm memory is STALE).
  */
 function copyInto(encoder, out, target, offset) {
+  liveRef(target, 'encodeInto'); // (a live one is refused by the store: an output of fastmp's own)
   const live = encoder.store.live(out, target, 'encodeInto');
   const size = encoder.pos;
   const room = lengthOf(live) - offset;
@@ -145,6 +146,7 @@ class StorePool {
 
   giveBack(store) {
     store.use++; // views of it that encodeSharedRef() handed out expire
+    store.shared = 0;
     if (this.idle.length < POOLED_STORES) this.idle.push(store);
     else store.release();
   }
@@ -156,20 +158,14 @@ const NO_VIEW = new DataView(NO_BYTES.buffer);
 const POOLS = new WeakMap();
 const poolOf = (port) => POOLS.get(port) ?? POOLS.set(port, new StorePool(port)).get(port);
 
-/** The views encodeSharedRef() handed out -> { store, use, size }: valid while store.use is `use` (until the store goes back). */
-const SHARED_REFS = new WeakMap();
-
 /**
  * A view met in the value as the call reads it: a live view of an
  * encodeSharedRef() output (found again after the call's own growth of wasm
  * memory), STALE once that output expired; any other through store.live().
  */
 function liveSource(encoder, view, original = view, brand = typedArrayName(original)) {
-  const ref = brand === 'Uint8Array' ? SHARED_REFS.get(original) : undefined;
+  const ref = brand === 'Uint8Array' ? liveRef(original, 'encode') : undefined;
   if (ref === undefined) return encoder.store.live(view, original);
-  if (ref.store.use !== ref.use) {
-    throw usageError('STALE', 'encode() was given an encodeSharedRef() output after its encoder\'s next call (it is valid until then: copy it (slice()) to keep it)');
-  }
   ref.store.refresh();
   return ref.store.bytes.subarray(0, ref.size);
 }

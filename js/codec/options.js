@@ -7,6 +7,7 @@ import {
   ANY, asBytes, isArrayBuffer, isSharedArrayBuffer, onceReadable, optionsOf, ownView, readGiven, typedArrayName,
   usableLength,
 } from '../args.js';
+import { liveRef } from '../shared-refs.js';
 import { show } from './path.js';
 import { compileShape } from './shape.js';
 import { viewBytes } from './typed.js';
@@ -239,6 +240,7 @@ function notBytesHint(input) {
 export function asInput(input, port, fn = 'decode') {
   let bytes;
   if (typedArrayName(input) === 'Uint8Array') {
+    liveRef(input, fn); // (an expired encodeSharedRef() output: STALE)
     bytes = ownView(input, Uint8Array, fn);
   } else if (ArrayBuffer.isView(input)) { // any other typed array, a DataView (any realm): its bytes
     if (typedArrayName(input) !== undefined) usableLength(input, fn); // a detached one is DETACHED

@@ -22,6 +22,9 @@
  * @property {DataView} view over the same bytes
  * @property {number} use counted up by the codec each time the store goes
  *   back to its pool (its encodeSharedRef() views expire); 0 in a new store
+ * @property {number} shared set by the codec: bytes [0, shared) are an
+ *   encodeSharedRef() output that has not expired; 0 when none is (a new
+ *   store's, one given back)
  * @property {() => void} start at the start of every encode: as refresh(),
  *   and growth from here on is the call's own (live())
  * @property {() => void} stop at the end of every encode
@@ -53,7 +56,9 @@
  * @property {(pos: number) => Uint8Array} take a fresh copy of [0, pos) with
  *   its own ArrayBuffer
  * @property {(target: Uint8Array, offset: number, pos: number) => void} copyInto
- *   copies [0, pos) to target[offset]
+ *   copies [0, pos) to target[offset]; a target that is an output of
+ *   fastmp's own, which the copy would overwrite, is refused (TypeError; a
+ *   stale one STALE)
  * @property {() => void} release frees what the store holds (its pool is
  *   full); it is not used again
  */
@@ -92,7 +97,7 @@
 /** The members of each interface above, as the contract test checks them. */
 export const PORT_MEMBERS = Object.freeze({
   EncodingPort: ['newOutput'],
-  Store: ['bytes', 'view', 'use', 'start', 'stop', 'refresh', 'live', 'source', 'ensure', 'writeTyped', 'take', 'copyInto', 'release'],
+  Store: ['bytes', 'view', 'use', 'shared', 'start', 'stop', 'refresh', 'live', 'source', 'ensure', 'writeTyped', 'take', 'copyInto', 'release'],
   DecodingPort: ['unpackInJsBelow', 'typedReader', 'checkInput'],
   Reader: ['read', 'end'],
 });

@@ -15,6 +15,7 @@ class JsStore {
     this.bytes = new Uint8Array(initialBytes);
     this.view = new DataView(this.bytes.buffer);
     this.use = 0;
+    this.shared = 0;
   }
 
   start() {}

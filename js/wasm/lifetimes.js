@@ -3,12 +3,15 @@
 // until the next call), Encoders' output regions (encodeSharedRef(): until
 // that Encoder's next call); and where an input lies among them. Whether an
 // input is one of those, and still alive, is decided by its buffer and byte
-// range, never by object identity: a subarray of a freed array is as freed
-// as the array.
+// range (a subarray of a freed array is as freed as the array; bytes of an
+// Encoder's store outside a live output are STALE), and by the view itself
+// for fastmp's outputs: one that expired is STALE even where a later output
+// now lies, which its bytes alone could not tell.
 
 import { packBound } from '../abi.js';
 import { bufferOf, byteLengthOf, byteOffsetOf, isDetached, usableView, viewBuffer } from '../args.js';
-import { usageError, writtenOutputError } from '../errors.js';
+import { expiredRefError, usageError, writtenOutputError } from '../errors.js';
+import { liveRef } from '../shared-refs.js';
 import { IN_OUTPUT, LOW_MEMORY, OUTSIDE } from './core.js';
 
 /** Scratch bytes typed.js packInScratch() takes for the output of n elements of kind: its bound, and up to 15 bytes to align its elements. */
@@ -115,7 +118,7 @@ export function reattached(b, view, since, fn, original = view) {
  * Where the elements of typed array `x` are (read through the intrinsics), a
  * core.js Location: their address when they lie in a live alloc() array
  * (inAllocation(): read in place), IN_OUTPUT when in the latest packView()
- * output or an Encoder's output (encodeSharedRef(): copied before use),
+ * output or a live encodeSharedRef() output (copied before use),
  * OUTSIDE when not in wasm memory. Any other view of wasm memory is refused:
  * FREED in memory free() released, else STALE (a packView() output a later
  * call overwrote, or a view that memory growth detached).
@@ -167,7 +170,17 @@ function locateView(b, x, fn, original) {
   const o = b.output;
   if (o.generation === b.generation && start >= o.start && end <= o.end) return IN_OUTPUT;
   refuseWritten(b, start, end, fn);
-  for (const r of b.regions) if (start >= r.pointer && end <= r.pointer + r.capacity) return IN_OUTPUT;
+  for (const r of b.regions) {
+    if (start >= r.pointer && end <= r.pointer + r.capacity) {
+      // (Bytes of a store past its live encodeSharedRef() output, or of a store that holds none:
+      // an output that expired, whose bytes another call may have written since.)
+      if (end <= r.pointer + r.shared) {
+        liveRef(original, fn); // (an output that expired, where another's now lies: STALE)
+        return IN_OUTPUT;
+      }
+      throw expiredRefError(fn);
+    }
+  }
   if (b.freed.some((r) => start < r.end && end > r.start)) {
     throw usageError('FREED', `${fn}() was given a view of an array that free() has released`);
   }

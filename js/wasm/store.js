@@ -6,7 +6,7 @@ import { packBound } from '../abi.js';
 import { bufferOf, byteLengthOf, byteOffsetOf } from '../args.js';
 import { packKindInto } from '../wire.js';
 import { IN_OUTPUT, MAX_SCRATCH, OUTSIDE, align16, inAllocation } from './core.js';
-import { locateSized, outsideForSure, readableAfterGrowth, reattached, refuseWritten } from './lifetimes.js';
+import { locateSized, locateTarget, outsideForSure, readableAfterGrowth, reattached, refuseWritten } from './lifetimes.js';
 import { copyOut } from './outputs.js';
 
 /**
@@ -33,11 +33,21 @@ class WasmStore {
   constructor(boundary, packInJsBelow, initialBytes) {
     this.b = boundary;
     this.jsBelow = packInJsBelow; // by kind index: fields of fewer elements are packed by wire.js
-    this.region = { pointer: 0, capacity: 0, writing: false }; // writing: during a call (lifetimes.js refuseWritten())
+    // writing: during a call (lifetimes.js refuseWritten()); shared: the bytes
+    // of a live encodeSharedRef() output (lifetimes.js locateView())
+    this.region = { pointer: 0, capacity: 0, writing: false, shared: 0 };
     this.use = 0;
     this.grow(0, Math.max(initialBytes, 64));
     boundary.regions.add(this.region);
     regions?.register(this, { boundary, region: this.region }, this);
+  }
+
+  get shared() {
+    return this.region.shared;
+  }
+
+  set shared(size) {
+    this.region.shared = size;
   }
 
   /** At the start of every encode: the memory epoch from which growth is the call's own (live()). */
@@ -174,6 +184,7 @@ class WasmStore {
   }
 
   copyInto(target, offset, pos) {
+    locateTarget(this.b, target, 'encodeInto');
     this.refresh();
     target.set(this.bytes.subarray(0, pos), offset);
   }
