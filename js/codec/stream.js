@@ -11,14 +11,19 @@
 // pull: a source may refill one buffer for all its chunks. Values never hold a
 // view of a chunk or of the tail (Decoder.forStream(): bins are copies).
 //
+// A chunk in wasm memory or in a SharedArrayBuffer is copied once, when it
+// arrives (chunkOf()): its values are read after the consumer's loop body has
+// run, which may overwrite wasm memory, and the decoder would otherwise copy
+// the rest of the chunk again for every value in it.
+//
 // Errors count `offset` from the first byte of the value at fault, and
 // `streamOffset` says where that value starts in the stream.
 
-import { bufferOf, byteOffsetOf, copyInto, typedArrayName, usableLength } from '../args.js';
+import { bufferOf, byteOffsetOf, copyInto, usableLength } from '../args.js';
 import { FastmpError } from '../errors.js';
 import { asInput } from './options.js';
 import { describeTag } from '../tags.js';
-import { inputError, show, textHint } from './path.js';
+import { inputError, show, textHint, withPath } from './path.js';
 import { LIMIT, MORE, ValueScanner } from './scan.js';
 
 const EMPTY = new Uint8Array(0);
@@ -75,13 +80,17 @@ class Tail {
 }
 
 /**
- * A chunk as the stream reads it: a Uint8Array as it is, any other kind of
- * bytes as asInput() converts it. The stream reads a chunk by index and
- * through the intrinsics only (no property a subclass could misreport): its
- * length (chunkLength), bytes copied into the tail, and views made of it for
- * the decoder, whose asInput() copies one in wasm memory or a SharedArrayBuffer.
+ * A chunk as the stream reads it, by the decoder's asInput(): a plain
+ * Uint8Array view of the caller's bytes, not a copy (a source that refills
+ * one buffer is read before its next pull), except that bytes in wasm memory
+ * or in a SharedArrayBuffer are copied, once, here. Every view viewOf() makes
+ * of the chunk for the decoder is then of a plain buffer, which the
+ * decoder's own asInput() reads in place: each byte is copied O(1) times,
+ * and a fastmp call in the consumer's loop body, which may write over wasm
+ * memory, cannot change the values still to come. (A stale packView()
+ * output or a freed alloc() array is refused here: STALE, FREED.)
  */
-const chunkOf = (value, port) => (typedArrayName(value) === 'Uint8Array' ? value : asInput(value, port, 'decodeAsync'));
+const chunkOf = (value, port) => asInput(value, port, 'decodeAsync');
 
 /** chunk[from, to) as a plain Uint8Array view (no species: a subclass's constructor is not asked). */
 const viewOf = (chunk, from, to) => new Uint8Array(bufferOf(chunk), byteOffsetOf(chunk) + from, to - from);
@@ -269,7 +278,7 @@ async function* valuesOf(decoder, source, count, array) {
   const reader = new StreamReader(decoder, source);
   try {
     if (array) {
-      const header = await reader.next(readArrayHeader, reader.header);
+      const header = await reader.next((bytes) => readArrayHeader(bytes, reader.decoder), reader.header);
       if (header === undefined) throw inputError('TRUNCATED', 'insufficient data: the stream ended before an array', 0, { needed: 1 });
       count = header.value;
     }
@@ -316,13 +325,24 @@ export const decodeArrayStream = (decoder, source) => valuesOf(decoder, source, 
 /** The stream decoders, as a public Decoder class is given them (js/codec/decoder.js). */
 export const STREAM_DECODERS = Object.freeze({ decodeAsync, decodeMultiStream, decodeArrayStream });
 
-/** The element count of the array header at bytes[0] (its elements may not be here yet) -> { value, end }. */
-function readArrayHeader(bytes) {
+/**
+ * The element count of the array header at bytes[0] (its elements may not be
+ * here yet) -> { value, end }. A count beyond the decoder's maxArrayLength is
+ * refused at once, before any element, with the error decode() gives.
+ */
+function readArrayHeader(bytes, decoder) {
   const tag = bytes[0];
-  if (tag >= 0x90 && tag <= 0x9f) return { value: tag & 0x0f, end: 1 };
+  if (tag >= 0x90 && tag <= 0x9f) return checkedHeader(tag & 0x0f, 1, decoder);
   const size = tag === 0xdc ? 3 : tag === 0xdd ? 5 : 0;
   if (size === 0) throw inputError('TYPE', `unrecognized array type byte: decodeArrayStream() expects an array, found ${describeTag(tag)}`, 0);
   if (bytes.length < size) throw inputError('TRUNCATED', 'insufficient data: the stream ends inside the array header', 0, { needed: size });
   const view = new DataView(bytes.buffer, bytes.byteOffset + 1, size - 1);
-  return { value: size === 3 ? view.getUint16(0) : view.getUint32(0), end: size };
+  return checkedHeader(size === 3 ? view.getUint16(0) : view.getUint32(0), size, decoder);
+}
+
+/** readArrayHeader()'s { value: n, end } once n is within the decoder's maxArrayLength. */
+function checkedHeader(n, end, decoder) {
+  const limit = decoder.maxArrayLength;
+  if (n > limit) throw withPath(decoder.overLimit(0, 'an array', n, 'maxArrayLength', limit), true);
+  return { value: n, end };
 }
