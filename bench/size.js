@@ -85,7 +85,7 @@ export const CODEC_MARKERS = {
  * is set, and lower it when a change makes the app smaller.
  */
 export const BUDGETS = {
-  encode: { goal: totalAtMost(16 * KB), ceiling: 21_900 },
+  encode: { goal: totalAtMost(16 * KB), ceiling: 22_600 },
   shaped: { goal: totalAtMost(22 * KB), ceiling: 38_500 },
   inline: {
     goal: {
@@ -93,7 +93,7 @@ export const BUDGETS = {
       met: (r, all) => r.js <= 1.35 * all.encode.total,
       shows: (r, all) => `${(r.js / all.encode.total).toFixed(2)} ×`,
     },
-    ceiling: 24_800,
+    ceiling: 25_500,
   },
   asn1: {
     goal: {

@@ -670,7 +670,9 @@ export class Encoder<ContextType = undefined> {
   /**
    * encode() without the copy: a view of a buffer the encoder keeps, valid
    * until its next call ends (which may read it) or dispose() (on a wasm
-   * instance, until wasm memory next grows, too).
+   * instance, until wasm memory next grows, too). On a wasm instance, a
+   * copy, as encode() gives, while 16 outputs of the instance (this
+   * encoder's previous one among them) hold their buffers.
    */
   encodeSharedRef(value: unknown): Uint8Array<ArrayBuffer>;
   /**

@@ -16,12 +16,15 @@ import { ExtData, asBools, createFastmpSync } from '../js/index.js';
 import { KIND_OF_NAME } from '../js/kinds.js';
 import { anyValue, catchError, difference, hex } from './messages-helpers.js';
 
-/** Instances whose every typed array goes through the kernels, and one without wasm. */
-const INSTANCES = [
-  ['pure JS', createFastmpSync({ backend: 'js' })],
-  ['wasm SIMD', createFastmpSync({ backend: 'simd', pureJs: 'never' })],
-  ['wasm scalar', createFastmpSync({ backend: 'scalar', pureJs: 'never' })],
+/** The options of instances whose every typed array goes through the kernels, and of one without wasm. */
+const OPTIONS = [
+  ['pure JS', { backend: 'js' }],
+  ['wasm SIMD', { backend: 'simd', pureJs: 'never' }],
+  ['wasm scalar', { backend: 'scalar', pureJs: 'never' }],
 ];
+
+/** Such instances, shared by the tests that need no fresh one. */
+const INSTANCES = OPTIONS.map(([name, options]) => [name, createFastmpSync(options)]);
 
 /** Chunks of `bytes`, each `size` long, all handed out in one buffer that the source refills. */
 async function* refilled(bytes, size) {
@@ -156,6 +159,19 @@ describe.each(INSTANCES.slice(1))('%s: Encoders made and dropped per call', (nam
     expect(fm.memoryStats().wasmMemory - before).toBeLessThanOrEqual(32 << 20);
   });
 
+  test('3000 new Encoder().encodeSharedRef() never disposed, in a loop that does not yield: wasm memory bounded, every output kept whole', () => {
+    const fm = createFastmpSync(options);
+    const before = fm.memoryStats().wasmMemory;
+    const small = (i) => ({ i, frame: new Float32Array(4000).fill(i) }); // 20 KB: 3000 stores would be 96 MB
+    const kept = [];
+    for (let i = 0; i < 3000; i++) {
+      const view = new fm.Encoder().encodeSharedRef(small(i));
+      if (i < 20 || i >= 2950) kept.push([i, view]);
+    }
+    expect(fm.memoryStats().wasmMemory - before).toBeLessThanOrEqual(8 << 20);
+    for (const [i, view] of kept) expect(fm.decode(view, { shape: { frame: Float32Array } }), `output ${i}`).toEqual(small(i));
+  });
+
   test('encodeSharedRef() keeps one store until the next call ends or dispose() (Symbol.dispose)', () => {
     const fm = createFastmpSync(options);
     const before = fm.memoryStats().wasmMemory;
@@ -173,19 +189,21 @@ describe.each(INSTANCES.slice(1))('%s: Encoders made and dropped per call', (nam
 
 // An encodeSharedRef() output that expired lies in a store the pool lends again: whatever reads it
 // reads another call's message, and whatever writes it writes over another Encoder's live output.
-describe.each(INSTANCES)('%s: an encodeSharedRef() output after it expired', (name, fm) => {
+// (Fresh instances: outputs that other tests' dropped encoders hold would make these copies.)
+describe.each(OPTIONS)('%s: an encodeSharedRef() output after it expired', (name, options) => {
   /** v1, expired by its encoder's next call, and v2, another Encoder's live output in the store v1 lay in. */
   function expiredAndLive() {
+    const fm = createFastmpSync(options);
     const first = new fm.Encoder();
     const v1 = first.encodeSharedRef({ who: 'first', n: 1 });
     first.encode('next call');
     const v2 = new fm.Encoder().encodeSharedRef({ who: 'other', n: 2 });
     expect(v2.buffer, 'the pool lent v1\'s store again').toBe(v1.buffer);
-    return { v1, v2 };
+    return { fm, v1, v2 };
   }
 
   test('is STALE to decode() and decodeFrom(), as to encode(), though another output now lies there', () => {
-    const { v1, v2 } = expiredAndLive();
+    const { fm, v1, v2 } = expiredAndLive();
     for (const read of [() => fm.decode(v1), () => new fm.Decoder().decodeFrom(v1), () => fm.encode({ bin: v1 })]) {
       expect(catchError(read)).toMatchObject({ code: 'STALE' });
     }
@@ -193,13 +211,15 @@ describe.each(INSTANCES)('%s: an encodeSharedRef() output after it expired', (na
   });
 
   test('is STALE as an encodeInto() target, and the live output it overlaps stays whole', () => {
-    const { v1, v2 } = expiredAndLive();
+    const { fm, v1, v2 } = expiredAndLive();
     expect(catchError(() => new fm.Encoder().encodeInto({ who: 'third', n: 3 }, v1))).toMatchObject({ code: 'STALE' });
     expect(fm.decode(v2)).toEqual({ who: 'other', n: 2 });
   });
 });
 
-describe.each(INSTANCES.slice(1))('%s: views of an Encoder\'s store in wasm memory', (name, fm) => {
+describe.each(OPTIONS.slice(1))('%s: views of an Encoder\'s store in wasm memory', (name, options) => {
+  const fm = createFastmpSync(options);
+
   test('a live encodeSharedRef() output or packView() output is no encodeInto() target (TypeError), and stays whole', () => {
     const v2 = new fm.Encoder().encodeSharedRef({ who: 'other', n: 2 });
     expect(() => new fm.Encoder().encodeInto({ who: 'third', n: 3 }, v2)).toThrow(TypeError);

@@ -93,10 +93,16 @@ const containerHeaderSize = (n) => (n <= 15 ? 1 : n < 0x10000 ? 3 : 5);
 
 const takeCopy = (encoder) => encoder.store.take(encoder.pos);
 
-/** encodeSharedRef's finish: a view of the store, which the encoder keeps until its next call. */
+/**
+ * encodeSharedRef's finish: a view of the store, which the encoder keeps
+ * until its next call; a copy, as encode() gives, when its port's pool has
+ * as many stores kept so already as it may (StorePool.mayKeep()).
+ */
 function takeView(encoder) {
-  const { store, pos } = encoder;
+  const { store, pos, pool } = encoder;
+  if (!pool.mayKeep()) return takeCopy(encoder);
   store.shared = pos;
+  pool.keep(store);
   return shareView(store.bytes.subarray(0, pos), store, pos);
 }
 
@@ -133,20 +139,70 @@ function copyInto(encoder, out, target, offset) {
 /** Idle stores a pool keeps (each as large as the largest message it held); others are released. */
 const POOLED_STORES = 4;
 
-/** The idle stores of one port. */
+/**
+ * Stores in wasm memory that encodeSharedRef() outputs may hold at once, per port. An
+ * output holds its store until its encoder's next call or dispose(), or
+ * until the garbage collector has taken the encoder and the output, which
+ * may be never in a loop that does not yield: encoders made per call would
+ * each hold one, and wasm memory, which never shrinks, would grow by a store
+ * a call. Past this many, an output is a copy, which the garbage collector
+ * takes as any array, and memory stays bounded without it.
+ */
+const KEPT_STORES = 16;
+
+/**
+ * Counts a dropped Encoder's store out of its pool's kept stores once the
+ * garbage collector has taken it (the held value: { pool, kept }).
+ */
+const droppedStores = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((hold) => {
+    if (hold.kept) hold.pool.keptStores--;
+  })
+  : null;
+
+/** The idle stores of one port, and how many stores encodeSharedRef() outputs hold. */
 class StorePool {
   constructor(port) {
     this.port = port;
     this.idle = [];
+    this.keptStores = 0;
+    this.holds = new WeakMap(); // store -> { pool, kept }: whether an output holds it
   }
 
   borrow(initialBytes) {
-    return this.idle.pop() ?? this.port.newOutput(initialBytes);
+    const idle = this.idle.pop();
+    if (idle !== undefined) return idle;
+    const store = this.port.newOutput(initialBytes);
+    const hold = { pool: this, kept: false };
+    this.holds.set(store, hold);
+    droppedStores?.register(store, hold);
+    return store;
+  }
+
+  /**
+   * Whether one more store may be held by an output (the caller's previous
+   * output's counts until the call ends): any in JS memory; in wasm memory,
+   * KEPT_STORES (none without a registry, which alone counts a dropped
+   * Encoder's store out).
+   */
+  mayKeep() {
+    return this.port.jsMemory || (droppedStores !== null && this.keptStores < KEPT_STORES);
+  }
+
+  /** Counts `store` as held by an output. */
+  keep(store) {
+    this.holds.get(store).kept = true;
+    this.keptStores++;
   }
 
   giveBack(store) {
     store.use++; // views of it that encodeSharedRef() handed out expire
     store.shared = 0;
+    const hold = this.holds.get(store);
+    if (hold.kept) {
+      hold.kept = false;
+      this.keptStores--;
+    }
     if (this.idle.length < POOLED_STORES) this.idle.push(store);
     else store.release();
   }
@@ -278,7 +334,7 @@ export class Encoder {
     try {
       this.run(value, base);
       result = finish(this);
-      if (finish === takeView) this.kept = this.store;
+      if (this.store.shared > 0) this.kept = this.store; // (encodeSharedRef()'s view of it)
       return result;
     } finally {
       this.store.stop();

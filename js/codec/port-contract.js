@@ -12,6 +12,9 @@
  * @property {(initialBytes: number) => Store} newOutput a new store; the codec
  *   keeps a pool of them per port (encoder.js) and lends one to an Encoder
  *   for each call
+ * @property {boolean} jsMemory whether stores live in JS memory, which the
+ *   garbage collector reclaims with them (then any number may be held by
+ *   encodeSharedRef() outputs; in wasm memory, which never shrinks, a few)
  */
 
 /**
@@ -96,7 +99,7 @@
 
 /** The members of each interface above, as the contract test checks them. */
 export const PORT_MEMBERS = Object.freeze({
-  EncodingPort: ['newOutput'],
+  EncodingPort: ['newOutput', 'jsMemory'],
   Store: ['bytes', 'view', 'use', 'shared', 'start', 'stop', 'refresh', 'live', 'source', 'ensure', 'writeTyped', 'take', 'copyInto', 'release'],
   DecodingPort: ['unpackInJsBelow', 'typedReader', 'checkInput'],
   Reader: ['read', 'end'],

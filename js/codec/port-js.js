@@ -72,6 +72,7 @@ class JsStore {
 /** The pure-JS encoding port. @type {import('./port-contract.js').EncodingPort} */
 export const jsEncodingPort = Object.freeze({
   newOutput: (initialBytes) => new JsStore(initialBytes),
+  jsMemory: true,
 });
 
 /**

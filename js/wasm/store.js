@@ -17,6 +17,7 @@ import { copyOut } from './outputs.js';
  */
 export const wasmEncodingPort = (b, packInJsBelow) => Object.freeze({
   newOutput: (initialBytes) => new WasmStore(b, packInJsBelow, initialBytes),
+  jsMemory: false,
 });
 
 // A store's region is freed when its Encoder is garbage: the registry holds
