@@ -208,6 +208,15 @@ describe.each(PORTS)('the %s port', (portName, port, instance) => {
       expect(difference(decoder.decode(bytes), { frames })).toBe('');
     });
 
+    test('integer map keys (as Python and Go write them) are read by the shape key that names their property', () => {
+      const bytes = packr().pack(new Map([[1, [0.5, 1.5]], [-7, [3]], ['name', 'x']])); // (int keys: @msgpack/msgpack writes no Map entries)
+      const got = decode(bytes, { shape: { 1: Float32Array, '-7': Int16Array } });
+      expect(got).toEqual({ 1: Float32Array.of(0.5, 1.5), '-7': Int16Array.of(3), name: 'x' });
+      expect(Object.keys(got)).toEqual(['1', '-7', 'name']);
+      expect(catchError(() => decode(bytes, { shape: { 2: Float32Array } }))).toMatchObject({ code: 'MISSING', path: '$["2"]' });
+      expect(decode(packr().pack(new Map([[1, null]])), { shape: { 1: optional(Float32Array) } })).toEqual({ 1: null });
+    });
+
     test('Boolean / BoolArray shapes read an array of booleans into 0 / 1 bytes', () => {
       const bytes = msgpack.encode({ a: [true, false, true], b: [] });
       expect(decode(bytes, { shape: { a: Boolean, b: BoolArray } })).toEqual({ a: Uint8Array.from([1, 0, 1]), b: new Uint8Array(0) });

@@ -467,7 +467,8 @@ export class Decoder {
       for (; i < n; i++) {
         key = undefined;
         key = this.readKey(depth + 1);
-        const field = node.keys.get(key);
+        // (A number key, as Python and Go clients send, is the property String(key), which the shape names.)
+        const field = node.keys.get(typeof key === 'number' ? String(key) : key);
         if (field === undefined) {
           map[key] = this.readAny(depth + 1);
         } else {
