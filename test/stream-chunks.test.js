@@ -204,3 +204,45 @@ describe('decodeArrayStream applies maxArrayLength to the array it streams', () 
     });
   }
 });
+
+describe('decodeArrayStream counts maxDepth from the array it streams, as decode() does', () => {
+  /** Whether decoding `stream` ends in an error, and its code. */
+  const outcome = (promise) => promise.then(() => 'ok', (err) => err.code);
+
+  test('every nesting and maxDepth: the same outcome as decode() of the whole array, whatever the chunking', async () => {
+    const nested = (depth) => (depth === 0 ? 7 : [nested(depth - 1)]);
+    for (let depth = 0; depth <= 4; depth++) {
+      const bytes = encode([1, nested(depth), { a: nested(depth) }]);
+      for (let maxDepth = 1; maxDepth <= 6; maxDepth++) {
+        const want = await outcome(Promise.resolve().then(() => decode(bytes, { maxDepth })));
+        for (const size of [bytes.length, 1]) { // whole (the decoder refuses); a byte at a time (the scanner stops first)
+          const got = await outcome(collect(decodeArrayStream(chunksOf(bytes, size), { maxDepth })));
+          expect(got, `elements nested ${depth} deep, maxDepth ${maxDepth}, chunks of ${size}`).toBe(want);
+        }
+      }
+    }
+  });
+
+  test('an element nesting without end is refused at the level decode() refuses, before a byte more arrives', async () => {
+    const whole = Uint8Array.from([...new Array(12).fill(0x91), 0x07]);
+    const want = (() => {
+      try {
+        decode(whole, { maxDepth: 4 });
+      } catch (err) {
+        return err;
+      }
+      throw new Error('expected decode() to refuse it');
+    })();
+    expect(want.code).toBe('DEPTH');
+    let pulled = 0;
+    async function* endless() {
+      for (;;) {
+        pulled++;
+        yield Uint8Array.of(0x91); // the array, then an element of arrays in arrays
+      }
+    }
+    const err = await collect(decodeArrayStream(endless(), { maxDepth: 4 })).catch((e) => e);
+    expect(err.code).toBe('DEPTH');
+    expect(pulled).toBe(want.offset + 1); // the refused header is the last byte pulled
+  });
+});

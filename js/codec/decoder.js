@@ -85,6 +85,7 @@ export class Decoder {
     this.reader = null;
     this.entered = false;
     this.copyBytes = false; // bins, raw strs and ext payloads as copies, not views of the input (streams)
+    this.topDepth = 1; // the depth of a value read (2: an element of a streamed array, readElements())
     // reuseTypedArrays: per shape node, the typed arrays its fields were
     // decoded into ({ arrays, next, decode }: keptArray()); their buffers,
     // which an input must not share (setInput()); decodes so far.
@@ -208,6 +209,11 @@ export class Decoder {
     return decoder;
   }
 
+  /** From now on, each value read is an element of an array (decodeArrayStream()'s): one level deeper. */
+  readElements() {
+    this.topDepth = 2;
+  }
+
   setInput(input, offset) {
     this.decodes++;
     // An input in the buffer of an array this decode may write into (a kept
@@ -222,7 +228,7 @@ export class Decoder {
 
   readTop() {
     try {
-      return this.shape === null ? this.readAny(1) : this.readShaped(this.shape, 1);
+      return this.shape === null ? this.readAny(this.topDepth) : this.readShaped(this.shape, this.topDepth);
     } catch (err) {
       throw withPath(err, true);
     }
@@ -429,9 +435,14 @@ export class Decoder {
    * with the bytes so far, which the elements may not have reached yet.
    */
   checkArray(n, start, depth) {
+    this.checkArrayLimits(n, start, depth);
+    if (n > this.end - this.pos) throw this.tooLong(start, 'an array', plural(n, 'element'), this.pos + n);
+  }
+
+  /** What the options refuse of an array of n elements at `depth`: also decodeArrayStream()'s header. */
+  checkArrayLimits(n, start, depth) {
     if (n > this.maxArrayLength) throw this.overLimit(start, 'an array', n, 'maxArrayLength', this.maxArrayLength);
     if (n > 0 && depth >= this.maxDepth) throw this.tooDeep(start, depth);
-    if (n > this.end - this.pos) throw this.tooLong(start, 'an array', plural(n, 'element'), this.pos + n);
   }
 
   /** A map of n entries; `every` (null: none) the shape of every value (mapOf(S)). */

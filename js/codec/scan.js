@@ -30,6 +30,7 @@ export class ValueScanner {
    */
   constructor(limits) {
     this.maxDepth = limits.maxDepth;
+    this.outer = 0; // levels around the value (1: an element of a streamed array, readElements())
     this.maxStr = limits.maxStrLength;
     this.maxValueStr = limits.rawStrings ? limits.maxBinLength : limits.maxStrLength; // a str that is not a key
     this.maxBin = limits.maxBinLength;
@@ -126,7 +127,12 @@ export class ValueScanner {
 
   /** An array or map of count > 0 items beyond its max*Length, or one level deeper than maxDepth allows. */
   containerRefused(map, count) {
-    return count > (map ? this.maxMap : this.maxArray) || this.left.length >= this.maxDepth;
+    return count > (map ? this.maxMap : this.maxArray) || this.left.length + this.outer >= this.maxDepth;
+  }
+
+  /** From now on, each value scanned is an element of an array: one level deeper. */
+  readElements() {
+    this.outer = 1;
   }
 }
 

@@ -281,6 +281,8 @@ async function* valuesOf(decoder, source, count, array) {
       const header = await reader.next((bytes) => readArrayHeader(bytes, reader.decoder), reader.header);
       if (header === undefined) throw inputError('TRUNCATED', 'insufficient data: the stream ended before an array', 0, { needed: 1 });
       count = header.value;
+      reader.decoder.readElements(); // (its elements are one level deep: maxDepth counts from the array)
+      reader.values.readElements();
     }
     for (let i = 0; i < count; i++) {
       const got = await reader.next(reader.readValue, reader.values);
@@ -327,8 +329,9 @@ export const STREAM_DECODERS = Object.freeze({ decodeAsync, decodeMultiStream, d
 
 /**
  * The element count of the array header at bytes[0] (its elements may not be
- * here yet) -> { value, end }. A count beyond the decoder's maxArrayLength is
- * refused at once, before any element, with the error decode() gives.
+ * here yet) -> { value, end }. What the decoder's options refuse of the array
+ * (maxArrayLength, maxDepth) is refused at once, before any element, with the
+ * error decode() gives.
  */
 function readArrayHeader(bytes, decoder) {
   const tag = bytes[0];
@@ -340,9 +343,12 @@ function readArrayHeader(bytes, decoder) {
   return checkedHeader(size === 3 ? view.getUint16(0) : view.getUint32(0), size, decoder);
 }
 
-/** readArrayHeader()'s { value: n, end } once n is within the decoder's maxArrayLength. */
+/** readArrayHeader()'s { value: n, end } once the decoder's options allow an array of n elements (maxArrayLength, maxDepth). */
 function checkedHeader(n, end, decoder) {
-  const limit = decoder.maxArrayLength;
-  if (n > limit) throw withPath(decoder.overLimit(0, 'an array', n, 'maxArrayLength', limit), true);
+  try {
+    decoder.checkArrayLimits(n, 0, 1);
+  } catch (err) {
+    throw withPath(err, true);
+  }
   return { value: n, end };
 }
