@@ -14,7 +14,7 @@ import { current } from '../js/instance.js';
 import { KIND_OF_NAME } from '../js/kinds.js';
 
 const sorted = (list) => [...list].sort();
-const PORT = sorted([...PORT_MEMBERS.EncodingPort, ...PORT_MEMBERS.DecodingPort]);
+const PORT = sorted(new Set([...PORT_MEMBERS.EncodingPort, ...PORT_MEMBERS.DecodingPort])); // (detachedError: in both halves)
 
 /** The own members of a store or reader, and the methods of its class. */
 function surface(o) {

@@ -12,7 +12,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { Decoder as BaseDecoder } from '../js/codec/decoder.js';
 import { ValueScanner } from '../js/codec/scan.js';
 import { CODEC_PORT } from '../js/families.js';
-import { ExtData, asBools, createFastmpSync } from '../js/index.js';
+import { ExtData, ExtensionCodec, FastmpError, asBools, createFastmpSync } from '../js/index.js';
 import { KIND_OF_NAME } from '../js/kinds.js';
 import { anyValue, catchError, difference, hex } from './messages-helpers.js';
 
@@ -239,6 +239,124 @@ describe.each(OPTIONS.slice(1))('%s: views of an Encoder\'s store in wasm memory
       expect(catchError(() => fm.decode(x))).toMatchObject({ code: 'STALE' });
       expect(catchError(() => fm.unpack(x, Int8Array))).toMatchObject({ code: 'STALE' });
     }
+  });
+});
+
+// A freed alloc() array or an expired output, written as bytes (a bin, an ext's payload, 'bin' and
+// 'ext' typed arrays) or as the encodeInto target, and views that memory growth detached, given
+// to the decoders: refused as every other path refuses them, not read (or written) where other
+// arrays now lie.
+describe.each(OPTIONS.slice(1))('%s: freed and expired views on the message paths', (name, options) => {
+  const fm = createFastmpSync(options);
+  const codeOf = (fn) => catchError(fn).code;
+
+  test('a freed alloc() array is FREED however the encoder writes it, though another array now lies there', () => {
+    const f = fm.alloc(Float32Array, 4);
+    f.set([1, 2, 3, 4]);
+    fm.free(f);
+    const other = fm.alloc(Float32Array, 4);
+    expect(other.byteOffset, 'alloc() took the freed memory again').toBe(f.byteOffset);
+    other.fill(9);
+    for (const typedArrays of ['array', 'bin', 'ext']) expect(codeOf(() => fm.encode({ v: f }, { typedArrays })), typedArrays).toBe('FREED');
+    const bytes = new Uint8Array(f.buffer, f.byteOffset, 16);
+    fm.free(other);
+    const x = fm.alloc(Uint8Array, 16);
+    expect(x.byteOffset).toBe(bytes.byteOffset);
+    fm.free(x);
+    expect(codeOf(() => fm.encode({ b: x }))).toBe('FREED');
+    expect(codeOf(() => fm.encode(new ExtData(5, x)))).toBe('FREED');
+  });
+
+  test('an expired packView() output is STALE as a bin or an ext payload', () => {
+    const old = fm.packView(Int8Array.of(1, 2, 3), { bin: false });
+    fm.packView(Int8Array.of(7, 8, 9), { bin: false });
+    expect(codeOf(() => fm.encode({ b: old }))).toBe('STALE');
+    expect(codeOf(() => fm.encode(new ExtData(1, old)))).toBe('STALE');
+  });
+
+  test('encodeInto() of a freed alloc() target is FREED, and the array alloc() put there keeps its bytes; so when a getter frees it mid-call', () => {
+    const t = fm.alloc(Uint8Array, 64);
+    fm.free(t);
+    const other = fm.alloc(Uint8Array, 64).fill(0xaa);
+    expect(other.byteOffset).toBe(t.byteOffset);
+    expect(codeOf(() => fm.encodeInto({ hello: 'x' }, t))).toBe('FREED');
+    expect(codeOf(() => new fm.Encoder().encodeInto({ hello: 'x' }, t))).toBe('FREED');
+    expect(fm.refresh(other).every((b) => b === 0xaa)).toBe(true);
+    fm.free(other);
+    const target = fm.alloc(Uint8Array, 64);
+    let next;
+    const value = {
+      get a() {
+        fm.free(target);
+        next = fm.alloc(Uint8Array, 64).fill(0xbb);
+        return 1;
+      },
+    };
+    expect(codeOf(() => fm.encodeInto(value, target))).toBe('FREED');
+    expect(next.byteOffset).toBe(target.byteOffset);
+    expect(fm.refresh(next).every((b) => b === 0xbb)).toBe(true);
+  });
+
+  test('the decoders and the encodeInto target: a view memory growth detached is STALE, a freed array FREED, as to unpack()', () => {
+    // A page more of memory, as any call that grows it adds (this detaches every view of it).
+    const probe = fm[CODEC_PORT].newOutput(64);
+    const b = probe.b;
+    probe.release();
+    const grow = () => {
+      b.memory.grow(1);
+      b.refreshViews();
+    };
+    const made = {
+      STALE: () => {
+        const a = fm.alloc(Uint8Array, 4);
+        a.set([0x93, 1, 2, 3]);
+        grow();
+        return a;
+      },
+      FREED: () => {
+        const a = fm.alloc(Uint8Array, 4);
+        fm.free(a);
+        grow();
+        return a;
+      },
+    };
+    for (const [code, make] of Object.entries(made)) {
+      for (const [call, fn] of [
+        ['unpack', (x) => fm.unpack(x, Int8Array)], ['decode', (x) => fm.decode(x)], ['decodeFrom', (x) => fm.decodeFrom(x)],
+        ['Decoder.decode', (x) => new fm.Decoder().decode(x)], ['encodeInto', (x) => fm.encodeInto(1, x)],
+      ]) {
+        expect(codeOf(() => fn(make())), `${call}, ${code}`).toBe(code);
+      }
+    }
+  });
+});
+
+// User code run mid-decode (a mapKeyConverter, an extension's decode) that detaches or shrinks the
+// input: the decode stops with DETACHED, naming the byte, not an engine TypeError from within.
+describe.each(OPTIONS)('%s: an input detached by user code during the decode', (name, options) => {
+  const fm = createFastmpSync(options);
+  const detach = (view) => structuredClone(view.buffer, { transfer: [view.buffer] });
+  const bytes = () => fm.encode({ a: 1, b: [1, 2, 3], c: 'text' });
+
+  test.each([
+    ['a mapKeyConverter transfers its buffer', (input) => ({ mapKeyConverter: (k) => (detach(input), k) })],
+    ['a mapKeyConverter shrinks its resizable buffer', (input) => ({ mapKeyConverter: (k) => (input.buffer.resize(2), k) })],
+  ])('%s: DETACHED', (what, optionsOf) => {
+    const original = bytes();
+    const buffer = new ArrayBuffer(original.length, { maxByteLength: 1024 });
+    const input = new Uint8Array(buffer);
+    input.set(original);
+    const err = catchError(() => fm.decode(input, optionsOf(input)));
+    expect(err).toBeInstanceOf(FastmpError);
+    expect(err).toMatchObject({ code: 'DETACHED', offset: 1 });
+  });
+
+  test('an extension\'s decode transfers the buffer: DETACHED', () => {
+    const codec = new ExtensionCodec();
+    let input;
+    codec.register({ type: 3, encode: () => null, decode: () => (detach(input), 'x') });
+    input = Uint8Array.from([0x92, 0xd4, 0x03, 0x00, 0x01]);
+    expect(catchError(() => fm.decode(input, { extensionCodec: codec }))).toMatchObject({ code: 'DETACHED', offset: 1 });
   });
 });
 

@@ -4,6 +4,7 @@
 // compiled shape (js/codec/shape.js), typed arrays at the shaped positions,
 // read by the port (js/codec/port-contract.js states the contract).
 
+import { lengthOf } from '../args.js';
 import { plural } from '../text.js';
 import { FastmpError, extraBytes } from '../errors.js';
 import { BOOL, KIND_OF_NAME } from '../kinds.js';
@@ -537,6 +538,7 @@ export class Decoder {
     if (key === '__proto__') throw this.badKey(start, 'is __proto__, which is not allowed');
     if (this.mapKeyConverter !== null) {
       key = this.mapKeyConverter(key);
+      this.afterUserCode(start);
       if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'symbol') key = String(key);
       if (key === '__proto__') throw this.badKey(start, 'converts to __proto__, which is not allowed');
     } else if (typeof key !== 'string' && typeof key !== 'number') {
@@ -583,11 +585,26 @@ export class Decoder {
       if (type === EXT_TYPED_ARRAY) return typedFromExt(data, start);
       throw this.record(start);
     }
+    let value;
     try {
-      return codec.decode(data, type, this.context);
+      value = codec.decode(data, type, this.context);
     } catch (err) {
       if (err instanceof FastmpError && err.offset < 0) err.offset = start;
       throw err;
+    }
+    this.afterUserCode(start);
+    return value;
+  }
+
+  /**
+   * After user code has run mid-decode (a mapKeyConverter, an extension's
+   * decode; `start`: the item's byte): the input must still hold its bytes,
+   * which that code may have detached (transferred) or shrunk (a resizable
+   * buffer). Reading on would read nothing: DETACHED.
+   */
+  afterUserCode(start) {
+    if (lengthOf(this.bytes) < this.end) {
+      throw new FastmpError('DETACHED', `fastmp: the input was detached or shrunk during the decode, by user code (a mapKeyConverter, an extension's decode) that ran at byte ${start}`, -1, start);
     }
   }
 

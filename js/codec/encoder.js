@@ -313,7 +313,7 @@ export class Encoder {
    */
   encodeInto(value, target, offset = 0) {
     if (typedArrayName(target) !== 'Uint8Array') throw new TypeError(`fastmp: encodeInto() writes into a Uint8Array, not ${show(target)}`);
-    const out = ownView(target, Uint8Array, 'encodeInto'); // its real length (any realm; a subclass cannot lie)
+    const out = ownView(target, Uint8Array, 'encodeInto', this.port.detachedError); // its real length (any realm; a subclass cannot lie)
     asOffset(offset, out, 'encodeInto');
     if (this.entered) return this.clone().encodeInto(value, target, offset);
     return this.session(value, offset, (encoder) => copyInto(encoder, out, target, offset));

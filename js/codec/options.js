@@ -241,9 +241,9 @@ export function asInput(input, port, fn = 'decode') {
   let bytes;
   if (typedArrayName(input) === 'Uint8Array') {
     liveRef(input, fn); // (an expired encodeSharedRef() output: STALE)
-    bytes = ownView(input, Uint8Array, fn);
+    bytes = ownView(input, Uint8Array, fn, port.detachedError); // (one of wasm memory's that growth detached: STALE)
   } else if (ArrayBuffer.isView(input)) { // any other typed array, a DataView (any realm): its bytes
-    if (typedArrayName(input) !== undefined) usableLength(input, fn); // a detached one is DETACHED
+    if (typedArrayName(input) !== undefined) usableLength(input, fn, port.detachedError); // a detached one is DETACHED
     bytes = viewBytes(input);
   } else if (isArrayBuffer(input) || isSharedArrayBuffer(input)) {
     bytes = asBytes(input, fn);

@@ -15,6 +15,10 @@
  * @property {boolean} jsMemory whether stores live in JS memory, which the
  *   garbage collector reclaims with them (then any number may be held by
  *   encodeSharedRef() outputs; in wasm memory, which never shrinks, a few)
+ * @property {(view: ArrayBufferView, fn: string) => (Error | undefined)} detachedError
+ *   for a detached view: the error when it was one of the port's own (an
+ *   alloc() array free() released: FREED; another view of wasm memory, which
+ *   memory growth detached: STALE); undefined for any other (DETACHED)
  */
 
 /**
@@ -80,6 +84,8 @@
  *   the input as the decoder may read it through the whole call: refused when
  *   it is a view of wasm memory that a later call overwrote or free()
  *   released; a copy when it lies in memory the call may grow and detach
+ * @property {(view: ArrayBufferView, fn: string) => (Error | undefined)} detachedError
+ *   as EncodingPort's
  */
 
 /**
@@ -99,8 +105,8 @@
 
 /** The members of each interface above, as the contract test checks them. */
 export const PORT_MEMBERS = Object.freeze({
-  EncodingPort: ['newOutput', 'jsMemory'],
+  EncodingPort: ['newOutput', 'jsMemory', 'detachedError'],
   Store: ['bytes', 'view', 'use', 'shared', 'start', 'stop', 'refresh', 'live', 'source', 'ensure', 'writeTyped', 'take', 'copyInto', 'release'],
-  DecodingPort: ['unpackInJsBelow', 'typedReader', 'checkInput'],
+  DecodingPort: ['unpackInJsBelow', 'typedReader', 'checkInput', 'detachedError'],
   Reader: ['read', 'end'],
 });

@@ -69,10 +69,14 @@ class JsStore {
   }
 }
 
+/** No view is the pure-JS port's own: a detached one is DETACHED, whatever it was. */
+const noDetachedError = () => undefined;
+
 /** The pure-JS encoding port. @type {import('./port-contract.js').EncodingPort} */
 export const jsEncodingPort = Object.freeze({
   newOutput: (initialBytes) => new JsStore(initialBytes),
   jsMemory: true,
+  detachedError: noDetachedError,
 });
 
 /**
@@ -83,6 +87,7 @@ export const jsEncodingPort = Object.freeze({
 export const jsDecodingPort = Object.freeze({
   unpackInJsBelow: Object.freeze([...KINDS, BOOL].map(() => Infinity)),
   typedReader: undefined,
+  detachedError: noDetachedError,
   checkInput: (bytes) => bytes,
 });
 

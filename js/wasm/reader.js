@@ -6,7 +6,7 @@ import { ELEMENTS_ONLY, INTEGRAL_FLOATS, MAX_NUMBER_BYTES } from '../abi.js';
 import { bufferOf, lengthOf } from '../args.js';
 import { MIN_SCRATCH, align16 } from './core.js';
 import { kernelError } from './errors.js';
-import { locate } from './lifetimes.js';
+import { detachedError, locate } from './lifetimes.js';
 import { copyOut } from './outputs.js';
 import { UNPACK_CHUNK, unpackChunked } from './typed.js';
 
@@ -20,6 +20,7 @@ import { UNPACK_CHUNK, unpackChunked } from './typed.js';
 export const wasmDecodingPort = (b, unpackInJsBelow) => Object.freeze({
   unpackInJsBelow,
   typedReader: (input) => new WasmReader(b, input),
+  detachedError: (x, fn) => detachedError(b, x, fn),
   // An input in wasm memory is decoded from a copy: a call during the
   // decode (a shaped field's, an extension's) may grow memory and detach it.
   checkInput: (bytes, original, fn) => {

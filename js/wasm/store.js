@@ -3,10 +3,10 @@
 // where the kernels write each typed-array field in place.
 
 import { packBound } from '../abi.js';
-import { bufferOf, byteLengthOf, byteOffsetOf } from '../args.js';
+import { bufferOf, byteLengthOf, byteOffsetOf, typedArrayName, viewBuffer, viewByteLength, viewByteOffset } from '../args.js';
 import { packKindInto } from '../wire.js';
 import { IN_OUTPUT, MAX_SCRATCH, OUTSIDE, align16, inAllocation } from './core.js';
-import { locateSized, locateTarget, outsideForSure, readableAfterGrowth, reattached, refuseWritten } from './lifetimes.js';
+import { detachedError, locate, locateSized, locateTarget, outsideForSure, readableAfterGrowth, reattached, refuseWritten } from './lifetimes.js';
 import { copyOut } from './outputs.js';
 
 /**
@@ -18,6 +18,7 @@ import { copyOut } from './outputs.js';
 export const wasmEncodingPort = (b, packInJsBelow) => Object.freeze({
   newOutput: (initialBytes) => new WasmStore(b, packInJsBelow, initialBytes),
   jsMemory: false,
+  detachedError: (x, fn) => detachedError(b, x, fn),
 });
 
 // A store's region is freed when its Encoder is garbage: the registry holds
@@ -28,6 +29,9 @@ const regions = typeof FinalizationRegistry === 'function'
     if (region.pointer) boundary.wasm.free(region.pointer);
   })
   : null;
+
+/** A DataView's bytes as a Uint8Array over the same memory (for locate(), which reads typed arrays). */
+const dataViewBytes = (v) => new Uint8Array(viewBuffer(v), viewByteOffset(v), viewByteLength(v));
 
 /** An Encoder's output, in wasm memory: a Store of js/codec/port-contract.js. */
 class WasmStore {
@@ -72,9 +76,16 @@ class WasmStore {
     this.region.capacity = 0;
   }
 
-  /** A view met in the message, as the call reads it: lifetimes.js reattached(). */
+  /**
+   * A view met in the message (or the encodeInto target), as the call reads
+   * it: lifetimes.js reattached(); then refused where locate() refuses it (a
+   * freed alloc() array: FREED; an expired output: STALE), which its bytes,
+   * copied or written, would otherwise hide.
+   */
   live(view, original = view, fn = 'encode') {
-    return reattached(this.b, view, this.since, fn, original);
+    const live = reattached(this.b, view, this.since, fn, original);
+    locate(this.b, typedArrayName(live) !== undefined ? live : dataViewBytes(live), fn, original);
+    return live;
   }
 
   /**
