@@ -147,6 +147,9 @@ export const extraBytes = (extra, length, at) => `extra ${extra} of ${plural(len
 export const usageError = (code, message) => new FastmpError(code, `fastmp: ${message}`, NO_INDEX, NO_INDEX);
 
 /** STALE: an input that lies in the output an encode is writing (read now, it would be what the call wrote there). */
+/** An output of fastmp's own (packView(), a live encodeSharedRef()) given to `fn` as the array to write into. */
+export const ownOutputTargetError = (fn) => new TypeError(`fastmp: ${fn}() cannot write into an output of fastmp's own (packView(), encodeSharedRef()): the call overwrites it; write into your own Uint8Array or an alloc() one`);
+
 /** An encodeSharedRef() output given to `fn` after its encoder's next call (or dispose()) gave its store back. */
 export const expiredRefError = (fn) => usageError('STALE', `${fn}() was given an encodeSharedRef() output after its encoder's next call (it is valid until then: copy it (slice()) to keep it)`);
 

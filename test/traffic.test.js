@@ -215,6 +215,12 @@ describe.each(OPTIONS)('%s: an encodeSharedRef() output after it expired', (name
     expect(catchError(() => new fm.Encoder().encodeInto({ who: 'third', n: 3 }, v1))).toMatchObject({ code: 'STALE' });
     expect(fm.decode(v2)).toEqual({ who: 'other', n: 2 });
   });
+
+  test('live, it is no encodeInto() target (TypeError), and stays whole', () => {
+    const { fm, v2 } = expiredAndLive();
+    expect(() => new fm.Encoder().encodeInto({ who: 'third', n: 3 }, v2)).toThrow(TypeError);
+    expect(fm.decode(v2)).toEqual({ who: 'other', n: 2 });
+  });
 });
 
 describe.each(OPTIONS.slice(1))('%s: views of an Encoder\'s store in wasm memory', (name, options) => {

@@ -23,6 +23,7 @@
 // store being written. The README's Encoder section states the same rule.
 
 import { asOffset, dateTime, isMap, isSet, lengthOf, ownView, typedArrayName } from '../args.js';
+import { ownOutputTargetError } from '../errors.js';
 import { BOOL, KIND_OF_NAME, kindOfName } from '../kinds.js';
 import { MAX_ELEMENTS } from '../wire.js';
 import { ExtData, ExtensionCodec } from './ext.js';
@@ -113,7 +114,9 @@ function takeView(encoder) {
  * (an alloc() array is found again; another view of wasm memory is STALE).
  */
 function copyInto(encoder, out, target, offset) {
-  liveRef(target, 'encodeInto'); // (a live one is refused by the store: an output of fastmp's own)
+  // An encodeSharedRef() output: STALE once expired; live, an output of fastmp's own, which
+  // the copy would overwrite (a view made of one, in wasm memory: the store refuses it).
+  if (liveRef(target, 'encodeInto') !== undefined) throw ownOutputTargetError('encodeInto');
   const live = encoder.store.live(out, target, 'encodeInto');
   const size = encoder.pos;
   const room = lengthOf(live) - offset;

@@ -63,9 +63,10 @@
  * @property {(pos: number) => Uint8Array} take a fresh copy of [0, pos) with
  *   its own ArrayBuffer
  * @property {(target: Uint8Array, offset: number, pos: number) => void} copyInto
- *   copies [0, pos) to target[offset]; a target that is an output of
- *   fastmp's own, which the copy would overwrite, is refused (TypeError; a
- *   stale one STALE)
+ *   copies [0, pos) to target[offset]; a target in memory of the port's
+ *   own that holds an output of fastmp's (packView(), a live
+ *   encodeSharedRef()) is refused (TypeError; a stale one STALE). (The
+ *   codec refuses an encodeSharedRef() output itself on every port.)
  * @property {() => void} release frees what the store holds (its pool is
  *   full); it is not used again
  */

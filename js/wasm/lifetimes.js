@@ -10,7 +10,7 @@
 
 import { packBound } from '../abi.js';
 import { bufferOf, byteLengthOf, byteOffsetOf, isDetached, usableView, viewBuffer } from '../args.js';
-import { expiredRefError, usageError, writtenOutputError } from '../errors.js';
+import { expiredRefError, ownOutputTargetError, usageError, writtenOutputError } from '../errors.js';
 import { liveRef } from '../shared-refs.js';
 import { IN_OUTPUT, LOW_MEMORY, OUTSIDE } from './core.js';
 
@@ -209,7 +209,7 @@ export function refuseWritten(b, start, end, fn) {
  */
 export function locateTarget(b, target, fn) {
   const at = locateView(b, target, fn, target);
-  if (at === IN_OUTPUT) throw new TypeError(`fastmp: ${fn}() cannot write into an output of fastmp's own (packView(), encodeSharedRef()): the call overwrites it; write into your own Uint8Array or an alloc() one`);
+  if (at === IN_OUTPUT) throw ownOutputTargetError(fn);
   return at;
 }
 
