@@ -146,13 +146,13 @@ export const extraBytes = (extra, length, at) => `extra ${extra} of ${plural(len
 /** Misuse of a view of wasm memory (STALE, FREED) or of a detached input: names no input position. */
 export const usageError = (code, message) => new FastmpError(code, `fastmp: ${message}`, NO_INDEX, NO_INDEX);
 
-/** STALE: an input that lies in the output an encode is writing (read now, it would be what the call wrote there). */
 /** An output of fastmp's own (packView(), a live encodeSharedRef()) given to `fn` as the array to write into. */
 export const ownOutputTargetError = (fn) => new TypeError(`fastmp: ${fn}() cannot write into an output of fastmp's own (packView(), encodeSharedRef()): the call overwrites it; write into your own Uint8Array or an alloc() one`);
 
 /** An encodeSharedRef() output given to `fn` after its encoder's next call (or dispose()) gave its store back. */
 export const expiredRefError = (fn) => usageError('STALE', `${fn}() was given an encodeSharedRef() output after its encoder's next call (it is valid until then: copy it (slice()) to keep it)`);
 
+/** STALE: an input that lies in the output an encode is writing (read now, it would be what the call wrote there). */
 export const writtenOutputError = (fn) => usageError('STALE', `${fn}() was given a view of the output an encode is writing (an encodeSharedRef() output is valid until its encoder's next call ends; copy it (slice()) to keep it)`);
 
 const formatValue = (v) => (typeof v === 'bigint' ? `${v}` : Object.is(v, -0) ? '-0' : String(v));

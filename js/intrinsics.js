@@ -77,6 +77,11 @@ export const viewBuffer = (view) => (typedArrayName(view) !== undefined ? buffer
 export const viewByteOffset = (view) => (typedArrayName(view) !== undefined ? byteOffsetOf(view) : dataViewByteOffset.call(view));
 /** The byte length of an ArrayBuffer view (a typed array or a DataView), as the engine knows it. */
 export const viewByteLength = (view) => (typedArrayName(view) !== undefined ? byteLengthOf(view) : dataViewByteLength.call(view));
+/** The bytes of an ArrayBuffer view (a typed array or a DataView) as a Uint8Array over the same memory. */
+export function viewBytes(view) {
+  if (typedArrayName(view) !== undefined) return new Uint8Array(bufferOf(view), byteOffsetOf(view), byteLengthOf(view));
+  return new Uint8Array(dataViewBuffer.call(view), dataViewByteOffset.call(view), dataViewByteLength.call(view));
+}
 
 /**
  * Whether an ArrayBuffer view (typed array or DataView) has lost its bytes:

@@ -22,7 +22,7 @@
 // wrong are refused (STALE): an expired encodeSharedRef() output, a view of a
 // store being written. The README's Encoder section states the same rule.
 
-import { asOffset, dateTime, isMap, isSet, lengthOf, ownView, typedArrayName } from '../args.js';
+import { asOffset, dateTime, isMap, isSet, lengthOf, ownView, typedArrayName, viewBytes } from '../args.js';
 import { ownOutputTargetError } from '../errors.js';
 import { BOOL, KIND_OF_NAME, kindOfName } from '../kinds.js';
 import { MAX_ELEMENTS } from '../wire.js';
@@ -32,9 +32,7 @@ import { liveRef, shareView } from '../shared-refs.js';
 import { EntrySegment, KeySegment, addSegment, codecError, impostorError, show, withPath } from './path.js';
 import { jsEncodingPort } from './port-js.js';
 import { timeSpecOfDate, timestampSize, writeTimeSpec } from './timestamp.js';
-import {
-  BoolArray, EXT_TYPED_ARRAY, boolOriginal, isHalf, viewBytes, widenHalf,
-} from './typed.js';
+import { BoolArray, EXT_TYPED_ARRAY, boolOriginal, isHalf, widenHalf } from './typed.js';
 import { TEXT_ENCODER_THRESHOLD, encodeUtf8Into, writeUtf8Short } from './utf8.js';
 
 const UINT8 = KIND_OF_NAME.get('Uint8Array');
@@ -200,11 +198,10 @@ class StorePool {
 
   giveBack(store) {
     store.use++; // views of it that encodeSharedRef() handed out expire
-    store.shared = 0;
-    const hold = this.holds.get(store);
-    if (hold.kept) {
-      hold.kept = false;
+    if (store.shared > 0) { // (an output held it: keep() counted it)
+      this.holds.get(store).kept = false;
       this.keptStores--;
+      store.shared = 0;
     }
     if (this.idle.length < POOLED_STORES) this.idle.push(store);
     else store.release();

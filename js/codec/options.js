@@ -5,12 +5,11 @@
 
 import {
   ANY, asBytes, isArrayBuffer, isSharedArrayBuffer, onceReadable, optionsOf, ownView, readGiven, typedArrayName,
-  usableLength,
+  usableLength, viewBytes,
 } from '../args.js';
 import { liveRef } from '../shared-refs.js';
 import { show } from './path.js';
 import { compileShape } from './shape.js';
-import { viewBytes } from './typed.js';
 
 /** @msgpack/msgpack's defaults. */
 export const DEFAULT_MAX_DEPTH = 100;

@@ -2,7 +2,7 @@
 // marker, and msgpackr's typed-array extension (0x74: one element-code byte,
 // then the elements' raw little-endian bytes).
 
-import { bufferOf, byteLengthOf, byteOffsetOf, ownView, typedArrayName } from '../args.js';
+import { ownView, typedArrayName } from '../args.js';
 import { KIND_OF_EXT } from '../kinds.js';
 import { inputError } from './path.js';
 
@@ -13,16 +13,6 @@ export const EXT_RECORD = 0x72;
 /** msgpackr's 0x74 codes for a whole ArrayBuffer and a DataView. */
 const EXT_CODE_ARRAY_BUFFER = 16;
 const EXT_CODE_DATA_VIEW = 17;
-
-// A DataView's bytes through its intrinsic getters (a typed array's: args.js).
-const getter = (name) => Object.getOwnPropertyDescriptor(DataView.prototype, name).get;
-const [dataViewBuffer, dataViewByteOffset, dataViewByteLength] = ['buffer', 'byteOffset', 'byteLength'].map(getter);
-
-/** The bytes of an ArrayBuffer view (typed array or DataView) as a Uint8Array over the same memory. */
-export function viewBytes(view) {
-  if (typedArrayName(view) !== undefined) return new Uint8Array(bufferOf(view), byteOffsetOf(view), byteLengthOf(view));
-  return new Uint8Array(dataViewBuffer.call(view), dataViewByteOffset.call(view), dataViewByteLength.call(view));
-}
 
 // The array each BoolArray was made of (its `bytes` are a view of it, and
 // cannot be replaced): an alloc() array is found again by it when memory

@@ -3,7 +3,7 @@
 // where the kernels write each typed-array field in place.
 
 import { packBound } from '../abi.js';
-import { bufferOf, byteLengthOf, byteOffsetOf, typedArrayName, viewBuffer, viewByteLength, viewByteOffset } from '../args.js';
+import { bufferOf, byteLengthOf, byteOffsetOf, typedArrayName, viewBytes } from '../args.js';
 import { packKindInto } from '../wire.js';
 import { IN_OUTPUT, MAX_SCRATCH, OUTSIDE, align16, inAllocation } from './core.js';
 import { detachedError, locate, locateSized, locateTarget, outsideForSure, readableAfterGrowth, reattached, refuseWritten } from './lifetimes.js';
@@ -29,9 +29,6 @@ const regions = typeof FinalizationRegistry === 'function'
     if (region.pointer) boundary.wasm.free(region.pointer);
   })
   : null;
-
-/** A DataView's bytes as a Uint8Array over the same memory (for locate(), which reads typed arrays). */
-const dataViewBytes = (v) => new Uint8Array(viewBuffer(v), viewByteOffset(v), viewByteLength(v));
 
 /** An Encoder's output, in wasm memory: a Store of js/codec/port-contract.js. */
 class WasmStore {
@@ -84,7 +81,7 @@ class WasmStore {
    */
   live(view, original = view, fn = 'encode') {
     const live = reattached(this.b, view, this.since, fn, original);
-    locate(this.b, typedArrayName(live) !== undefined ? live : dataViewBytes(live), fn, original);
+    locate(this.b, typedArrayName(live) !== undefined ? live : viewBytes(live), fn, original); // (locate() reads typed arrays)
     return live;
   }
 
