@@ -4,7 +4,7 @@
 // compiled shape (js/codec/shape.js), typed arrays at the shaped positions,
 // read by the port (js/codec/port-contract.js states the contract).
 
-import { lengthOf } from '../args.js';
+import { bufferOf, byteOffsetOf, copyInto, isShared, lengthOf } from '../args.js';
 import { plural } from '../text.js';
 import { FastmpError, extraBytes } from '../errors.js';
 import { BOOL, KIND_OF_NAME } from '../kinds.js';
@@ -14,6 +14,7 @@ import { asInput, decoderConfig } from './options.js';
 import { describeTag } from '../tags.js';
 import { KeySegment, addSegment, inputError, show, textHint, withPath } from './path.js';
 import { jsDecodingPort } from './port-js.js';
+import { ValueScanner } from './scan.js';
 import { ARRAY, EVERY, TYPED } from './shape.js';
 import { EXT_RECORD, EXT_TYPED_ARRAY, HALF, halfOf, typedFromBytes, typedFromExt } from './typed.js';
 
@@ -23,8 +24,16 @@ import { KeyCache, readUtf8 } from './utf8.js';
 
 const EMPTY = new Uint8Array(0);
 const EMPTY_VIEW = new DataView(EMPTY.buffer);
+const dataViewOf = (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 const UINT32_LIMIT = 0x100000000;
 const sharedKeyCache = new KeyCache();
+
+/**
+ * Whether an extension codec's answer for an ext is the payload passed
+ * through: an ExtData (of any library) of this type holding this very
+ * payload, which is what a codec returns for a type no decoder takes.
+ */
+const passedThrough = (value, type, data) => value !== null && typeof value === 'object' && value.type === type && value.data === data;
 
 /**
  * @typedef {object} DecoderOptions
@@ -77,7 +86,6 @@ export class Decoder {
     this.shape = c.shape;
     this.integralFloats = c.integralFloats;
     this.reuseTypedArrays = c.reuseTypedArrays;
-    this.ownCodec = c.extensionCodec instanceof ExtensionCodec;
     this.keyDecoder = c.keyDecoder === undefined ? sharedKeyCache : c.keyDecoder;
     this.bytes = EMPTY;
     this.view = EMPTY_VIEW;
@@ -85,7 +93,10 @@ export class Decoder {
     this.end = 0;
     this.reader = null;
     this.entered = false;
-    this.copyBytes = false; // bins, raw strs and ext payloads as copies, not views of the input (streams)
+    this.copiesBytes = false; // bins, raw strs and ext payloads as copies, not views of the input (streams)
+    this.copyBytes = false; // the same, for the call in progress (also when it reads a copy of ours)
+    this.copies = null; // valueCopy()'s buffer
+    this.scanner = null;
     this.topDepth = 1; // the depth of a value read (2: an element of a streamed array, readElements())
     // reuseTypedArrays: per shape node, the typed arrays its fields were
     // decoded into ({ arrays, next, decode }: keptArray()); their buffers,
@@ -101,14 +112,14 @@ export class Decoder {
    * @returns {unknown}
    */
   decode(input) {
-    const bytes = asInput(input, this.port);
-    if (this.entered) return this.clone().decode(bytes);
+    if (this.entered) return this.clone().decode(input);
+    const bytes = asInput(input, this.port, 'decode');
     this.entered = true;
     try {
-      this.setInput(bytes, 0);
+      this.setInput(this.mustCopy(bytes, input, 'decode') ? bytes.slice() : bytes, 0, false);
       const value = this.readTop();
       if (this.pos < this.end) {
-        const hint = this.pos === 1 ? textHint(bytes) : '';
+        const hint = this.pos === 1 ? textHint(this.bytes) : '';
         const why = hint || ' after the value (decodeFrom() reads a prefix)';
         throw withPath(inputError('TRAILING', `${extraBytes(this.end - this.pos, this.end, this.pos)}${why}`, this.pos), true);
       }
@@ -125,14 +136,15 @@ export class Decoder {
    * @returns {{ value: unknown, end: number }}
    */
   decodeFrom(input, offset = 0) {
-    const bytes = asInput(input, this.port);
+    if (this.entered) return this.clone().decodeFrom(input, offset);
+    const bytes = asInput(input, this.port, 'decodeFrom');
     if (!Number.isSafeInteger(offset) || offset < 0 || offset > bytes.length) {
       throw new RangeError(`fastmp: decodeFrom() offset must be an integer from 0 to ${bytes.length}, not ${String(offset)}`);
     }
-    if (this.entered) return this.clone().decodeFrom(bytes, offset);
     this.entered = true;
     try {
-      this.setInput(bytes, offset);
+      if (this.mustCopy(bytes, input, 'decodeFrom')) this.setInput(this.valueCopy(bytes, offset), offset, true);
+      else this.setInput(bytes, offset, false);
       const value = this.readTop();
       return { value, end: this.pos };
     } finally {
@@ -148,17 +160,87 @@ export class Decoder {
   }
 
   /**
-   * Every value in the input, one after another.
+   * Every value in the input, one after another. The input is checked (and
+   * copied, where mustCopy() says) once, not once a value.
    * @param {Uint8Array|ArrayBufferLike|ArrayLike<number>} input
    * @returns {Generator<unknown, void, unknown>}
    */
   *decodeMulti(input) {
-    const bytes = asInput(input, this.port);
+    const bytes = this.readable(input, 'decodeMulti');
+    const view = dataViewOf(bytes);
     for (let offset = 0; offset < bytes.length;) {
-      const { value, end } = this.decodeFrom(bytes, offset);
-      offset = end;
+      const decoder = this.entered ? this.clone() : this; // (the loop body may be decoding with this decoder)
+      const value = decoder.readAt(bytes, view, offset);
+      offset = decoder.pos;
       yield value;
     }
+  }
+
+  /** One value at bytes[offset] (checked input, and its DataView); this.pos is then where it ends. */
+  readAt(bytes, view, offset) {
+    this.entered = true;
+    try {
+      this.decodes++;
+      this.bytes = bytes;
+      this.view = view;
+      this.pos = offset;
+      this.end = bytes.length;
+      this.reader = null;
+      this.copyBytes = this.copiesBytes;
+      return this.readTop();
+    } finally {
+      this.leave();
+    }
+  }
+
+  /**
+   * THE INPUT RULE: whether `bytes` (checked by asInput(); `original`, what
+   * the caller passed) must be read from a copy. An input is read in place,
+   * unless it lies where the decode itself, or user code it runs, may change
+   * it while it is read: memory of the port's own (wasm memory, which a
+   * kernel or an extension may grow or overwrite; a live encodeSharedRef()
+   * output, whose encoder an extension may call: the port says, and refuses
+   * a view past its lifetime), shared memory (another thread may write it,
+   * and the decoder reads some bytes twice), or the buffer of a typed array
+   * this Decoder reuses (reuseTypedArrays). What is copied is what the call
+   * reads, once: the input (decode(), and decodeMulti() and a stream's
+   * chunk, whose values are all read), or the value at the offset
+   * (decodeFrom(): valueCopy()), never the rest of the input once a value.
+   */
+  mustCopy(bytes, original, fn) {
+    if (this.port.checkInput(bytes, original, fn)) return true;
+    const buffer = bufferOf(bytes);
+    return isShared(buffer) || (this.keptBuffers !== null && this.keptBuffers.has(buffer));
+  }
+
+  /** An input checked by asInput(), and copied once when mustCopy() says (decodeMulti(), a stream's chunk). */
+  readable(input, fn) {
+    const bytes = asInput(input, this.port, fn);
+    return this.mustCopy(bytes, input, fn) ? bytes.slice() : bytes;
+  }
+
+  /**
+   * For decodeFrom() of an input read from a copy: the bytes of the value at
+   * `offset` copied, at their own offsets, into a buffer of this Decoder's,
+   * which it reuses (so that a loop over one input copies each value once);
+   * its end found by the scanner (js/codec/scan.js), which reads headers
+   * only; a value the input cuts, to the input's end. From offset 0, a fresh
+   * copy of the value alone (what the module-level decodeFrom() reads), so
+   * that no large buffer is kept.
+   */
+  valueCopy(bytes, offset) {
+    const scanner = (this.scanner ??= new ValueScanner(this));
+    scanner.reset();
+    scanner.checking = false; // (the decoder reports what its options refuse)
+    scanner.next = offset;
+    const length = lengthOf(bytes);
+    const found = scanner.scan(bytes, length);
+    const end = found >= 0 ? found : length;
+    const value = new Uint8Array(bufferOf(bytes), byteOffsetOf(bytes) + offset, end - offset);
+    if (offset === 0) return value.slice();
+    if (this.copies === null || this.copies.length < end) this.copies = new Uint8Array(Math.max(end, 2 * (this.copies?.length ?? 0)));
+    copyInto(this.copies, value, offset);
+    return this.copies.subarray(0, end);
   }
 
   /**
@@ -206,7 +288,7 @@ export class Decoder {
    */
   forStream() {
     const decoder = this.clone();
-    decoder.copyBytes = true;
+    decoder.copiesBytes = true;
     return decoder;
   }
 
@@ -215,16 +297,15 @@ export class Decoder {
     this.topDepth = 2;
   }
 
-  setInput(input, offset) {
+  /** The input of a call: bytes checked (and copied where mustCopy() says), read from `offset`; `copied`: a copy of ours. */
+  setInput(bytes, offset, copied) {
     this.decodes++;
-    // An input in the buffer of an array this decode may write into (a kept
-    // one handed back as input) is read from a copy: never bytes overwritten while read.
-    const bytes = this.keptBuffers !== null && this.keptBuffers.has(input.buffer) ? input.slice() : input;
     this.bytes = bytes;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.view = dataViewOf(bytes);
     this.pos = offset;
     this.end = bytes.length;
     this.reader = null;
+    this.copyBytes = this.copiesBytes || copied; // (a copy of ours in this.copies is reused: values hold none of it)
   }
 
   readTop() {
@@ -575,24 +656,26 @@ export class Decoder {
   }
 
   /**
-   * Registered decoders first (ours may take 0x72 / 0x74 too); then msgpackr's
-   * typed arrays (0x74) as msgpackr reads them, records (0x72) refused; any
-   * other type as the codec returns it (ExtData when none is registered).
+   * The extension codec first, whichever it is (ours or @msgpack/msgpack's:
+   * their one shared interface is decode(data, type, context)); when it
+   * passes the payload through (an ExtData of this very payload: no decoder
+   * registered for the type), msgpackr's typed arrays (0x74) as msgpackr
+   * reads them and records (0x72) refused; any other type as the codec
+   * returned it.
    */
   extValue(type, data, start) {
-    const codec = this.extensionCodec;
-    if ((type === EXT_TYPED_ARRAY || type === EXT_RECORD) && !(this.ownCodec && codec.decodes(type))) {
-      if (type === EXT_TYPED_ARRAY) return typedFromExt(data, start);
-      throw this.record(start);
-    }
     let value;
     try {
-      value = codec.decode(data, type, this.context);
+      value = this.extensionCodec.decode(data, type, this.context);
     } catch (err) {
       if (err instanceof FastmpError && err.offset < 0) err.offset = start;
       throw err;
     }
     this.afterUserCode(start);
+    if ((type === EXT_TYPED_ARRAY || type === EXT_RECORD) && passedThrough(value, type, data)) {
+      if (type === EXT_TYPED_ARRAY) return typedFromExt(data, start);
+      throw this.record(start);
+    }
     return value;
   }
 
