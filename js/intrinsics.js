@@ -62,15 +62,21 @@ export function dateTime(v) {
 }
 /**
  * Whether a typed array's buffer is shared, i.e. another thread may write it
- * while we read. Asked as "not an ArrayBuffer": the common case then throws nothing.
+ * while we read. Asked as "not an ArrayBuffer": the common case then throws
+ * nothing; a SharedArrayBuffer of this realm is known first by instanceof,
+ * which throws nothing either (a buffer whose prototype lies is copied, or
+ * found out by its brand).
  */
-export const isShared = (buffer) => !isArrayBuffer(buffer);
+const SharedBuffer = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : null;
+export const isShared = (buffer) => (SharedBuffer !== null && buffer instanceof SharedBuffer) || !isArrayBuffer(buffer);
 
 // A DataView's, for the few checks that take any ArrayBuffer view.
 const dataViewBuffer = intrinsicGetter(DataView.prototype, 'buffer');
 const dataViewByteLength = intrinsicGetter(DataView.prototype, 'byteLength');
 const dataViewByteOffset = intrinsicGetter(DataView.prototype, 'byteOffset');
 
+/** Whether v is a DataView (any realm; a detached one too). */
+export const isDataView = (v) => hasBrand(dataViewBuffer, v);
 /** The buffer of an ArrayBuffer view (a typed array or a DataView), as the engine knows it. */
 export const viewBuffer = (view) => (typedArrayName(view) !== undefined ? bufferOf(view) : dataViewBuffer.call(view));
 /** The byte offset of an ArrayBuffer view (a typed array or a DataView), as the engine knows it. */
@@ -91,7 +97,7 @@ export function viewBytes(view) {
 export function isDetached(view) {
   if (typedArrayName(view) !== undefined) return lengthOf(view) === 0 && !hasBrand(typedValues, view);
   // (A DataView's buffer getter takes a detached one, its byteLength getter does not.)
-  return hasBrand(dataViewBuffer, view) && !hasBrand(dataViewByteLength, view);
+  return isDataView(view) && !hasBrand(dataViewByteLength, view);
 }
 
 /** Whether a typed array's bytes can be read: not detached, and not a view past the end of a resizable buffer that shrank (values() validates both). */

@@ -4,8 +4,8 @@
 // object again. Unknown own keys and wrong types are TypeErrors naming the key.
 
 import {
-  ANY, asBytes, isArrayBuffer, isSharedArrayBuffer, onceReadable, optionsOf, ownView, readGiven, typedArrayName,
-  usableLength, viewBytes,
+  ANY, asBytes, isArrayBuffer, isSharedArrayBuffer, optionsOf, ownView, readGiven, typedArrayName,
+  usableLength, usableView, viewBytes,
 } from '../args.js';
 import { liveRef } from '../shared-refs.js';
 import { show } from './path.js';
@@ -233,25 +233,20 @@ function notBytesHint(input) {
  * (any realm; a lying subclass or Buffer cannot change what is read): a
  * Uint8Array is read in place; any other ArrayBuffer view or an ArrayBuffer
  * is viewed; an array of numbers is copied. A detached input is a FastmpError
- * DETACHED; bytes in a SharedArrayBuffer are copied (the decoder reads some
- * bytes twice); the port refuses a stale view of wasm memory.
+ * DETACHED (STALE, FREED: js/released.js). The decoder says which inputs it
+ * reads from a copy (Decoder.mustCopy()).
  */
-export function asInput(input, port, fn = 'decode') {
-  let bytes;
+export function asInput(input, port, fn) {
   if (typedArrayName(input) === 'Uint8Array') {
     liveRef(input, fn); // (an expired encodeSharedRef() output: STALE)
-    bytes = ownView(input, Uint8Array, fn, port.detachedError); // (one of wasm memory's that growth detached: STALE)
-  } else if (ArrayBuffer.isView(input)) { // any other typed array, a DataView (any realm): its bytes
-    if (typedArrayName(input) !== undefined) usableLength(input, fn, port.detachedError); // a detached one is DETACHED
-    bytes = viewBytes(input);
-  } else if (isArrayBuffer(input) || isSharedArrayBuffer(input)) {
-    bytes = asBytes(input, fn);
-  } else if (Array.isArray(input)) {
-    return Uint8Array.from(input);
-  } else {
-    throw new TypeError(`fastmp: ${fn}() takes a Uint8Array, an ArrayBuffer or an array of bytes, not ${show(input)}${notBytesHint(input)}`);
+    return ownView(input, Uint8Array, fn, port.detachedError); // (one of wasm memory's that growth detached: STALE)
   }
-  // A view of wasm memory that a later call overwrote, or that free() released, is refused.
-  // (In wasm memory: decoded from a copy, which the port makes.)
-  return onceReadable(port.checkInput(bytes, input, fn));
+  if (ArrayBuffer.isView(input)) { // any other typed array, a DataView (any realm): its bytes
+    if (typedArrayName(input) !== undefined) usableLength(input, fn, port.detachedError); // a detached one is DETACHED
+    else usableView(input, fn, port.detachedError); // (a DataView's offset getter throws once it is detached)
+    return viewBytes(input);
+  }
+  if (isArrayBuffer(input) || isSharedArrayBuffer(input)) return asBytes(input, fn);
+  if (Array.isArray(input)) return Uint8Array.from(input);
+  throw new TypeError(`fastmp: ${fn}() takes a Uint8Array, an ArrayBuffer or an array of bytes, not ${show(input)}${notBytesHint(input)}`);
 }

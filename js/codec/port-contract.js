@@ -81,10 +81,13 @@
  * @property {((input: Uint8Array) => Reader) | undefined} typedReader one per
  *   decode call that meets a shaped field at or above that limit (input: the
  *   bytes being decoded); undefined where every limit is Infinity
- * @property {(bytes: Uint8Array, original: unknown, fn: string) => Uint8Array} checkInput
- *   the input as the decoder may read it through the whole call: refused when
- *   it is a view of wasm memory that a later call overwrote or free()
- *   released; a copy when it lies in memory the call may grow and detach
+ * @property {(bytes: Uint8Array, original: unknown, fn: string) => boolean} checkInput
+ *   refuses an input that is a view of the port's memory past its lifetime
+ *   (a packView() output a later call overwrote, an array free() released,
+ *   the bytes of a store outside its live output: shared-refs.js
+ *   checkStoreBytes()); true when the input lies in memory the port may
+ *   write during the call (wasm memory, a live output's store), which the
+ *   decoder then reads from a copy
  * @property {(view: ArrayBufferView, fn: string) => (Error | undefined)} detachedError
  *   as EncodingPort's
  */

@@ -21,7 +21,6 @@
 
 import { bufferOf, byteOffsetOf, copyInto, usableLength } from '../args.js';
 import { FastmpError } from '../errors.js';
-import { asInput } from './options.js';
 import { describeTag } from '../tags.js';
 import { inputError, show, textHint, withPath } from './path.js';
 import { LIMIT, MORE, ValueScanner } from './scan.js';
@@ -80,17 +79,18 @@ class Tail {
 }
 
 /**
- * A chunk as the stream reads it, by the decoder's asInput(): a plain
+ * A chunk as the stream reads it, by the decoder's readable(): a plain
  * Uint8Array view of the caller's bytes, not a copy (a source that refills
- * one buffer is read before its next pull), except that bytes in wasm memory
- * or in a SharedArrayBuffer are copied, once, here. Every view viewOf() makes
- * of the chunk for the decoder is then of a plain buffer, which the
- * decoder's own asInput() reads in place: each byte is copied O(1) times,
- * and a fastmp call in the consumer's loop body, which may write over wasm
- * memory, cannot change the values still to come. (A stale packView()
- * output or a freed alloc() array is refused here: STALE, FREED.)
+ * one buffer is read before its next pull), except that a chunk the decoder
+ * reads from a copy (in wasm memory, in a SharedArrayBuffer:
+ * Decoder.mustCopy()) is copied, once, here. Every view viewOf() makes of
+ * the chunk for the decoder is then of a plain buffer, which the decoder
+ * reads in place: each byte is copied O(1) times, and a fastmp call in the
+ * consumer's loop body, which may write over wasm memory, cannot change the
+ * values still to come. (A stale packView() output or a freed alloc() array
+ * is refused here: STALE, FREED.)
  */
-const chunkOf = (value, port) => asInput(value, port, 'decodeAsync');
+const chunkOf = (value, decoder) => decoder.readable(value, 'decodeAsync');
 
 /** chunk[from, to) as a plain Uint8Array view (no species: a subclass's constructor is not asked). */
 const viewOf = (chunk, from, to) => new Uint8Array(bufferOf(chunk), byteOffsetOf(chunk) + from, to - from);
@@ -137,7 +137,7 @@ class StreamReader {
 
   /** A chunk from the source as the current one; false when it is empty. */
   take(value) {
-    const chunk = chunkOf(value, this.decoder.port);
+    const chunk = chunkOf(value, this.decoder);
     this.chunkStart += this.chunkLength;
     this.chunk = chunk;
     this.chunkLength = usableLength(chunk, 'decodeAsync'); // (a detached chunk: DETACHED)

@@ -25,7 +25,7 @@ export const wasmDecodingPort = (b, unpackInJsBelow) => Object.freeze({
   // decode (a shaped field's, an extension's) may grow memory and detach it.
   checkInput: (bytes, original, fn) => {
     locate(b, bytes, fn, original);
-    return bufferOf(bytes) === b.buffer ? bytes.slice() : bytes;
+    return bufferOf(bytes) === b.buffer;
   },
 });
 
@@ -42,11 +42,14 @@ function inputRegion(b, bytes) {
     if (b.inputPointer) b.wasm.free(b.inputPointer);
     b.inputPointer = 0;
     b.inputCapacity = 0;
-    const size = Math.max(MIN_SCRATCH, 2 ** Math.ceil(Math.log2(bytes + 16)));
-    const pointer = b.allocate(size) || b.allocate(bytes + 16);
+    // The next power of two; where that cannot be had, exactly what is asked.
+    // The capacity is what was got: a later, longer copy must grow the region.
+    let size = Math.max(MIN_SCRATCH, 2 ** Math.ceil(Math.log2(bytes + 16)));
+    let pointer = b.allocate(size);
+    if (pointer === 0) pointer = b.allocate((size = bytes + 16));
     if (pointer === 0) throw new RangeError(`fastmp: wasm memory cannot grow to hold a ${bytes}-byte input`);
     b.inputPointer = pointer;
-    b.inputCapacity = size === bytes + 16 ? bytes : size - 16;
+    b.inputCapacity = size - 16;
   }
   return align16(b.inputPointer);
 }
