@@ -7,8 +7,11 @@
 // naming the function, and describing a value never runs the value's code.
 
 import { FastmpError } from './errors.js';
-import { bufferOf, byteOffsetOf, hasUsableBytes, isArrayBuffer, isDetached, isShared, isSharedArrayBuffer, lengthOf, typedArrayName } from './intrinsics.js';
+import {
+  bufferOf, byteOffsetOf, hasUsableBytes, isArrayBuffer, isDataView, isDetached, isShared, isSharedArrayBuffer, lengthOf, typedArrayName,
+} from './intrinsics.js';
 import { kindOfName } from './kinds.js';
+import { releasedError } from './released.js';
 import { withArticle } from './text.js';
 
 // ---- intrinsics (js/intrinsics.js; re-exported for the modules that read arguments) ----
@@ -44,7 +47,7 @@ function emptyLength(x, fn, detached) {
 
 /** Refuses a typed array whose buffer is detached or too short for it (values() validates both). */
 function checkUsable(x, fn, detached) {
-  if (!hasUsableBytes(x)) throw detached?.(x, fn) ?? detachedView(x, fn);
+  if (!hasUsableBytes(x)) throw detached?.(x, fn) ?? releasedError(x, fn) ?? detachedView(x, fn);
 }
 
 const detachedView = (x, fn) => new FastmpError('DETACHED', `fastmp: ${fn}() was given ${describe(x)} whose buffer is detached (or a resizable buffer shrank below it)`, -1, -1);
@@ -54,7 +57,7 @@ const detachedView = (x, fn) => new FastmpError('DETACHED', `fastmp: ${fn}() was
  * refused as usableLength() refuses one (`detached(view, fn)`, else DETACHED).
  */
 export function usableView(view, fn, detached) {
-  if (isDetached(view)) throw detached?.(view, fn) ?? detachedView(view, fn);
+  if (isDetached(view)) throw detached?.(view, fn) ?? releasedError(view, fn) ?? detachedView(view, fn);
   return view;
 }
 
@@ -80,6 +83,7 @@ export function describe(v) {
   if (brand !== undefined) return withArticle(brand);
   if (isArrayBuffer(v)) return 'an ArrayBuffer';
   if (isSharedArrayBuffer(v)) return 'a SharedArrayBuffer';
+  if (isDataView(v)) return 'a DataView';
   try {
     return Array.isArray(v) ? 'an Array' : 'an object'; // a revoked Proxy throws here
   } catch {

@@ -21,7 +21,9 @@
 
 import { NO_INDEX_U32, RESULT } from '../abi.js';
 import { CODE_NAMES } from '../errors.js';
+import { markDetachedByGrowth } from '../released.js';
 import { NodeBuffer } from './outputs.js';
+import { RangeSet } from './ranges.js';
 
 export const MIN_SCRATCH = 1 << 16;
 // The largest scratch region: wasm32 memory is at most 4 GiB (65536 pages); one page less.
@@ -57,7 +59,6 @@ export class Boundary {
     this.scratch = 0;
     this.capacity = 0;
     this.views = new Map();
-    this.pastBuffers = new WeakSet(); // wasm memory buffers that growth has detached
     this.buffer = null;
     // Memory growths so far, and each buffer -> the growth that made it: an
     // encode() tells the views its own growth detached from older ones.
@@ -65,11 +66,9 @@ export class Boundary {
     this.bufferEpochs = new WeakMap();
     // The lifetimes of what the boundary hands out (lifetimes.js):
     // live alloc() arrays, sorted by pointer: { pointer, end, length, Type, live };
-    this.allocations = [];
-    // the records of the views alloc() and refresh() handed out (free/refresh take those);
-    this.handles = new WeakMap();
+    this.allocations = new RangeSet();
     // ranges free() released, until an allocation reuses them: inputs there are FREED;
-    this.freed = [];
+    this.freed = new RangeSet();
     // the output regions of the message codec's Encoders ({ pointer, capacity, writing }):
     // encodeSharedRef() hands out views of them, valid until that Encoder's next call;
     this.regions = new Set();
@@ -91,7 +90,7 @@ export class Boundary {
 
   /** Called by the module (emscripten_notify_memory_growth) and at start. */
   refreshViews() {
-    if (this.buffer !== null) this.pastBuffers.add(this.buffer);
+    if (this.buffer !== null) markDetachedByGrowth(this.buffer);
     // memory.buffer is a host getter, slow next to a field: hot paths compare
     // inputs against this copy, which every growth notification renews.
     const buffer = this.memory.buffer;
@@ -181,7 +180,7 @@ export class Boundary {
     if (size + this.memory.buffer.byteLength + ALLOC_MARGIN > 2 ** 32) return 0;
     const pointer = this.wasm.malloc(size) >>> 0;
     // Memory in use again is no longer what free() released.
-    if (pointer !== 0 && this.freed.length > 0) this.freed = this.freed.filter((r) => r.end <= pointer || r.start >= pointer + size);
+    if (pointer !== 0 && this.freed.size > 0) this.freed.deleteOverlapping(pointer, pointer + size);
     return pointer;
   }
 
@@ -215,5 +214,5 @@ export class Boundary {
  * takes the pure-JS path (its limits say so: js/port.js jsLimits()).
  */
 export const noWasmBoundary = () => ({
-  wasm: null, memory: null, buffer: null, handles: new WeakMap(), pastBuffers: new WeakSet(), outputs: new WeakMap(),
+  wasm: null, memory: null, buffer: null, outputs: new WeakMap(),
 });

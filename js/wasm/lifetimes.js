@@ -10,8 +10,9 @@
 
 import { packBound } from '../abi.js';
 import { bufferOf, byteLengthOf, byteOffsetOf, isDetached, usableView, viewBuffer } from '../args.js';
-import { expiredRefError, ownOutputTargetError, usageError, writtenOutputError } from '../errors.js';
-import { liveRef } from '../shared-refs.js';
+import { ownOutputTargetError, usageError, writtenOutputError } from '../errors.js';
+import { HANDLES, releasedError } from '../released.js';
+import { checkStoreBytes, liveRef } from '../shared-refs.js';
 import { IN_OUTPUT, LOW_MEMORY, OUTSIDE } from './core.js';
 
 /** Scratch bytes typed.js packInScratch() takes for the output of n elements of kind: its bound, and up to 15 bytes to align its elements. */
@@ -38,21 +39,20 @@ export function allocArray(b, kind, n) {
     }
     throw new RangeError(`fastmp: wasm memory cannot grow to hold ${n} elements`);
   }
-  const record = { pointer, end: pointer + bytes, length: n, Type: kind.Type, live: true };
-  const at = b.allocations.findIndex((r) => r.pointer > pointer);
-  b.allocations.splice(at < 0 ? b.allocations.length : at, 0, record);
+  const record = { start: pointer, end: pointer + bytes, length: n, Type: kind.Type, live: true };
+  b.allocations.add(record);
   return handOut(b, record);
 }
 
 function handOut(b, record) {
-  const view = new record.Type(b.buffer, record.pointer, record.length);
-  b.handles.set(view, record);
+  const view = new record.Type(b.buffer, record.start, record.length);
+  HANDLES.set(view, record);
   return view;
 }
 
 /** A live view of the same allocation as x (after memory growth detached x); undefined when x is no alloc() array. */
 export function refreshed(b, x) {
-  const record = b.handles.get(x);
+  const record = HANDLES.get(x);
   if (record === undefined) return undefined;
   if (!record.live) throw usageError('FREED', 'refresh() was given an array that free() has released');
   return handOut(b, record);
@@ -60,13 +60,13 @@ export function refreshed(b, x) {
 
 /** Releases an allocation; false when x is not an array alloc() or refresh() returned. */
 export function release(b, x) {
-  const record = b.handles.get(x);
+  const record = HANDLES.get(x);
   if (record === undefined) return false;
   if (!record.live) throw usageError('FREED', 'free() was given an array that is already freed');
   record.live = false;
-  b.allocations.splice(b.allocations.indexOf(record), 1);
-  b.freed.push({ start: record.pointer, end: record.end });
-  b.wasm.free(record.pointer);
+  b.allocations.delete(record);
+  b.freed.add({ start: record.start, end: record.end });
+  b.wasm.free(record.start);
   return true;
 }
 
@@ -88,11 +88,7 @@ const staleOutput = (fn) => usageError('STALE', `${fn}() was given a view of was
  * What args.js ownView() reports for a detached input x: FREED for an
  * alloc() array that was freed, STALE for another view of this wasm memory.
  */
-export function detachedError(b, x, fn) {
-  if (b.handles.get(x)?.live === false) return usageError('FREED', `${fn}() was given an array that free() has released`);
-  if (!b.pastBuffers.has(viewBuffer(x))) return undefined;
-  return usageError('STALE', `${fn}() was given a view of wasm memory that memory growth has detached; refresh(x) gives a live one of an alloc() array (a packView() output is valid until the next call only)`);
-}
+export const detachedError = (b, x, fn) => releasedError(x, fn);
 
 /**
  * `view` (a typed array or DataView) as a call that began at memory epoch
@@ -106,7 +102,7 @@ export function detachedError(b, x, fn) {
 export function reattached(b, view, since, fn, original = view) {
   if (!isDetached(view)) return view;
   if (!(b.bufferEpochs.get(viewBuffer(view)) >= since)) return usableView(view, fn, (v, f) => detachedError(b, v, f));
-  const record = b.handles.get(original);
+  const record = HANDLES.get(original);
   if (record?.live) return handOut(b, record);
   if (record !== undefined) throw usageError('FREED', `${fn}() was given an array that free() has released`);
   const output = b.outputs.get(original);
@@ -163,25 +159,21 @@ function locateView(b, x, fn, original) {
   const handed = b.outputs.get(original);
   if (handed !== undefined && handed.generation !== b.generation) throw staleOutput(fn);
   // (An empty alloc() array overlaps no range: only its record tells that it was freed.)
-  if (b.handles.get(original)?.live === false) throw usageError('FREED', `${fn}() was given an array that free() has released`);
+  if (HANDLES.get(original)?.live === false) throw usageError('FREED', `${fn}() was given an array that free() has released`);
   const start = byteOffsetOf(x);
   const end = start + byteLengthOf(x);
-  if (allocationHolding(b, start, end) !== undefined) return start;
+  if (b.allocations.holding(start, end) !== undefined) return start;
   const o = b.output;
   if (o.generation === b.generation && start >= o.start && end <= o.end) return IN_OUTPUT;
   refuseWritten(b, start, end, fn);
   for (const r of b.regions) {
     if (start >= r.pointer && end <= r.pointer + r.capacity) {
-      // (Bytes of a store past its live encodeSharedRef() output, or of a store that holds none:
-      // an output that expired, whose bytes another call may have written since.)
-      if (end <= r.pointer + r.shared) {
-        liveRef(original, fn); // (an output that expired, where another's now lies: STALE)
-        return IN_OUTPUT;
-      }
-      throw expiredRefError(fn);
+      checkStoreBytes(r, start, end, fn);
+      liveRef(original, fn); // (an output that expired, where another's now lies: STALE)
+      return IN_OUTPUT;
     }
   }
-  if (b.freed.some((r) => start < r.end && end > r.start)) {
+  if (b.freed.overlaps(start, end)) {
     throw usageError('FREED', `${fn}() was given a view of an array that free() has released`);
   }
   throw staleOutput(fn);
@@ -211,18 +203,4 @@ export function locateTarget(b, target, fn) {
   const at = locateView(b, target, fn, target);
   if (at === IN_OUTPUT) throw ownOutputTargetError(fn);
   return at;
-}
-
-/** The live allocation that holds bytes [start, end), or undefined (binary search). */
-function allocationHolding(b, start, end) {
-  const list = b.allocations;
-  let lo = 0;
-  let hi = list.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid].pointer <= start) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  const r = list[hi];
-  return r !== undefined && end <= r.end ? r : undefined;
 }
