@@ -6,6 +6,7 @@
 // PORT_MEMBERS, or a port that lacks it fails here.
 
 import { describe, expect, test } from 'vitest';
+import { ExtensionCodec, makeCodec } from '../js/codec/index.js';
 import { jsDecodingPort, jsEncodingPort, jsPort } from '../js/codec/port-js.js';
 import { PORT_MEMBERS } from '../js/codec/port-contract.js';
 import { CODEC_PORT, decodingPortOf, encodingPortOf } from '../js/families.js';
@@ -63,6 +64,38 @@ describe.each(PORTS)('%s', (name, port) => {
     } finally {
       store.release();
     }
+  });
+
+  // The aliasing rule (js/shared-refs.js checkStoreBytes(), stated once for every port).
+  test('a view made of an encodeSharedRef() output is read while the output lives, STALE once it expired', () => {
+    const codec = makeCodec(port);
+    const encoder = new codec.Encoder();
+    const out = encoder.encodeSharedRef({ k: 'hello' });
+    const derived = out.subarray(0, out.length);
+    expect(codec.decode(derived)).toEqual({ k: 'hello' });
+    expect(codec.decode(codec.encode({ a: derived })).a).toEqual(out.slice());
+    encoder.encodeSharedRef({ x: 1 }); // `out` expires; its store goes back to the pool
+    for (const call of [() => codec.encode({ a: derived }), () => codec.decode(derived), () => codec.encode({ a: out })]) {
+      expect(call).toThrow(expect.objectContaining({ code: 'STALE' }));
+    }
+  });
+
+  test('a live encodeSharedRef() output is decoded as it was, while an extension encodes with its encoder again', () => {
+    class Mark {}
+    const codec = makeCodec(port);
+    const extensions = new ExtensionCodec();
+    const encoder = new codec.Encoder({ extensionCodec: extensions });
+    extensions.register({
+      type: 1,
+      encode: (v) => (v instanceof Mark ? Uint8Array.of(0) : null),
+      decode: () => {
+        encoder.encodeSharedRef(['zzzzzzzz']); // the output being decoded expires, its store goes back...
+        encoder.encodeSharedRef(['ext', 'BBBB']); // ...and is written again here
+        return 'ext';
+      },
+    });
+    const live = encoder.encodeSharedRef([new Mark(), 'AAAA']);
+    expect(codec.decode(live, { extensionCodec: extensions })).toEqual(['ext', 'AAAA']);
   });
 
   test('a reader has the members the codec uses, and reads what pack() wrote', () => {

@@ -5,22 +5,62 @@
 
 import { packBound } from '../abi.js';
 import { usableView, viewBuffer, viewByteLength, viewByteOffset } from '../args.js';
-import { writtenOutputError } from '../errors.js';
+import { ownOutputTargetError } from '../errors.js';
+import { checkStoreBytes } from '../shared-refs.js';
 import { BOOL, KINDS } from '../kinds.js';
 import { packKindInto } from '../wire.js';
+
+// Bytes [0, LOW) of a store's buffer hold no output: a view from offset 0 of
+// at most LOW bytes is never one of a store's outputs, and is not asked for
+// its buffer (the engine keeps such small arrays on its heap, and asking
+// moves one off), as a wasm port takes such a view for one outside its
+// memory (js/wasm/lifetimes.js outsideForSure()).
+const LOW = 64;
+
+/** Every store's buffer -> its region { pointer, capacity, writing, shared } (shared-refs.js checkStoreBytes()). */
+const STORES = new WeakMap();
+
+/**
+ * Whether an ArrayBuffer view lies in the live encodeSharedRef() output of a
+ * store of this port (then a decode reads it from a copy, and it is no
+ * target to write into); false when it lies in no store. Bytes of a store
+ * that hold no live output, or that a call is writing, are refused (STALE),
+ * by the rule every port keeps (shared-refs.js checkStoreBytes()).
+ */
+function inLiveOutput(view, fn) {
+  const offset = viewByteOffset(view);
+  const size = viewByteLength(view);
+  if (offset === 0 && size <= LOW) return false;
+  const store = STORES.get(viewBuffer(view));
+  if (store === undefined || offset + size <= LOW) return false;
+  checkStoreBytes(store, Math.max(offset, LOW), offset + size, fn);
+  return true;
+}
 
 /** An output store over a JS ArrayBuffer that doubles when it grows: a Store of port-contract.js. */
 class JsStore {
   constructor(initialBytes) {
-    this.bytes = new Uint8Array(initialBytes);
-    this.view = new DataView(this.bytes.buffer);
+    // writing: during a call; shared: the bytes of a live encodeSharedRef() output
+    this.region = { pointer: LOW, capacity: 0, writing: false, shared: 0 };
     this.use = 0;
-    this.shared = 0;
+    this.grow(0, initialBytes);
   }
 
-  start() {}
+  get shared() {
+    return this.region.shared;
+  }
 
-  stop() {}
+  set shared(size) {
+    this.region.shared = size;
+  }
+
+  start() {
+    this.region.writing = true;
+  }
+
+  stop() {
+    this.region.writing = false;
+  }
 
   refresh() {}
 
@@ -31,31 +71,27 @@ class JsStore {
   }
 
   source(data) {
-    this.refuseOwn(data);
+    inLiveOutput(data, 'encode');
     return data;
-  }
-
-  /**
-   * Refuses a view of this store while a call writes it (only an
-   * encodeSharedRef() output kept past its lifetime can be one: STALE). A
-   * view from offset 0 of up to 64 bytes is not asked for its buffer (the
-   * engine may keep such an array on its heap, and asking moves it off).
-   */
-  refuseOwn(view) {
-    if ((viewByteOffset(view) !== 0 || viewByteLength(view) > 64) && viewBuffer(view) === this.bytes.buffer) throw writtenOutputError('encode');
   }
 
   ensure(pos, extra) {
     const need = pos + extra;
-    if (need <= this.bytes.length) return;
-    const bytes = new Uint8Array(Math.max(need, 2 * this.bytes.length));
-    bytes.set(this.bytes.subarray(0, pos));
+    if (need > this.bytes.length) this.grow(pos, Math.max(need, 2 * this.bytes.length));
+  }
+
+  /** A buffer of `capacity` bytes after LOW, holding the old one's [0, keep). */
+  grow(keep, capacity) {
+    const bytes = new Uint8Array(new ArrayBuffer(LOW + capacity), LOW, capacity);
+    if (keep > 0) bytes.set(this.bytes.subarray(0, keep));
     this.bytes = bytes;
-    this.view = new DataView(bytes.buffer);
+    this.view = new DataView(bytes.buffer, LOW, capacity);
+    this.region.capacity = capacity;
+    STORES.set(bytes.buffer, this.region);
   }
 
   writeTyped(kind, x, n, pos) {
-    this.refuseOwn(x);
+    inLiveOutput(x, 'encode');
     this.ensure(pos, packBound(n, kind.wire));
     return packKindInto(kind, x, n, this.bytes, pos);
   }
@@ -65,6 +101,7 @@ class JsStore {
   }
 
   copyInto(target, offset, pos) {
+    if (inLiveOutput(target, 'encodeInto')) throw ownOutputTargetError('encodeInto');
     target.set(this.bytes.subarray(0, pos), offset);
   }
 }
@@ -88,7 +125,7 @@ export const jsDecodingPort = Object.freeze({
   unpackInJsBelow: Object.freeze([...KINDS, BOOL].map(() => Infinity)),
   typedReader: undefined,
   detachedError: noDetachedError,
-  checkInput: (bytes) => bytes,
+  checkInput: (bytes, original, fn) => inLiveOutput(bytes, fn),
 });
 
 /** The pure-JS port, both halves. @type {import('./port-contract.js').CodecPort} */
