@@ -242,7 +242,7 @@ describe.each(PATHS)('%s', (name, options) => {
     expect(fastmpError(() => fm.unpack(bin, Uint8Array), 'LENGTH').message).toBe('insufficient data: bin header at byte 0 claims 4 bytes, more than the 1 byte after it hold');
     expect(fastmpError(() => fm.unpack(new Uint8Array([0x91, 0x01, 0x02]), Int8Array), 'TRAILING').message).toMatch(/^extra 1 of 3 bytes found at buffer\[2\] after the array/);
     expect(() => fm.alloc(new Uint8Array(1), 1)).toThrow(/not a Uint8Array$/);
-    expect(() => fm.pack(new DataView(new ArrayBuffer(4)))).toThrow(/not an object$/);
+    expect(() => fm.pack(new DataView(new ArrayBuffer(4)))).toThrow(/not a DataView$/);
   });
 });
 

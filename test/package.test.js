@@ -92,9 +92,9 @@ test('the tarball holds the JS, the declarations, the wasm and the licence, noth
     'js/codec/bind.js', 'js/codec/decoder.js', 'js/codec/decoding.js', 'js/codec/encoder.js', 'js/codec/encoding.js', 'js/codec/ext.js', 'js/codec/index.js', 'js/codec/options.js', 'js/codec/path.js', 'js/codec/port-contract.js', 'js/codec/port-js.js', 'js/codec/scan.js', 'js/codec/shape.js', 'js/codec/stream.js', 'js/codec/timestamp.js', 'js/codec/typed.js', 'js/codec/utf8.js',
     'js/crossovers.js', 'js/errors.js', 'js/families.js', 'js/index.d.cts', 'js/index.d.ts', 'js/index.js', 'js/inline.js', 'js/instance.js', 'js/intrinsics.js', 'js/kinds.js', 'js/loader.js',
     'js/module-api.js', 'js/modules.js',
-    'js/msgpackr-node.js', 'js/msgpackr.cjs', 'js/msgpackr.d.cts', 'js/msgpackr.d.ts', 'js/msgpackr.js', 'js/node.cjs', 'js/node.js', 'js/port.js',
+    'js/msgpackr-node.js', 'js/msgpackr.cjs', 'js/msgpackr.d.cts', 'js/msgpackr.d.ts', 'js/msgpackr.js', 'js/node.cjs', 'js/node.js', 'js/port.js', 'js/released.js',
     'js/shared-refs.js', 'js/siblings.js', 'js/strings.js', 'js/tags.js', 'js/text.js',
-    'js/wasm/core.js', 'js/wasm/errors.js', 'js/wasm/index.js', 'js/wasm/lifetimes.js', 'js/wasm/outputs.js', 'js/wasm/reader.js', 'js/wasm/store.js', 'js/wasm/strings.js', 'js/wasm/typed.js',
+    'js/wasm/core.js', 'js/wasm/errors.js', 'js/wasm/index.js', 'js/wasm/lifetimes.js', 'js/wasm/outputs.js', 'js/wasm/ranges.js', 'js/wasm/reader.js', 'js/wasm/store.js', 'js/wasm/strings.js', 'js/wasm/typed.js',
     'js/wire.js',
     'package.json',
   ]);
