@@ -1,13 +1,17 @@
-# Eight builds of the same C: four wasm modules (the product: two families,
-# each SIMD and scalar) and four native
-# builds of the parity harness and the guard-page test; and the libFuzzer
-# targets (make fuzz). build.sh installs the toolchain, then runs make.
+# Nine builds of the same C: six wasm modules (the product: three modules,
+# each SIMD and scalar) and four native builds of the parity harness and the
+# guard-page test; and the libFuzzer targets (make fuzz). build.sh installs
+# the toolchain, then runs make.
 
 KERNELS   := $(wildcard c/fm_*.c)
-# The wasm modules, one per family of kernels, so that an app fetches only the
-# kernels it calls: the typed arrays (with the message codec's fields) and the
-# ASN.1 strings. Each module has its own memory; c/fm_module.c is in every one.
-# (test/c-interface.test.js reads these two lists.)
+# The wasm modules, one per kind of call, so that an app fetches only the
+# kernels it calls: packing typed arrays (pack() and the message encoder's
+# fields), unpacking them (unpack() and shaped decoding), and the ASN.1
+# strings. The typed kernels' sources build two modules, each without the
+# other's kernels (c/fm_platform.h FM_PACK_ONLY / FM_UNPACK_ONLY). An
+# instance's modules share one memory that its JS heap owns: each module
+# imports it and lies in a slot of its own (c/fastmp.h FM_SLOT_*).
+# c/fm_module.c is in every one. (test/c-interface.test.js reads these lists.)
 TYPED_KERNELS   := c/fm_bool.c c/fm_float.c c/fm_int.c c/fm_module.c
 STRINGS_KERNELS := c/fm_string.c c/fm_module.c
 HEADERS   := $(wildcard c/*.h c/harness/*.h)
@@ -18,12 +22,14 @@ TYPES     := $(strip $(shell echo 'FM_ELEMENT_TYPES(NAME)' | \
 
 # What the modules export is marked in the C: FM_EXPORT (c/fm_platform.h) on
 # the definition of every kernel the JS boundary calls, so that a kernel and
-# its export cannot drift apart. The allocator is Emscripten's library code,
-# which carries no such mark: malloc and free are named here, and nothing else.
+# its export cannot drift apart. No allocator: the JS heap allocates.
 EMCC      ?= emcc
 upper      = $(shell echo $(1) | tr a-z A-Z)
-WASM_FLAGS := -O3 $(CWARN) --no-entry -sSTANDALONE_WASM -sALLOW_MEMORY_GROWTH -sMALLOC=emmalloc \
-              -sEXPORTED_FUNCTIONS=_malloc,_free -sFILESYSTEM=0 -sSUPPORT_ERRNO=0 -sTOTAL_STACK=65536 -sINITIAL_MEMORY=2MB -sMAXIMUM_MEMORY=4GB
+WASM_FLAGS := -O3 $(CWARN) --no-entry -sSTANDALONE_WASM -sMALLOC=none -sIMPORTED_MEMORY -sALLOW_MEMORY_GROWTH \
+              -sFILESYSTEM=0 -sSUPPORT_ERRNO=0 -sTOTAL_STACK=65536 -sINITIAL_MEMORY=2MB -sMAXIMUM_MEMORY=4GB
+# Each module's slot in the shared memory (its static data, then its stack),
+# read from c/fastmp.h: $(call slot,PACK) is FM_SLOT_PACK.
+slot       = $(shell echo 'FM_SLOT_$(1)' | cpp -P -imacros c/fastmp.h - | tr -d 'u \n\t')
 
 # x86-64-v2 (SSSE3, SSE4.2) is what SIMDe needs for byte shuffles; every x86-64
 # CI machine has it.
@@ -51,9 +57,9 @@ NATIVE := $(foreach a,$(ARCHS),$(foreach s,simd scalar,$(foreach p,$($(a)_PROGRA
 
 .PHONY: all wasm native fuzz fuzz-targets clean
 all: wasm native fuzz
-WASM_MODULES := dist/fastmp-simd.wasm dist/fastmp-scalar.wasm dist/fastmp-pack-simd.wasm dist/fastmp-pack-scalar.wasm \
-                dist/fastmp-strings-simd.wasm dist/fastmp-strings-scalar.wasm
-wasm: $(WASM_MODULES) dist/fastmp-inline.js dist/fastmp-inline-pack.js dist/fastmp-inline-strings.js
+MODULES      := pack unpack strings
+WASM_MODULES := $(foreach m,$(MODULES),dist/fastmp-$(m)-simd.wasm dist/fastmp-$(m)-scalar.wasm)
+wasm: $(WASM_MODULES) $(foreach m,$(MODULES),dist/fastmp-inline-$(m).js)
 native: $(NATIVE)
 
 # Emscripten's optimizer runs on Node and needs Debian's node modules.
@@ -62,22 +68,19 @@ export NODE_PATH := /usr/share/nodejs
 SIMD_FLAGS   := -msimd128 -DFM_SIMD=1
 SCALAR_FLAGS := -DFM_SIMD=0
 
-dist/fastmp-simd.wasm: $(TYPED_KERNELS) $(HEADERS) Makefile
+# dist/fastmp-<module>-<build>.wasm: the module's sources and flags, at its slot.
+pack_SRC      := $(TYPED_KERNELS)
+pack_FLAGS    := -DFM_PACK_ONLY
+unpack_SRC    := $(TYPED_KERNELS)
+unpack_FLAGS  := -DFM_UNPACK_ONLY
+strings_SRC   := $(STRINGS_KERNELS)
+strings_FLAGS :=
+define wasm_rule
+dist/fastmp-$1-$2.wasm: $$($1_SRC) $$(HEADERS) Makefile
 	@mkdir -p dist
-	$(EMCC) $(WASM_FLAGS) $(SIMD_FLAGS) $(TYPED_KERNELS) -o $@
-
-dist/fastmp-scalar.wasm: $(TYPED_KERNELS) $(HEADERS) Makefile
-	@mkdir -p dist
-	$(EMCC) $(WASM_FLAGS) $(SCALAR_FLAGS) $(TYPED_KERNELS) -o $@
-
-# The typed module's pack-only build: its unpack kernels unexported (FM_UNPACK_EXPORT).
-dist/fastmp-pack-%.wasm: $(TYPED_KERNELS) $(HEADERS) Makefile
-	@mkdir -p dist
-	$(EMCC) $(WASM_FLAGS) $($(call upper,$*)_FLAGS) -DFM_PACK_ONLY $(TYPED_KERNELS) -o $@
-
-dist/fastmp-strings-%.wasm: $(STRINGS_KERNELS) $(HEADERS) Makefile
-	@mkdir -p dist
-	$(EMCC) $(WASM_FLAGS) $($(call upper,$*)_FLAGS) $(STRINGS_KERNELS) -o $@
+	$$(EMCC) $$(WASM_FLAGS) $$($(call upper,$2)_FLAGS) $$($1_FLAGS) -sGLOBAL_BASE=$$(call slot,$(call upper,$1)) $$($1_SRC) -o $$@
+endef
+$(foreach m,$(MODULES),$(foreach b,simd scalar,$(eval $(call wasm_rule,$(m),$(b)))))
 
 # Each wasm module's two builds as hex, for the entry fastmp-wasm/inline
 # (js/inline.js): $(call inline,STEM) writes dist/STEM-{simd,scalar}.wasm.
@@ -88,12 +91,8 @@ hex    = $$(od -An -v -tx1 dist/$(1) | tr -d ' \n')
 inline = { echo '// Generated by make from dist/*.wasm: both builds as hex, for js/inline.js.'; \
 	   echo "export const SIMD = '$(call hex,$(1)simd.wasm)';"; \
 	   echo "export const SCALAR = '$(call hex,$(1)scalar.wasm)';"; } > $@.tmp && mv $@.tmp $@
-dist/fastmp-inline.js: dist/fastmp-simd.wasm dist/fastmp-scalar.wasm
-	@$(call inline,fastmp-)
-dist/fastmp-inline-pack.js: dist/fastmp-pack-simd.wasm dist/fastmp-pack-scalar.wasm
-	@$(call inline,fastmp-pack-)
-dist/fastmp-inline-strings.js: dist/fastmp-strings-simd.wasm dist/fastmp-strings-scalar.wasm
-	@$(call inline,fastmp-strings-)
+dist/fastmp-inline-%.js: dist/fastmp-%-simd.wasm dist/fastmp-%-scalar.wasm
+	@$(call inline,fastmp-$*-)
 
 # One rule for every native program of every build:
 # $(call native_rule,ARCH,SIMD,PROGRAM) with SIMD simd or scalar (-DFM_SIMD=1 / 0).

@@ -225,4 +225,18 @@ fm_code fm_der_write_visible(const uint16_t *in, size_t n, uint8_t *out, fm_resu
 fm_code fm_der_write_printable(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
 fm_code fm_der_write_numeric(const uint16_t *in, size_t n, uint8_t *out, fm_result *r);
 
+/* ---- the wasm modules' memory --------------------------------------------- */
+/* An instance's three wasm modules (pack, unpack, strings) share one memory,
+ * which the JS side creates, grows and allocates from (js/wasm/heap.js): the
+ * modules import it and hold no allocator. Each module's static data and
+ * stack lie in a slot of its own below FM_HEAP_BASE (its -sGLOBAL_BASE is the
+ * slot's start: the Makefile reads these), and the JS heap begins at
+ * FM_HEAP_BASE. test/c-interface.test.js checks that each module ends
+ * inside its slot and that js/abi.js says the same. */
+#define FM_SLOT_SIZE 0x40000u
+#define FM_SLOT_PACK 0x40000u
+#define FM_SLOT_UNPACK 0x80000u
+#define FM_SLOT_STRINGS 0xc0000u
+#define FM_HEAP_BASE 0x100000u
+
 #endif

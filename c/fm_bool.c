@@ -21,7 +21,7 @@ FM_INLINE v128_t bool_tags(const uint8_t *in, v128_t one) {
 }
 #endif
 
-FM_EXPORT size_t fm_pack_bool(const uint8_t *in, size_t n, uint8_t *out) {
+FM_PACK_EXPORT size_t fm_pack_bool(const uint8_t *in, size_t n, uint8_t *out) {
   if (n > FM_MAX_ELEMENTS) return 0;
   uint8_t *p = out + fm_write_array_header(out, (uint32_t)n);
   size_t i = 0;

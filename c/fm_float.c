@@ -285,7 +285,7 @@ static void pack_f64_scalar(const double *in, size_t n, uint8_t *out) {
   }
 }
 
-FM_EXPORT size_t fm_pack_f32(const float *in, size_t n, uint8_t *out) {
+FM_PACK_EXPORT size_t fm_pack_f32(const float *in, size_t n, uint8_t *out) {
   if (n > FM_MAX_ELEMENTS) return 0;
   uint8_t *body = out + fm_write_array_header(out, (uint32_t)n);
   size_t done = 0;
@@ -296,7 +296,7 @@ FM_EXPORT size_t fm_pack_f32(const float *in, size_t n, uint8_t *out) {
   return (size_t)(body - out) + FM_WIRE_f32 * n;
 }
 
-FM_EXPORT size_t fm_pack_f64(const double *in, size_t n, uint8_t *out) {
+FM_PACK_EXPORT size_t fm_pack_f64(const double *in, size_t n, uint8_t *out) {
   if (n > FM_MAX_ELEMENTS) return 0;
   uint8_t *body = out + fm_write_array_header(out, (uint32_t)n);
   size_t done = 0;

@@ -435,7 +435,7 @@ FM_INLINE uint8_t *pack_at32(const int32_t *p, bool is_signed, uint8_t *out) {
 #endif
 
 #define DEFINE_PACK(name, T, simd, scalar_fn)                                          \
-  FM_EXPORT size_t name(const T *in, size_t n, uint8_t *out) {                         \
+  FM_PACK_EXPORT size_t name(const T *in, size_t n, uint8_t *out) {                    \
     if (n > FM_MAX_ELEMENTS) return 0;                                                 \
     uint8_t *p = out + fm_write_array_header(out, (uint32_t)n);                        \
     size_t done = 0;                                                                   \

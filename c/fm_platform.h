@@ -30,10 +30,19 @@
 #endif
 #endif
 
-/* FM_UNPACK_EXPORT, on an unpack kernel's definition: FM_EXPORT, except in
- * the typed module's pack-only build (-DFM_PACK_ONLY, what a program that
- * never unpacks in wasm fetches: js/modules.js), which leaves the unpack
- * kernels unexported and so out of the module. */
+/* FM_PACK_EXPORT on a pack kernel's definition, FM_UNPACK_EXPORT on an unpack
+ * kernel's: FM_EXPORT, except in the typed kernels' two modules, each of
+ * which leaves the other's kernels unexported and so out of it: the pack
+ * module (-DFM_PACK_ONLY) and the unpack module (-DFM_UNPACK_ONLY). An app
+ * fetches the module of each kind of call it makes (js/surface.js). */
+#if defined(FM_PACK_ONLY) && defined(FM_UNPACK_ONLY)
+#error "a module holds the pack kernels (FM_PACK_ONLY) or the unpack kernels (FM_UNPACK_ONLY), not neither"
+#endif
+#ifdef FM_UNPACK_ONLY
+#define FM_PACK_EXPORT
+#else
+#define FM_PACK_EXPORT FM_EXPORT
+#endif
 #ifdef FM_PACK_ONLY
 #define FM_UNPACK_EXPORT
 #else
