@@ -37,16 +37,21 @@ export default [
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
-    // The core of the wasm boundary (heap, views, growth) is js/wasm/'s own:
-    // the rest of the library reaches wasm memory through that folder's other
-    // files, whose functions keep its rules (lifetimes, aliasing, growth).
+    // The heap (js/wasm/heap.js) owns wasm memory, its state language-private;
+    // an instance's core (js/core.js) makes the one Heap it has, and every
+    // other file reaches memory through that heap's verbs, never a Heap of its own.
     files: ['js/**/*.js'],
-    ignores: ['js/wasm/**'],
+    ignores: ['js/wasm/**', 'js/core.js'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/wasm/core.js', './wasm/core.js'], message: 'only js/wasm/ imports its core; use the functions of js/wasm/ (lifetimes.js, typed.js, strings.js, …)' }],
+        patterns: [{ group: ['**/wasm/heap.js', './wasm/heap.js'], importNames: ['Heap'], message: 'only js/core.js makes a Heap: use the instance\'s (core.heap, core.kernels())' }],
       }],
     },
+  },
+  {
+    // The package's command (`npx fastmp-wasm bench`) and the pack step's script run in Node.
+    files: ['bin/**/*.js', 'scripts/**/*.js'],
+    languageOptions: { globals: globals.node },
   },
   {
     files: ['js/**/*.cjs', 'test/**', 'bench/**', 'examples/bench/serve.js', '*.config.js'],

@@ -19,8 +19,8 @@
 // every task alike. Each sample carries the timer's own cost, which a short
 // call carries whole at B = 1 (bench/suite.js times 4096-element calls in
 // batches of 4).
-import { readFile } from 'node:fs/promises';
 import { TYPE_NAMES, kindOfC } from '../test/helpers.js';
+import { bareKernels } from '../test/bare-kernels.js';
 import { rng } from '../test/rng.js';
 import { INT_DISTRIBUTIONS, values } from './contents.js';
 import { formatNs, medians, packOutput, printTable } from './lib.js';
@@ -43,13 +43,7 @@ const contents = arg('contents')?.split(',') ?? ['fixed', 'random'];
 for (const c of contents) if (!CONTENTS.includes(c)) throw new Error(`--contents: no ${c}; one of ${CONTENTS}`);
 const contentOf = (kind, content) => (content === 'random' && !kind.float && kind.c !== 'bool' ? 'uniform' : content);
 
-async function instance(build) {
-  const bytes = await readFile(new URL(`../dist/fastmp-${build}.wasm`, import.meta.url));
-  const { instance: inst } = await WebAssembly.instantiate(bytes, { env: { emscripten_notify_memory_growth() {} } });
-  inst.exports._initialize();
-  return inst.exports;
-}
-const builds = { simd: await instance('simd'), scalar: await instance('scalar') };
+const builds = { simd: bareKernels('simd'), scalar: bareKernels('scalar') };
 
 /** The two tasks (pack, unpack) of one build over `inputs` (typed arrays), called in turn. */
 function tasksOf(build, k, kind, inputs) {

@@ -4,9 +4,8 @@
 // plain-text table with ratios.
 import { Bench } from 'tinybench';
 import { createFastmp } from '../js/index.js';
-import { instantiate } from '../js/loader.js';
-import { SIBLING_WASM } from '../js/siblings.js';
 import { arrayHeaderSize } from '../js/wire.js';
+import { bareKernels } from '../test/bare-kernels.js';
 
 /**
  * One instance of the API per path: wasm-simd, wasm-scalar (wasm forced at
@@ -27,16 +26,13 @@ export async function loadPaths() {
 }
 
 /**
- * The two wasm builds' exports, bare: for timing the kernels alone (input and
- * output already in the module's memory, no JS boundary). Views of their
- * memory are made afresh at each use, so memory growth needs no handling.
+ * The two builds' typed-array kernels (the pack and the unpack module on one
+ * memory), bare: for timing the kernels alone (input and output already in
+ * memory, no JS boundary). Views of their memory are made afresh at each
+ * use, so memory growth needs no handling.
  */
 export async function loadKernels() {
-  const onMemoryGrowth = () => {};
-  return {
-    simd: (await instantiate({ module: 'typed', backend: 'simd', finder: SIBLING_WASM, onMemoryGrowth })).exports,
-    scalar: (await instantiate({ module: 'typed', backend: 'scalar', finder: SIBLING_WASM, onMemoryGrowth })).exports,
-  };
+  return { simd: bareKernels('simd'), scalar: bareKernels('scalar') };
 }
 
 /**
@@ -67,7 +63,7 @@ export function kernelCalls(k, kind, values, packed) {
 
 /**
  * Room in a bare module's memory for a pack of n elements of up to `wire`
- * bytes, placed as the API places it (js/wasm/typed.js packInScratch): the
+ * bytes, placed as the API places it (js/io.js packInScratch): the
  * elements after the array header at a 16-byte boundary. { block (to free), out }.
  */
 export function packOutput(k, n, wire) {

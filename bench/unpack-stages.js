@@ -10,13 +10,13 @@
 // copy out of wasm memory into a fresh output, and into one reused output.
 // 'in + kernel + out, reused output' is those steps on the whole input
 // without the fresh output. unpack() runs them a chunk at a time
-// (js/wasm/typed.js unpackChunked); 'unpack(), whole' is the same call with
+// (js/io.js unpackChunked); 'unpack(), whole' is the same call with
 // chunking turned off (UNPACK_CHUNK.from), as it ran before.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createFastmp } from '../js/index.js';
 import { freshBytes } from '../js/wasm/outputs.js';
-import { UNPACK_CHUNK } from '../js/wasm/typed.js';
+import { UNPACK_CHUNK } from '../js/io.js';
 import { KIND_OF_NAME } from '../js/kinds.js';
 import { fill } from './contents.js';
 import { dataViewUnpack } from './peers.js';
@@ -36,7 +36,7 @@ async function tasks() {
   const inAt = k.malloc(bytes.length + 16) >>> 0;
   const outAt = (k.malloc(4 * N + 16) + 15) & ~15;
   const result = k.malloc(64) >>> 0;
-  const u8 = new Uint8Array(k.memory.buffer); // bench/lib.js loadKernels: this script grows no memory after these mallocs
+  const u8 = new Uint8Array(k.memory.buffer); // (this script grows no memory after these mallocs)
   const f32 = new Float32Array(k.memory.buffer);
   const reused = new Float32Array(N);
   const kernel = () => {

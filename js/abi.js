@@ -30,3 +30,13 @@ export const ELEMENTS_ONLY = 2;
 
 /** The longest msgpack number (float64, uint64, int64: tag + 8 bytes): what a decoder may read per element. */
 export const MAX_NUMBER_BYTES = 9;
+
+/**
+ * The wasm modules' shared memory (c/fastmp.h "the wasm modules' memory"):
+ * each module's static data and stack lie in its slot below HEAP_BASE, where
+ * the JS heap (js/wasm/heap.js) begins; every module imports the memory with
+ * at least MEMORY_PAGES pages of 64 KB (the Makefile's INITIAL_MEMORY).
+ */
+export const SLOTS = Object.freeze({ size: 0x40000, pack: 0x40000, unpack: 0x80000, strings: 0xc0000 });
+export const HEAP_BASE = 0x100000;
+export const MEMORY_PAGES = 32;

@@ -11,7 +11,7 @@ import {
   bufferOf, byteOffsetOf, hasUsableBytes, isArrayBuffer, isDataView, isDetached, isShared, isSharedArrayBuffer, lengthOf, typedArrayName,
 } from './intrinsics.js';
 import { kindOfName } from './kinds.js';
-import { releasedError } from './released.js';
+import { detachedError } from './lifetimes.js';
 import { withArticle } from './text.js';
 
 // ---- intrinsics (js/intrinsics.js; re-exported for the modules that read arguments) ----
@@ -22,11 +22,11 @@ export * from './intrinsics.js';
  * A typed array of this realm's `Type` over exactly x's elements: the view
  * every later step reads, so that nothing reads a property of x again. A
  * detached x, or a fixed-length view of a resizable buffer that shrank below
- * it, is a FastmpError DETACHED (the engine reports length 0 for both), or
- * what `detached(x, fn)` says instead (a view of a grown wasm memory is STALE).
+ * it, is refused (the engine reports length 0 for both): js/lifetimes.js
+ * detachedError() says what it was (FREED, STALE, else DETACHED).
  */
-export function ownView(x, Type, fn, detached) {
-  return new Type(bufferOf(x), byteOffsetOf(x), usableLength(x, fn, detached));
+export function ownView(x, Type, fn) {
+  return new Type(bufferOf(x), byteOffsetOf(x), usableLength(x, fn));
 }
 
 /**
@@ -34,30 +34,20 @@ export function ownView(x, Type, fn, detached) {
  * resizable buffer's bounds) is refused as ownView() refuses it. For a path
  * that reads x only by index and through the intrinsics (the packers).
  */
-export function usableLength(x, fn, detached) {
+export function usableLength(x, fn) {
   const length = lengthOf(x);
-  return length !== 0 ? length : emptyLength(x, fn, detached);
+  return length !== 0 ? length : emptyLength(x, fn);
 }
 
-/** usableLength() of a typed array of length 0: 0, or DETACHED (apart, so that V8 inlines the common case). */
-function emptyLength(x, fn, detached) {
-  checkUsable(x, fn, detached);
+/** usableLength() of a typed array of length 0: 0, or refused (apart, so that V8 inlines the common case). */
+function emptyLength(x, fn) {
+  if (!hasUsableBytes(x)) throw detachedError(x, fn); // (values() validates both)
   return 0;
 }
 
-/** Refuses a typed array whose buffer is detached or too short for it (values() validates both). */
-function checkUsable(x, fn, detached) {
-  if (!hasUsableBytes(x)) throw detached?.(x, fn) ?? releasedError(x, fn) ?? detachedView(x, fn);
-}
-
-const detachedView = (x, fn) => new FastmpError('DETACHED', `fastmp: ${fn}() was given ${describe(x)} whose buffer is detached (or a resizable buffer shrank below it)`, -1, -1);
-
-/**
- * An ArrayBuffer view (typed array or DataView) as it is; a detached one is
- * refused as usableLength() refuses one (`detached(view, fn)`, else DETACHED).
- */
-export function usableView(view, fn, detached) {
-  if (isDetached(view)) throw detached?.(view, fn) ?? releasedError(view, fn) ?? detachedView(view, fn);
+/** An ArrayBuffer view (typed array or DataView) as it is; a detached one is refused as usableLength() refuses one. */
+export function usableView(view, fn) {
+  if (isDetached(view)) throw detachedError(view, fn);
   return view;
 }
 
@@ -98,9 +88,9 @@ export function describe(v) {
  * too), or a whole ArrayBuffer / SharedArrayBuffer. (A path that reads a byte
  * twice copies bytes in a SharedArrayBuffer first: see onceReadable.)
  */
-export function asBytes(bytes, fn, detached) {
-  const input = asInput(bytes, fn, detached);
-  return input === bytes ? ownView(bytes, Uint8Array, fn, detached) : input;
+export function asBytes(bytes, fn) {
+  const input = asInput(bytes, fn);
+  return input === bytes ? ownView(bytes, Uint8Array, fn) : input;
 }
 
 /**
@@ -108,9 +98,9 @@ export function asBytes(bytes, fn, detached) {
  * (making a view of a small array costs more than decoding it). For a path
  * that reads it only by index and through the intrinsic getters.
  */
-export function asInput(bytes, fn, detached) {
+export function asInput(bytes, fn) {
   const input = inputBytes(bytes, fn);
-  usableLength(input, fn, detached);
+  usableLength(input, fn);
   return input;
 }
 

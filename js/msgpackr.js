@@ -27,12 +27,10 @@
 // get typed arrays back, decode with fastmp: `decode(bytes, { shape: { vec:
 // Float32Array } })`, or `unpack(bytes, Float32Array)` for a bare array.
 //
-// Readiness: this module packs through the default instance (js/index.js).
-// In Node the entry is js/msgpackr-node.js (import) or js/msgpackr.cjs
-// (require), which make the default instance first, as the main entry does;
-// in browsers this module itself, so `await init()` (or import
-// 'fastmp-wasm/inline') before the first msgpackr pack of a typed array -
-// until then msgpackr's pack of a typed array throws "fastmp: not initialised".
+// Readiness: this module packs through the default instance (js/index.js),
+// which works from the first call: until its kernels are loaded (in Node on
+// the first call that needs them; on a page in the background, or by `await
+// init()`), in pure JS.
 //
 // Registration is explicit, never a side effect of importing this module:
 // fastmp-wasm does not depend on msgpackr (the caller passes theirs, whichever
@@ -79,9 +77,19 @@ const UNUSED_EXT_TYPE = 0x1fa;
  */
 const SMALL = 64;
 function writeArray(typedArray, allocateForWrite) {
-  const bytes = typedArray.length < SMALL ? pack(typedArray) : packView(typedArray);
+  const bytes = typedArray.length < SMALL ? pack(typedArray) : packedView(typedArray);
   const { target, position } = allocateForWrite(bytes.length);
   target.set(bytes, position);
+}
+
+/** packView(), or pack() while the kernels are still loading (a page that has not awaited init()). */
+function packedView(typedArray) {
+  try {
+    return packView(typedArray);
+  } catch (e) {
+    if (e?.code !== 'NOT_READY') throw e;
+    return pack(typedArray);
+  }
 }
 
 // The addExtension functions registered through, so that a second call for

@@ -1,12 +1,12 @@
-// node.js - the Node entry: the same API, initialised on import (top-level
-// await), so `import { pack } from 'fastmp-wasm'` is ready to use. When the
-// package was require()d first (js/node.cjs), the instance it made is kept.
-// FASTMP_BACKEND=scalar (or simd) in the environment picks the build.
+// node.js - the Node entry: the same API as js/index.js. Nothing is loaded on
+// import: the first call that needs a wasm module reads and compiles it
+// synchronously, so a program that never needs a kernel never compiles one.
+// FASTMP_BACKEND=scalar (or simd, or js) in the environment picks the build.
 
-import { initDefault } from './instance.js';
+import { setEntry } from './core.js';
 import { SIBLING_WASM } from './siblings.js';
+
+setEntry(SIBLING_WASM, { backend: process.env.FASTMP_BACKEND || 'auto' });
 
 export * from './index.js';
 export { default } from './index.js';
-
-await initDefault(SIBLING_WASM, { backend: process.env.FASTMP_BACKEND || 'auto' });

@@ -1,48 +1,54 @@
-// siblings.js - how the default entries (js/index.js, js/node.js, js/node.cjs)
-// find the wasm: each module's build next to the package
-// (dist/fastmp-<build>.wasm, dist/fastmp-pack-<build>.wasm,
-// dist/fastmp-strings-<build>.wasm), fetched on a page and read from disk in
-// Node. Only those entries import this file: its literal URLs are what tells
-// a bundler to emit the .wasm files, and an entry that never fetches them
-// (js/inline.js) must not reach it.
-
-// Literal URLs, so that bundlers see and copy the files.
-const SIBLINGS = {
-  typed: {
-    simd: () => new URL('../dist/fastmp-simd.wasm', import.meta.url),
-    scalar: () => new URL('../dist/fastmp-scalar.wasm', import.meta.url),
-  },
+// siblings.js - how the default entries (js/index.js, js/node.js) find the
+// wasm: each module's build next to the package
+// (dist/fastmp-<module>-<build>.wasm), fetched on a page and read from disk in
+// Node. Only those entries import this file, and an entry that never fetches
+// the files (js/inline.js) must not reach it.
+// Literal URLs, so that bundlers see and copy the files; `?no-inline` keeps
+// Vite from inlining a small build (under 4 KB) into the JS as a data: URL,
+// where every page would carry it, needed or not (Vite strips the query).
+const URLS = {
   pack: {
-    simd: () => new URL('../dist/fastmp-pack-simd.wasm', import.meta.url),
-    scalar: () => new URL('../dist/fastmp-pack-scalar.wasm', import.meta.url),
+    simd: () => new URL('../dist/fastmp-pack-simd.wasm?no-inline', import.meta.url),
+    scalar: () => new URL('../dist/fastmp-pack-scalar.wasm?no-inline', import.meta.url),
+  },
+  unpack: {
+    simd: () => new URL('../dist/fastmp-unpack-simd.wasm?no-inline', import.meta.url),
+    scalar: () => new URL('../dist/fastmp-unpack-scalar.wasm?no-inline', import.meta.url),
   },
   strings: {
-    simd: () => new URL('../dist/fastmp-strings-simd.wasm', import.meta.url),
-    scalar: () => new URL('../dist/fastmp-strings-scalar.wasm', import.meta.url),
+    simd: () => new URL('../dist/fastmp-strings-simd.wasm?no-inline', import.meta.url),
+    scalar: () => new URL('../dist/fastmp-strings-scalar.wasm?no-inline', import.meta.url),
   },
+};
+
+/**
+ * Where a build lies in Node: this file's URL names the package. (Not as
+ * `new URL(template, import.meta.url)`, which a bundler reads as a pattern of
+ * files to emit.)
+ */
+const nodeUrl = (module, build) => {
+  const base = import.meta.url;
+  return new URL(`../dist/fastmp-${module}-${build}.wasm`, base);
 };
 
 const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
 
 /** The module's build: its bytes (Node, from a file: URL) or the fetch Response (everywhere else). */
-async function readSibling(module, backend) {
-  const url = SIBLINGS[module][backend]();
+async function readSibling(module, build) {
+  const url = isNode && import.meta.url.startsWith('file:') ? nodeUrl(module, build) : URLS[module][build]();
   if (url.protocol === 'file:' && isNode) {
     // A variable specifier keeps bundlers from pulling a Node builtin into browser code.
     const fsName = 'node:fs/promises';
     const fs = await import(/* @vite-ignore */ fsName);
     return fs.readFile(url);
   }
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`fastmp: cannot fetch ${url}: HTTP ${response.status}`);
-  return response;
+  return fetch(url);
 }
 
 /** The module's build, read synchronously: Node only (process.getBuiltinModule, Node >= 20.16); elsewhere null. */
-function readSiblingSync(module, backend) {
-  const url = SIBLINGS[module][backend]();
-  const fs = url.protocol === 'file:' && isNode ? process.getBuiltinModule?.('node:fs') : undefined;
-  return fs ? fs.readFileSync(url) : null;
+function readSiblingSync(module, build) {
+  const fs = isNode && import.meta.url.startsWith('file:') ? process.getBuiltinModule?.('node:fs') : undefined;
+  return fs ? fs.readFileSync(nodeUrl(module, build)) : null;
 }
 
 /** A wasm finder (js/loader.js): the sibling files. */

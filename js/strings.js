@@ -5,29 +5,19 @@
 // kernels are c/fm_string.c; the pure-JS path below follows them rule for
 // rule, and the parity tests hold both to the native builds.
 //
-// The API is made by stringsApi(core) for each instance (js/instance.js): the
-// functions are bound to that instance's options and to the boundary of its
-// string module, which has its own memory (js/modules.js). The wasm side of
-// every call (copies, kernel calls) is that boundary's (js/wasm/strings.js).
-// An input may be an alloc() array or a packView() output of the typed
-// module: the lifetime checks ask that module's boundary, and the kernels
-// read a copy.
+// The API is made by stringsApi(core) for each instance (js/core.js): the
+// functions are bound to that instance's options and heap. js/io.js says
+// when a kernel runs (kernelTakes()); the wasm side of every such call
+// (placing, kernel calls, copies out) is js/wasm/strings.js's. An input may
+// be an alloc() array or a packView() output: refused past its lifetime
+// (js/lifetimes.js), read in place or from a copy as the heap places it.
 
 import { asOffset, describe, inputBytes, onceReadable, ownView, typedArrayName, usableLength } from './args.js';
-import { jsBelowFor } from './crossovers.js';
 import { FastmpError, NO_INDEX } from './errors.js';
-import { STRINGS, useModule } from './modules.js';
-import { newBoundary } from './wasm/index.js';
-import { detachedError, locate, locateSized } from './wasm/lifetimes.js';
+import { kernelTakes } from './io.js';
+import { refuse } from './lifetimes.js';
 import { NodeBuffer, freshBytes } from './wasm/outputs.js';
 import { decodeChars, encodeChars } from './wasm/strings.js';
-
-// A program that imports these functions loads the string module (js/modules.js).
-useModule(STRINGS);
-
-// Below these lengths (in chars) `auto` runs the pure-JS path (js/crossovers.js
-// `strings`: measured per JS engine and backend; ASCII covers the one-byte kinds).
-const JS_BELOW = jsBelowFor();
 
 /** 1 for each char 0x00-0x7F that `test` admits: the pure-JS path's set of a one-byte kind. */
 const charSet = (test) => Uint8Array.from({ length: 0x80 }, (_, c) => (test(String.fromCharCode(c)) ? 1 : 0));
@@ -272,17 +262,18 @@ function asciiToString(bytes, start, end) {
 
 // ---- arguments ------------------------------------------------------------------------
 
-/** A string, or an own view of a Uint16Array of code units. */
-function asChars(value, fn, detached) {
+/** A string, or an own view of a Uint16Array of code units (refused past its lifetime). */
+function asChars(value, fn) {
   if (typeof value === 'string') return value;
-  if (typedArrayName(value) === 'Uint16Array') return ownView(value, Uint16Array, fn, detached);
+  if (typedArrayName(value) === 'Uint16Array') {
+    const chars = ownView(value, Uint16Array, fn);
+    refuse(value, fn);
+    return chars;
+  }
   throw new TypeError(`fastmp: ${fn}() takes a string or a Uint16Array of UTF-16 code units, not ${describe(value)}`);
 }
 
 // ---- the API ---------------------------------------------------------------------------
-
-// The lifetimes an instance without the typed module checks: none (it hands out no arrays).
-const NO_LIFETIMES = newBoundary(null);
 
 // Per kind (stem: BMP, IA5, Visible, Printable, Numeric): encode<stem>
 // (string | Uint16Array -> content), decode<stem> (content -> string),
@@ -293,32 +284,22 @@ const namesOf = (k) => [`encode${k.api}`, `decode${k.api}`, `decode${k.api}ToUin
 /** The names of the functions stringsApi() makes. */
 export const STRING_FUNCTIONS = KINDS.flatMap(namesOf);
 
-/**
- * The string functions bound to one instance: `core` is its
- * { boundary, stringsBoundary, backend, pureJs } (js/instance.js).
- */
-export function stringsApi(core) {
-  const { stringsBoundary: k, pureJs } = core;
-  // The typed module's boundary: what it handed out is checked here (FREED, STALE). It may load later.
-  const lives = () => core.boundary ?? NO_LIFETIMES;
-  // Below these many chars a call takes the pure-JS path (pureJs 'always': every call; 'never': none).
-  const below = (op) => (pureJs === 'always' ? Infinity : pureJs === 'never' ? 0 : JS_BELOW[core.backend].strings[op]);
-  const [encodeWide, encodeNarrow, decodeWide, decodeNarrow] = ['encodeBMP', 'encodeASCII', 'decodeBMP', 'decodeASCII'].map(below);
-  const detached = (x, fn) => detachedError(lives(), x, fn);
+/** The string functions of an instance, bound to its core (js/core.js), made once. */
+export const stringsOf = (core) => (core.strings ??= stringsApi(core));
+
+function stringsApi(core) {
   /**
    * The input as the wasm path and the Buffer / TextDecoder routes read it: an
-   * own view (asInput() gave the caller's Uint8Array itself, which the pure-JS
-   * loops read by index only), or the view asInput() made of an ArrayBuffer.
+   * own view (inputBytes() gave the caller's Uint8Array itself, which the pure-JS
+   * loops read by index only), or the view it made of an ArrayBuffer.
    */
-  const own = (input, original, fn) => (input === original ? ownView(input, Uint8Array, fn, detached) : input);
-  /** Refuses chars that lie in a released or stale array of the typed module (a string lies nowhere). */
-  const checkLifetime = (chars, fn, value) => typeof chars === 'string' || locate(lives(), chars, fn, value);
+  const own = (input, original, fn) => (input === original ? ownView(input, Uint8Array, fn) : input);
 
   /** Content bytes of `chars`, with `header` bytes of room before them. */
-  function encode(kind, chars, header, tag) {
+  function encode(kind, chars, original, header, tag, fn) {
     const n = chars.length;
     const size = kind.wide ? 2 * n : n;
-    if (n < (kind.wide ? encodeWide : encodeNarrow)) {
+    if (!kernelTakes(core, kind.wide ? 'encodeBMP' : 'encodeASCII', n)) {
       const out = freshBytes(header + size);
       if (header) writeHeader(out, tag, size);
       if (kind.wide) jsEncodeBMP(chars, out, header);
@@ -326,7 +307,7 @@ export function stringsApi(core) {
       return out;
     }
     const fail = (r, quoted) => charEncodeError(r.code, kind, r.index, header + r.offset, unitAt(quoted, r.index));
-    const out = encodeChars(k, kind, chars, header, fail);
+    const out = encodeChars(core.heap, kind, chars, original, header, fail, fn);
     if (header) writeHeader(out, tag, size);
     return out;
   }
@@ -336,21 +317,22 @@ export function stringsApi(core) {
     const len = end - start;
     if (kind.wide && len % 2) throw oddLengthError(len, end - 1);
     const n = kind.wide ? len / 2 : len; // no >> 1: content reaches 4 GiB
-    if (n < SMALL && !toUnits && n < (kind.wide ? decodeWide : decodeNarrow)) { // the short strings, first
+    const kernel = kernelTakes(core, kind.wide ? 'decodeBMP' : 'decodeASCII', n);
+    if (n < SMALL && !toUnits && !kernel) { // the short strings, first
       return kind.wide ? jsDecodeBMPShort(bytes, start, end) : jsDecodeNarrowShort(kind, bytes, start, end);
     }
-    if (toUnits) return decodeContent(kind, bytes, original, fn, start, end, n, true);
+    if (toUnits) return decodeContent(kind, bytes, original, fn, start, end, true, kernel);
     if (n > MAX_STRING) throw stringTooLong(kind, n);
     try {
-      return decodeContent(kind, bytes, original, fn, start, end, n, false);
+      return decodeContent(kind, bytes, original, fn, start, end, false, kernel);
     } catch (e) {
       if (e instanceof FastmpError || e instanceof RangeError || n <= MIN_ENGINE_MAX_STRING) throw e;
       throw stringTooLong(kind, n, e);
     }
   }
 
-  function decodeContent(kind, input, original, fn, start, end, n, toUnits) {
-    if (n < (kind.wide ? decodeWide : decodeNarrow)) {
+  function decodeContent(kind, input, original, fn, start, end, toUnits, kernel) {
+    if (!kernel) {
       if (kind.wide) {
         // No one-byte route here: V8 makes a one-byte string of Latin-1 units
         // itself, and in Chromium the loop costs more than TextDecoder saves.
@@ -362,43 +344,40 @@ export function stringsApi(core) {
       jsCheck(kind, bytes, start, end);
       return asciiToString(bytes, start, end);
     }
-    const fail = (r, quoted) => {
+    const fail = (r) => {
       const p = start + r.offset;
-      return charDecodeError(r.code, kind, r.index, p, kind.wide ? (quoted[p] << 8) | quoted[p + 1] : quoted[p]);
+      return charDecodeError(r.code, kind, r.index, p, kind.wide ? (input[p] << 8) | input[p + 1] : input[p]);
     };
-    return decodeChars(k, kind, own(input, original, fn), start, end, toUnits, fail);
+    return decodeChars(core.heap, kind, own(input, original, fn), original, start, end, toUnits, fail, fn);
   }
 
   /** Every argument is read and checked before where the chars are is asked (their lifetime). */
   function encodeAll(kind, value, fn) {
-    const chars = asChars(value, fn, detached);
-    checkLifetime(chars, fn, value);
-    return encode(kind, chars, 0);
+    return encode(kind, asChars(value, fn), value, 0, 0, fn);
   }
 
   function write(kind, value, fn) {
-    const chars = asChars(value, fn, detached);
+    const chars = asChars(value, fn);
     const size = kind.wide ? 2 * chars.length : chars.length;
     if (size > 0xffffffff) throw new RangeError(`fastmp: ${fn}(): ${size} content bytes have no DER length (at most 2^32-1)`);
-    checkLifetime(chars, fn, value);
-    return encode(kind, chars, headerSize(size), kind.tag);
+    return encode(kind, chars, value, headerSize(size), kind.tag, fn);
   }
 
   // The input is the caller's Uint8Array itself (the pure-JS loops read it
   // by index; an own view is made for the rest), its length read once.
   function read(kind, bytes, offset, fn) {
     const input = inputBytes(bytes, fn);
-    const len = usableLength(input, fn, detached);
+    const len = usableLength(input, fn);
     asOffset(offset, input, fn);
-    locateSized(lives(), input, len, fn, bytes); // a freed or stale input is refused before its bytes are read
+    refuse(input, fn, bytes); // a freed or stale input is refused before its bytes are read
     const { start, end } = readHeader(kind, input, offset, len);
     return { value: decode(kind, input, bytes, fn, start, end, false), end };
   }
 
   function decodeAll(kind, bytes, fn, toUnits) {
     const input = inputBytes(bytes, fn);
-    const len = usableLength(input, fn, detached);
-    locateSized(lives(), input, len, fn, bytes); // a freed or stale input is refused before its bytes are read
+    const len = usableLength(input, fn);
+    refuse(input, fn, bytes); // a freed or stale input is refused before its bytes are read
     return decode(kind, input, bytes, fn, 0, len, toUnits);
   }
 

@@ -14,8 +14,9 @@ import { ROOT } from './helpers.js';
 
 const BUILDS = [['simd', { backend: 'simd', pureJs: 'never' }], ['scalar', { backend: 'scalar', pureJs: 'never' }]];
 const PATHS = [...BUILDS, ['pure-js', { pureJs: 'always' }]];
-const simdBytes = readFileSync(`${ROOT}dist/fastmp-simd.wasm`);
-const scalarBytes = readFileSync(`${ROOT}dist/fastmp-scalar.wasm`);
+// The pack module of each build (a module given tells the instance's build).
+const simdBytes = readFileSync(`${ROOT}dist/fastmp-pack-simd.wasm`);
+const scalarBytes = readFileSync(`${ROOT}dist/fastmp-pack-scalar.wasm`);
 
 /** The FastmpError `fn` throws, checked to carry `code`. */
 function fastmpError(fn, code) {

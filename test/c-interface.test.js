@@ -157,6 +157,14 @@ describe('js/abi.js states what c/fastmp.h states', () => {
     for (const [n, wire] of [[0, 1], [1, 5], [15, 9], [65536, 3], [1e6, 2]]) expect(abi('packBound')(n, wire)).toBe(cBound(n, wire));
   });
 
+  test('the modules\' memory layout: their slots and the heap\'s start, and the pages they import', () => {
+    expect(abi('SLOTS')).toEqual({ size: headerNumber('FM_SLOT_SIZE'), pack: headerNumber('FM_SLOT_PACK'), unpack: headerNumber('FM_SLOT_UNPACK'), strings: headerNumber('FM_SLOT_STRINGS') });
+    expect(abi('HEAP_BASE')).toBe(headerNumber('FM_HEAP_BASE'));
+    // Every module imports at least the memory the heap makes (the Makefile's INITIAL_MEMORY).
+    const makefile = readFileSync(join(ROOT, 'Makefile'), 'utf8');
+    expect(Number(/-sINITIAL_MEMORY=(\d+)MB/.exec(makefile)[1]) * 16).toBe(abi('MEMORY_PAGES'));
+  });
+
   test('every export of js/abi.js is checked here', () => {
     expect([...checked].sort()).toEqual(Object.keys(ABI).sort());
   });
@@ -178,17 +186,18 @@ test('FM_ELEMENT_TYPES (c/fastmp.h) and KINDS + BOOL (js/kinds.js): the same typ
 // ---- wasm exports ------------------------------------------------------------------------------
 
 /**
- * The functions the kernels of `files` (c/*.c) mark with FM_EXPORT, or with
- * FM_UNPACK_EXPORT unless `packOnly` (c/fm_platform.h: the pack-only build
- * leaves those out): directly, or through a macro (of any C file) that
- * defines them.
+ * The functions the kernels of `files` (c/*.c) mark for export in a module
+ * built with `flags` (c/fm_platform.h: FM_EXPORT always; FM_PACK_EXPORT
+ * unless -DFM_UNPACK_ONLY, FM_UNPACK_EXPORT unless -DFM_PACK_ONLY):
+ * directly, or through a macro (of any C file) that defines them.
  */
-function markedForExport(files, { packOnly = false } = {}) {
+function markedForExport(files, flags = '') {
   const texts = readdirSync(join(ROOT, 'c')).filter((f) => /\.[ch]$/.test(f)).map((f) => source(`c/${f}`));
   const code = files.map((f) => source(f).replace(/^[ \t]*#.*$/gm, '')).join('\n'); // without the preprocessor lines
-  const marked = new RegExp(`\\b(?:FM_EXPORT${packOnly ? '' : '|FM_UNPACK_EXPORT'})\\s+[\\w\\s*]*?\\b(\\w+)\\s*\\(`, 'g');
+  const marks = ['FM_EXPORT', ...(flags.includes('-DFM_UNPACK_ONLY') ? [] : ['FM_PACK_EXPORT']), ...(flags.includes('-DFM_PACK_ONLY') ? [] : ['FM_UNPACK_EXPORT'])];
+  const marked = new RegExp(`\\b(?:${marks.join('|')})\\s+[\\w\\s*]*?\\b(\\w+)\\s*\\(`, 'g');
   const names = [...code.matchAll(marked)].map(([, name]) => name);
-  // A macro whose body defines its parameter k with FM_EXPORT exports argument k of every call.
+  // A macro whose body defines its parameter k with such a mark exports argument k of every call.
   for (const { name: macro, params, body } of texts.flatMap(defines)) {
     for (const [, name] of body.matchAll(marked)) {
       const k = params?.indexOf(name) ?? -1;
@@ -200,60 +209,79 @@ function markedForExport(files, { packOnly = false } = {}) {
 }
 
 const MAKEFILE = readFileSync(join(ROOT, 'Makefile'), 'utf8');
-/** The C files of a wasm module, as the Makefile lists them (TYPED_KERNELS, STRINGS_KERNELS). */
-const moduleFiles = (list) => new RegExp(`^${list}\\s*:=(.*)$`, 'm').exec(MAKEFILE)[1].trim().split(/\s+/);
-// The modules: their files' list in the Makefile, their file stem, what js/ calls besides the toolchain's.
+/** A variable the Makefile sets with :=, as its words. */
+const makeList = (name) => new RegExp(`^${name}\\s*:=(.*)$`, 'm').exec(MAKEFILE)[1].trim().split(/\s+/).filter(Boolean);
+// The modules (the Makefile's MODULES): their files' list, their flags, what js/ calls of them.
 const MODULES = [
-  { list: 'TYPED_KERNELS', stem: 'fastmp-', calls: [...KINDS, BOOL].flatMap((k) => [k.pack, k.unpack]) },
-  // The typed module's pack-only build (-DFM_PACK_ONLY): the same files, without the unpack kernels.
-  { list: 'TYPED_KERNELS', stem: 'fastmp-pack-', packOnly: true, calls: [...KINDS, BOOL].map((k) => k.pack) },
-  { list: 'STRINGS_KERNELS', stem: 'fastmp-strings-', calls: ['fm_bmp_encode', 'fm_bmp_decode', 'fm_bmp_narrow'].concat(
+  { module: 'pack', calls: [...KINDS, BOOL].map((k) => k.pack) },
+  { module: 'unpack', calls: [...KINDS, BOOL].map((k) => k.unpack) },
+  { module: 'strings', calls: ['fm_bmp_encode', 'fm_bmp_decode', 'fm_bmp_narrow'].concat(
     ...['ia5', 'visible', 'printable', 'numeric'].map((k) => [`fm_${k}_encode`, `fm_${k}_decode`, `fm_${k}_check`])) },
-];
+].map((m) => ({ ...m, files: makeList(`${m.module}_SRC`).map((v) => makeList(/^\$\((\w+)\)$/.exec(v)[1])).flat(), flags: makeList(`${m.module}_FLAGS`).join(' ') }));
 
 // Exports the toolchain adds to every module: the reactor's entry, which runs
-// the C constructors (js/loader.js calls it), and Emscripten's stack helpers.
+// the C constructors (js/wasm/heap.js calls it), Emscripten's stack helpers,
+// and the function table.
 const TOOLCHAIN_EXPORTS = ['_initialize', 'stackSave', 'stackRestore', 'stackAlloc'];
 // What js/ calls of every module.
-const USED_BY_JS = ['fm_simd_enabled', 'malloc', 'free', '_initialize'];
+const USED_BY_JS = ['fm_simd_enabled', '_initialize'];
 
-test('every kernel the C marks for export is in a wasm module: each C file in one, c/fm_module.c in all', () => {
+test('the Makefile builds the modules js/ loads, and each C file is in one (c/fm_module.c in all)', () => {
+  expect(makeList('MODULES')).toEqual(MODULES.map((m) => m.module));
   const all = readdirSync(join(ROOT, 'c')).filter((f) => /^fm_\w+\.c$/.test(f)).map((f) => `c/${f}`).sort();
-  const lists = [...new Set(MODULES.map((m) => m.list))].map(moduleFiles); // (a module's builds share their list)
-  for (const files of lists) expect(files).toContain('c/fm_module.c');
-  const others = lists.flatMap((files) => files.filter((f) => f !== 'c/fm_module.c'));
-  expect(new Set(others).size).toBe(others.length);
+  for (const { files } of MODULES) expect(files).toContain('c/fm_module.c');
+  // The typed kernels' files build two modules (pack, unpack); every other file is in one.
+  const others = [...new Set(MODULES.flatMap((m) => m.files))].filter((f) => f !== 'c/fm_module.c');
   expect([...others, 'c/fm_module.c'].sort()).toEqual(all);
   const marked = markedForExport(all);
   expect(marked.length).toBeGreaterThan(2 * C_TYPES.length);
   for (const name of marked) expect(name).toMatch(/^fm_\w+$/);
   expect(new Set(marked).size).toBe(marked.length);
+  // Every kernel of the typed files is in exactly one of their two modules.
+  const [pack, unpack] = ['-DFM_PACK_ONLY', '-DFM_UNPACK_ONLY'].map((flags) => new Set(markedForExport(MODULES[0].files, flags).filter((n) => n !== 'fm_simd_enabled')));
+  expect([...pack].filter((n) => unpack.has(n))).toEqual([]);
+  expect([...pack, ...unpack, 'fm_simd_enabled'].sort()).toEqual(markedForExport(MODULES[0].files).sort());
 });
 
-describe.each(MODULES.flatMap((m) => ['simd', 'scalar'].map((build) => [`${m.stem}${build}`, m])))('dist/%s.wasm', (file, { list, calls, packOnly }) => {
+/** A module's data segments' offsets and its stack pointer's first value (wasm-dis prints them). */
+function layoutOf(path) {
+  const text = execFileSync('wasm-dis', [path], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const data = [...text.matchAll(/\(data (?:\$\S+ )?\(i32\.const (\d+)\) "((?:[^"\\]|\\.)*)"\)/g)].map(([, at, body]) => ({ at: Number(at), size: body.replace(/\\[0-9a-f]{2}/g, 'x').replace(/\\./g, 'x').length }));
+  const stack = Number(/\(global \$\S+ \(mut i32\) \(i32\.const (\d+)\)\)/.exec(text)[1]);
+  return { data, stack };
+}
+
+describe.each(MODULES.flatMap((m) => ['simd', 'scalar'].map((build) => [`fastmp-${m.module}-${build}`, m])))('dist/%s.wasm', (file, { module, files, flags, calls }) => {
   const path = join(ROOT, 'dist', `${file}.wasm`);
-  const exports = () => {
+  const compiled = () => {
     expect(existsSync(path), `${path} is missing: run make wasm`).toBe(true);
-    return WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(path)));
+    return new WebAssembly.Module(readFileSync(path));
   };
 
-  test(`exports exactly the functions its files (the Makefile's ${list}) mark FM_EXPORT, the allocator the Makefile names, and the toolchain's own`, () => {
-    const marked = markedForExport(moduleFiles(list), { packOnly });
+  test(`exports exactly the functions its files mark for export in its build (${flags || 'no flags'}), and the toolchain's own; imports its memory, and nothing else`, () => {
+    const marked = markedForExport(files, flags);
     expect(marked).toContain('fm_simd_enabled');
-    const flags = /-sEXPORTED_FUNCTIONS=(\S+)/.exec(MAKEFILE)[1];
-    const named = flags.split(',').map((f) => f.replace(/^_/, ''));
-    expect(named).toEqual(['malloc', 'free']); // one mechanism for the kernels: FM_EXPORT
-    const all = exports();
+    expect(/-sEXPORTED_FUNCTIONS/.test(MAKEFILE), 'one mechanism for the kernels: FM_EXPORT').toBe(false);
+    const all = WebAssembly.Module.exports(compiled());
     const of = (kind) => all.filter((e) => e.kind === kind).map((e) => e.name).sort();
-    expect(of('function')).toEqual([...marked, ...named, ...TOOLCHAIN_EXPORTS].sort());
-    expect(of('memory')).toEqual(['memory']);
-    expect(all.length).toBe(of('function').length + of('memory').length + of('table').length);
+    expect(of('function')).toEqual([...marked, ...TOOLCHAIN_EXPORTS].sort());
+    expect(of('memory')).toEqual([]);
+    expect(all.length).toBe(of('function').length + of('table').length);
+    expect(WebAssembly.Module.imports(compiled())).toEqual([{ module: 'env', name: 'memory', kind: 'memory' }]);
   });
 
   test('exports everything js/ calls of it', () => {
-    const names = new Set(exports().map((e) => e.name));
-    const needed = calls.concat(USED_BY_JS, 'memory');
-    expect(needed.filter((name) => !names.has(name))).toEqual([]);
+    const names = new Set(WebAssembly.Module.exports(compiled()).map((e) => e.name));
+    expect(calls.concat(USED_BY_JS).filter((name) => !names.has(name))).toEqual([]);
+  });
+
+  test('its static data and stack lie in its own slot below the heap (c/fastmp.h FM_SLOT_*, js/abi.js SLOTS)', () => {
+    const { data, stack } = layoutOf(path);
+    const start = ABI.SLOTS[module];
+    for (const d of data) expect(d.at).toBeGreaterThanOrEqual(start);
+    const end = Math.max(stack, ...data.map((d) => d.at + d.size));
+    expect(end).toBeLessThanOrEqual(start + ABI.SLOTS.size);
+    expect(start + ABI.SLOTS.size).toBeLessThanOrEqual(ABI.HEAP_BASE);
   });
 });
 

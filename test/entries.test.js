@@ -1,6 +1,6 @@
 // The entries besides js/index.js and js/node.js, from the source tree:
 // initSync(), the CommonJS entry (js/node.cjs) and fastmp-wasm/inline
-// (js/inline.js with dist/fastmp-inline*.js). test/package.test.js runs them
+// (js/inline.js with dist/fastmp-inline-*.js). test/package.test.js runs them
 // again from the installed tarball.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -8,55 +8,60 @@ import { expect, test } from 'vitest';
 import * as fastmp from '../js/index.js';
 import * as inline from '../js/inline.js';
 import { INLINE_FILES } from '../bench/size.js';
-import { FILE_STEM } from '../js/modules.js';
 import { ROOT } from './helpers.js';
 
-const simdBytes = readFileSync(`${ROOT}/dist/fastmp-simd.wasm`);
-const scalarBytes = readFileSync(`${ROOT}/dist/fastmp-scalar.wasm`);
-const stringsSimdBytes = readFileSync(`${ROOT}/dist/fastmp-strings-simd.wasm`);
-const stringsScalarBytes = readFileSync(`${ROOT}/dist/fastmp-strings-scalar.wasm`);
+/** dist/fastmp-<module>-<build>.wasm's bytes. */
+const bytesOf = (module, build) => readFileSync(`${ROOT}/dist/fastmp-${module}-${build}.wasm`);
+// The typed-array kernels: the pack and the unpack module of each build.
+const simdBytes = [bytesOf('pack', 'simd'), bytesOf('unpack', 'simd')];
+const scalarBytes = [bytesOf('pack', 'scalar'), bytesOf('unpack', 'scalar')];
+const stringsSimdBytes = bytesOf('strings', 'simd');
+const stringsScalarBytes = bytesOf('strings', 'scalar');
 
 // Long enough that the string kernels run, not the pure-JS path.
 const TEXT = 'Zoë €'.repeat(100);
 
-/** Both modules answer with the right bytes: they are really loaded, not just named. */
+/** Every module answers with the right bytes: they are really loaded, not just named. */
 function works(api) {
   expect(Buffer.from(api.pack(new Float32Array([1.5, -2, 3.25, 1e30]))).toString('hex')).toBe('94ca3fc00000cac0000000ca40500000ca7149f2ca');
+  expect(api.unpack(api.pack(new Float64Array(2000).fill(0.5)), Float64Array)[1999]).toBe(0.5);
   expect(api.decodeBMP(api.encodeBMP(TEXT))).toBe(TEXT);
   expect(() => api.encodeIA5(TEXT)).toThrow(expect.objectContaining({ code: 'RANGE', index: 2 }));
   return api.backend();
 }
 
-test('initSync() reads the sibling file in Node, or takes a module or its bytes', () => {
+test('initSync() reads the sibling files in Node, or takes modules or their bytes', () => {
   expect(fastmp.initSync()).toBe('simd');
   expect(works(fastmp)).toBe('simd');
   expect(fastmp.initSync({ backend: 'scalar', pureJs: 'never' })).toBe('scalar');
   expect(works(fastmp)).toBe('scalar');
   expect(fastmp.initSync({ wasm: simdBytes })).toBe('simd');
   expect(works(fastmp)).toBe('simd');
-  expect(fastmp.initSync({ wasm: new WebAssembly.Module(scalarBytes) })).toBe('scalar');
+  expect(fastmp.initSync({ wasm: scalarBytes.map((b) => new WebAssembly.Module(b)) })).toBe('scalar');
   expect(works(fastmp)).toBe('scalar');
   expect(fastmp.initSync({ wasm: scalarBytes, stringsWasm: new WebAssembly.Module(stringsScalarBytes) })).toBe('scalar');
   expect(works(fastmp)).toBe('scalar');
-  // The string module alone given: it tells the build, and the typed module's sibling of that build loads.
+  // One module alone given: it tells the build, and the other modules' siblings of that build load.
   expect(fastmp.initSync({ stringsWasm: stringsScalarBytes })).toBe('scalar');
+  expect(works(fastmp)).toBe('scalar');
+  expect(fastmp.initSync({ wasm: bytesOf('pack', 'scalar') })).toBe('scalar');
   expect(works(fastmp)).toBe('scalar');
 });
 
-test('a module given for the other family, or of the other build than the first, is refused by name', async () => {
+test('a module given for another kind, or of another build than the first, is refused by name', async () => {
   fastmp.initSync({ backend: 'simd' });
-  expect(() => fastmp.initSync({ wasm: stringsSimdBytes })).toThrow(/options.wasm is not fastmp's typed module \(dist\/fastmp-<build>.wasm\)/);
-  expect(() => fastmp.initSync({ stringsWasm: simdBytes })).toThrow(/options.stringsWasm is not fastmp's strings module/);
-  expect(() => fastmp.initSync({ wasm: simdBytes, stringsWasm: stringsScalarBytes })).toThrow(/asked for the simd backend but the module given is the scalar build/);
-  await expect(fastmp.createFastmp({ wasm: scalarBytes, stringsWasm: stringsSimdBytes })).rejects.toThrow(/asked for the scalar backend/);
+  expect(() => fastmp.initSync({ wasm: stringsSimdBytes })).toThrow(/initSync\(\) options.wasm is not fastmp's pack or unpack module \(dist\/fastmp-pack-<build>.wasm or dist\/fastmp-unpack-<build>.wasm\)/);
+  expect(() => fastmp.initSync({ stringsWasm: simdBytes[0] })).toThrow(/options.stringsWasm is not fastmp's strings module/);
+  expect(() => fastmp.initSync({ wasm: simdBytes, stringsWasm: stringsScalarBytes })).toThrow(/asked for the simd build of the module given before it but the strings module given is the scalar build/);
+  expect(() => fastmp.initSync({ backend: 'simd', wasm: simdBytes, stringsWasm: stringsScalarBytes })).toThrow(/asked for the simd backend but the strings module given is the scalar build/);
+  await expect(fastmp.createFastmp({ wasm: scalarBytes, stringsWasm: stringsSimdBytes })).rejects.toThrow(/asked for the scalar build/);
   expect(() => fastmp.initSync({ backend: 'js', stringsWasm: stringsSimdBytes })).toThrow(/backend 'js' runs no wasm/);
   expect(works(fastmp)).toBe('simd');
 });
 
-test('the pack-only build given as options.wasm: packs by its kernels, unpacks in pure JS with the same values and errors, whatever pureJs says', () => {
-  const packOnly = readFileSync(`${ROOT}/dist/fastmp-pack-scalar.wasm`);
+test('the pack module given alone: packs by its kernels, and the unpack module of its build loads on first need', () => {
   const whole = fastmp.createFastmpSync({ wasm: scalarBytes, pureJs: 'never' });
-  for (const fm of [fastmp.createFastmpSync({ wasm: packOnly }), fastmp.createFastmpSync({ wasm: packOnly, pureJs: 'never' })]) {
+  for (const fm of [fastmp.createFastmpSync({ wasm: bytesOf('pack', 'scalar') }), fastmp.createFastmpSync({ wasm: bytesOf('pack', 'scalar'), pureJs: 'never' })]) {
     expect(fm.backend()).toBe('scalar'); // read from the module
     const x = Float64Array.from({ length: 3000 }, (_, i) => i / 7);
     expect(Buffer.from(fm.pack(x)).equals(Buffer.from(whole.pack(x)))).toBe(true);
@@ -66,19 +71,20 @@ test('the pack-only build given as options.wasm: packs by its kernels, unpacks i
     const errorOf = (f) => { try { f(); } catch (e) { return [e.code, e.index, e.offset]; } return null; };
     expect(errorOf(() => fm.unpack(wide, Int16Array))).toEqual(errorOf(() => whole.unpack(wide, Int16Array)));
   }
-  expect(() => fastmp.createFastmpSync({ wasm: packOnly, backend: 'simd' })).toThrow(/scalar build/);
+  expect(() => fastmp.createFastmpSync({ wasm: bytesOf('pack', 'scalar'), backend: 'simd' })).toThrow(/scalar build/);
 });
 
-test('each wasm module has its own memory, and memoryStats() sums them', () => {
+test('an instance\'s wasm modules share one memory: one scratch, and the string kernels read an alloc() array in place', () => {
   const one = fastmp.createFastmpSync({ pureJs: 'never' });
   const before = one.memoryStats();
-  one.pack(new Float64Array(1 << 16)); // 512 KB through the typed module's scratch
+  one.pack(new Float64Array(1 << 16)); // 512 KB through scratch
   const afterTyped = one.memoryStats();
   expect(afterTyped.scratch).toBeGreaterThan(before.scratch);
-  one.encodeBMP('x'.repeat(1 << 18)); // 512 KB of content through the string module's
+  one.encodeBMP('x'.repeat(1 << 20)); // 2 MB of content through the same scratch, which grows
   const afterStrings = one.memoryStats();
-  expect(afterStrings.scratch).toBeGreaterThanOrEqual(afterTyped.scratch + (1 << 19));
-  // An alloc() array of the typed module, freed, is refused by the string functions as before.
+  expect(afterStrings.scratch).toBeGreaterThan(afterTyped.scratch);
+  expect(afterStrings.wasmMemory).toBeGreaterThanOrEqual(afterStrings.scratch);
+  // An alloc() array: read by the string kernels too; freed, refused by them as by the rest.
   const units = one.alloc(Uint16Array, 300);
   units.fill(0x41);
   expect(one.decodeIA5ToUint16(one.encodeIA5(units))).toEqual(units);
@@ -90,16 +96,15 @@ test('initSync() fails as init() does, and leaves the previous instance in use',
   fastmp.initSync({ backend: 'simd' });
   expect(() => fastmp.initSync({ backend: 'fast' })).toThrow(TypeError);
   expect(() => fastmp.initSync({ pureJs: 'sometimes' })).toThrow(TypeError);
-  expect(() => fastmp.initSync({ wasm: new Response(simdBytes) })).toThrow(/initSync\(\) options.wasm must be/);
-  expect(() => fastmp.initSync({ wasm: scalarBytes, backend: 'simd' })).toThrow(/asked for the simd backend but the module given is the scalar build/);
+  expect(() => fastmp.initSync({ wasm: new Response(simdBytes[0]) })).toThrow(/initSync\(\) options.wasm must be a WebAssembly.Module, an ArrayBuffer or a typed array/);
+  expect(() => fastmp.initSync({ wasm: scalarBytes, backend: 'simd' })).toThrow(/asked for the simd backend but the pack module given is the scalar build/);
   expect(works(fastmp)).toBe('simd');
 });
 
 test('the inline entry carries the very bytes of dist/*.wasm and loads them', async () => {
-  const built = (stem) => ['simd', 'scalar'].map((build) => readFileSync(`${ROOT}/dist/${stem}${build}.wasm`));
   for (const [module, file] of Object.entries(INLINE_FILES)) {
     const { SIMD, SCALAR } = await import(`../${file}`);
-    expect([SIMD, SCALAR].map((hex) => Buffer.from(hex, 'hex')), file).toEqual(built(FILE_STEM[module]));
+    expect([SIMD, SCALAR].map((hex) => Buffer.from(hex, 'hex')), file).toEqual([bytesOf(module, 'simd'), bytesOf(module, 'scalar')]);
   }
   expect(await inline.init()).toBe('simd');
   expect(works(inline)).toBe('simd');

@@ -548,3 +548,15 @@ export async function outcomesOfEveryBuild(cases, init, jsOutcomes) {
   for (const build of NATIVE_BUILDS) outcomes[build.name] = runNative(build, cases);
   return outcomes;
 }
+
+/**
+ * Grows the wasm memory of instance `fm` a little, as any call that needs
+ * more than is free grows it (which detaches every view of it): allocates
+ * 64 KB arrays until memory grows, then frees them.
+ */
+export function growMemory(fm) {
+  const before = fm.memoryStats().wasmMemory;
+  const held = [];
+  while (fm.memoryStats().wasmMemory === before) held.push(fm.alloc(Uint8Array, 1 << 16));
+  for (const x of held) fm.free(x);
+}

@@ -66,48 +66,42 @@ test('100 000 calls of mixed sizes: wasm memory stops growing once the largest s
   expect(checked).toBeGreaterThan(100);
 });
 
-// The boundary's sizes reach 4 GiB: no 32-bit wrap anywhere (issue 6).
+// The heap's sizes reach 4 GiB: no 32-bit wrap anywhere (issue 6).
 test('align16 is exact past 2 GiB', async () => {
-  const { align16 } = await import('../js/wasm/core.js');
+  const { align16 } = await import('../js/wasm/heap.js');
   for (const [n, want] of [[0, 0], [1, 16], [16, 16], [2 ** 31 - 1, 2 ** 31], [2 ** 31 + 1, 2 ** 31 + 16], [2 ** 32 - 17, 2 ** 32 - 16], [4.5e9 + 1, 4.5e9 + 16]]) {
     expect(align16(n)).toBe(want);
   }
 });
 
-test('reserve never asks malloc for a region that would reach past 4 GiB, and falls back to the exact size', async () => {
-  const { Boundary } = await import('../js/wasm/core.js');
-  // A stand-in for the wasm exports: memory of `size` bytes, a malloc that
-  // records what it is asked and grows memory like sbrk (up to 4 GiB).
-  const fake = (size) => {
-    const asked = [];
-    let top = 1024;
-    const exports = {
-      memory: { buffer: { byteLength: size } },
-      malloc: (n) => {
-        asked.push(n >>> 0);
-        if (top + (n >>> 0) > 2 ** 32) return 0;
-        const p = top;
-        top += n >>> 0;
-        exports.memory.buffer = { byteLength: Math.max(exports.memory.buffer.byteLength, top) };
-        return p;
-      },
-      free: () => {},
-    };
-    return { exports, asked };
-  };
-  const { exports, asked } = fake(2 ** 21);
-  // No views of the stand-in memory (it has no bytes).
-  const b = new (class extends Boundary { refreshViews() {} })(exports);
-  // 2.2 GB: the next power of two (4 GiB) is never asked for; the exact size is.
-  b.reserve(2.2e9);
-  expect(asked.slice(1)).toEqual([2.2e9 + 16]);
-  expect(b.capacity).toBe(2.2e9);
-  // With 2.2 GB of memory in use, 2.3 GB more cannot be had: no malloc call at all, a RangeError.
-  expect(() => b.reserve(2.3e9)).toThrow(/wasm memory cannot grow to hold 2300000000 bytes/);
-  expect(asked.length).toBe(2);
-  expect([b.scratch, b.capacity]).toEqual([0, 0]); // nothing half-done
-  // Past wasm32's 4 GiB: refused before anything is freed or asked.
-  expect(() => b.reserve(2 ** 32)).toThrow(/do not fit in wasm32 memory/);
-  // Every request malloc saw stays below 4 GiB from the memory's size at the time.
-  for (const n of asked) expect(n + 2 ** 21).toBeLessThanOrEqual(2 ** 32);
+// The heap's allocator (js/wasm/allocator.js), over a stand-in memory: it
+// grows memory by no more than a request needs beyond the free block at the
+// top, reuses and merges what is released, and says 0 when memory cannot
+// grow (the heap then throws a RangeError that says so: test/huge.test.js).
+test('the allocator grows memory by what a request lacks, reuses and merges released blocks, and says 0 past the limit', async () => {
+  const { Allocator } = await import('../js/wasm/allocator.js');
+  const LIMIT = 2 ** 32;
+  let end = 2 ** 21;
+  const grown = [];
+  const space = new Allocator(2 ** 20, end, (bytes) => {
+    grown.push(bytes);
+    if (end + bytes > LIMIT) return -1;
+    end += bytes;
+    return end;
+  });
+  const a = space.malloc(1000);
+  expect(a).toBe(2 ** 20);
+  expect(space.sizeOf(a)).toBe(1008); // 16-byte aligned
+  const b = space.malloc(2.2e9); // past 2 GiB: memory grows by what the free block at the top lacks
+  expect(grown).toEqual([2.2e9 - (2 ** 20 - 1008)]);
+  expect(b).toBe(a + 1008);
+  expect(space.malloc(2.3e9)).toBe(0); // more than wasm32 holds with it: refused, nothing half-done
+  expect(space.malloc(16)).toBe(b + 2.2e9); // (memory grows by 16 bytes: none was left at the top)
+  expect(grown.slice(1)).toEqual([2.3e9, 16]);
+  space.free(b);
+  expect(space.malloc(2.1e9)).toBe(b); // released memory is reused...
+  space.free(a);
+  space.free(b);
+  expect(space.malloc(2.2e9 + 1000)).toBe(a); // ...and merged with its free neighbours
+  expect(grown).toHaveLength(3);
 });

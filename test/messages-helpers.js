@@ -5,9 +5,10 @@
 
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
-import { CODEC_PORT } from '../js/families.js';
 import { jsPort } from '../js/codec/index.js';
+import { storePool } from '../js/codec/stores.js';
 import { createFastmpSync } from '../js/index.js';
+import { CORE } from '../js/instances.js';
 
 /** Wasm instances whose kernels take every typed array (no pure-JS shortcut for small ones). */
 export const WASM = {
@@ -20,22 +21,31 @@ export const WASM = {
  * states the contract): pure JS, and each wasm build's. Rows: name, port,
  * the wasm instance that owns it (null for pure JS).
  */
-export const PORTS = [['pure-JS', jsPort, null], ['wasm SIMD', WASM.simd[CODEC_PORT], WASM.simd], ['wasm scalar', WASM.scalar[CODEC_PORT], WASM.scalar]];
+export const PORTS = [['pure-JS', jsPort, null], ['wasm SIMD', WASM.simd[CORE], WASM.simd], ['wasm scalar', WASM.scalar[CORE], WASM.scalar]];
 
 /**
- * `port` with its newOutput() watched: `stores` lists every store the codec
- * had it make (an Encoder borrows one from its port's pool per call).
+ * `port` with the stores its pools make watched: `stores` lists every store
+ * the codec had it make (an Encoder borrows one from its port's pool per
+ * call: js/codec/stores.js). The watched port is a port of its own, with
+ * pools and codec state of its own, over the same instance.
  */
 export function watchedPort(port) {
   const stores = [];
-  const watched = Object.freeze({
-    ...port,
-    newOutput: (initialBytes) => {
-      const store = port.newOutput(initialBytes);
-      stores.push(store);
-      return store;
-    },
+  const watched = Object.create(port, {
+    pools: { value: { js: null, wasm: null } },
+    encoder: { value: null, writable: true },
+    encoders: { value: [] },
+    decoder: { value: null, writable: true },
+    decoders: { value: [] },
   });
+  const pool = storePool(watched);
+  const borrow = pool.borrow.bind(pool);
+  pool.borrow = (initialBytes) => {
+    const idle = pool.idle.length;
+    const store = borrow(initialBytes);
+    if (pool.idle.length === idle) stores.push(store); // (a new store, not an idle one)
+    return store;
+  };
   return { port: watched, stores };
 }
 

@@ -5,8 +5,7 @@
 
 import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import { FastmpError } from '../js/errors.js';
-import { CODEC_PORT } from '../js/families.js';
-import { UNPACK_CHUNK } from '../js/wasm/typed.js';
+import { FieldReader, UNPACK_CHUNK } from '../js/io.js';
 import { ExtData, ExtensionCodec, asBools, createFastmp } from '../js/index.js';
 
 const BUILDS = [['simd', { backend: 'simd', pureJs: 'never' }], ['scalar', { backend: 'scalar', pureJs: 'never' }]];
@@ -59,12 +58,12 @@ describe.each(BUILDS)('%s', (name, options) => {
     const bytes = new Uint8Array(message.length + after.length);
     bytes.set(message);
     bytes.set(after, message.length);
-    // Every copy into the input region is a reader's copyFrom() (js/wasm/reader.js): input[from, to).
-    const readers = Object.getPrototypeOf(fm[CODEC_PORT].typedReader(new Uint8Array(0)));
+    // Every copy into the input window is a reader's copyFrom() (js/io.js FieldReader): input[from, to).
+    const readers = FieldReader.prototype;
     const { copyFrom } = readers;
     let copied = 0;
-    const copies = vi.spyOn(readers, 'copyFrom').mockImplementation(function counted(offset, len) {
-      copyFrom.call(this, offset, len);
+    const copies = vi.spyOn(readers, 'copyFrom').mockImplementation(function counted(heap, offset, len) {
+      copyFrom.call(this, heap, offset, len);
       copied += this.to - this.from;
     });
     try {

@@ -336,18 +336,23 @@ describe('Encoder and Decoder instances', () => {
     expect(stores[0].bytes.length).toBe(capacity);
   });
 
-  test('encodeSharedRef returns a view of a store with the same bytes, kept until the next call ends', () => {
+  test('encodeSharedRef returns a view of a buffer the Encoder reuses, with the same bytes, kept until the next call ends', () => {
     const { port, stores } = watchedPort(jsPort);
     const { Encoder: Watched } = makeCodec(port);
     const encoder = new Watched();
     const view = encoder.encodeSharedRef({ a: [1, 2] });
-    expect(view.buffer).toBe(stores[0].bytes.buffer);
     expect(hex(view)).toBe(hex(msgpack.encode({ a: [1, 2] })));
-    // The next call writes into another store, so that it may read the view (as a bin here).
+    expect(view.buffer).not.toBe(stores[0].bytes.buffer); // (a copy of the store's, which goes back to the pool)
+    // The next call may read it (as a bin here): it is written only as a call ends.
     expect(hex(encoder.encode({ b: view }))).toBe(hex(msgpack.encode({ b: msgpack.encode({ a: [1, 2] }) })));
-    expect(stores).toHaveLength(2);
-    // Once it has ended, the view's store is back in the pool, and the view refused.
+    expect(stores).toHaveLength(1);
+    // Once that call has ended, the view is refused; the next output reuses its buffer.
     expect(catchError(() => encoder.encode({ b: view }))).toMatchObject({ code: 'STALE' });
+    const next = encoder.encodeSharedRef({ c: 3 });
+    expect(next.buffer).toBe(view.buffer);
+    // The expired view itself stays refused, though a live output now lies where it lay (another Encoder reads it).
+    expect(catchError(() => new Watched().encode({ b: view }))).toMatchObject({ code: 'STALE' });
+    expect(hex(new Watched().encode({ b: next }))).toBe(hex(msgpack.encode({ b: msgpack.encode({ c: 3 }) })));
   });
 
   test('encodeInto writes at the offset, returns the end, allocates no output', () => {

@@ -1,106 +1,100 @@
-// The wasm modules an instance loads (js/modules.js): those its program marks
-// used, at creation; a module not marked loads on its family's first call.
-// In Node every family is imported, so every module is marked: here
-// usedModules() is made to report only the typed-array module, as in a
-// bundle whose ASN.1 functions arrive later (a chunk imported after init()),
-// or only its pack-only build, as in a bundle that only encodes.
-import { expect, test, vi } from 'vitest';
-import { createInstance, initFrom } from '../js/instance.js';
-import { backend, decode, decodeBMP, decodeIA5, encode, encodeBMP, encodeIA5 } from '../js/module-api.js';
+// The wasm modules an instance loads (js/core.js): each on the first call that
+// needs it, synchronously where its finder can read it so (Node), else in the
+// background, the calls meanwhile in pure JS with the same bytes, values and
+// errors; none for a call that needs no kernel. init() loads those of the
+// functions a program holds (each marks its module: js/surface.js); which
+// modules a real page fetches is test/size.test.js's (pages in Chromium).
+import { expect, test } from 'vitest';
+import { Core } from '../js/core.js';
+import { decoderOf } from '../js/codec/decoding.js';
+import { encoderOf } from '../js/codec/encoding.js';
+import { createFastmpSync } from '../js/index.js';
 import { SIBLING_WASM } from '../js/siblings.js';
+import { stringsOf } from '../js/strings.js';
+import { SURFACE } from '../js/surface.js';
+import * as typed from '../js/typed.js';
+import * as api from '../js/module-api.js';
+import { MODULE } from '../js/core.js';
 
-const marks = vi.hoisted(() => ({ used: ['typed'] }));
-vi.mock('../js/modules.js', async (original) => ({ ...(await original()), usedModules: () => marks.used }));
-
-/** SIBLING_WASM, recording each module asked for (and, of find(), the exports of what it found). */
-function recording() {
+/**
+ * SIBLING_WASM, recording each module asked for; `sync`: whether it reads
+ * synchronously (Node) or only fetches (a page), each fetch answered once
+ * `gate` resolves.
+ */
+function recording(sync = true, gate = Promise.resolve()) {
   const asked = [];
-  const exported = [];
   const finder = {
     find: async (module, build) => {
       asked.push(`${module}: find`);
-      const bytes = await SIBLING_WASM.find(module, build);
-      exported.push(WebAssembly.Module.exports(new WebAssembly.Module(bytes)).map((e) => e.name));
-      return bytes;
+      await gate;
+      return SIBLING_WASM.find(module, build);
     },
-    findSync: (module, build) => (asked.push(`${module}: findSync`), SIBLING_WASM.findSync(module, build)),
+    findSync: (module, build) => {
+      asked.push(`${module}: findSync`);
+      return sync ? SIBLING_WASM.findSync(module, build) : null;
+    },
   };
-  return { asked, exported, finder };
+  return { asked, finder };
 }
 
 const TEXT = 'Zoë €'.repeat(100); // long enough for the kernels, not the pure-JS path
+const FLOATS = Float32Array.from({ length: 5000 }, (_, i) => i / 7);
 
-test('init() loads the modules marked used; another loads synchronously on its family\'s first call', async () => {
+test('a call loads the module it needs on its first need, synchronously where it can; a call that needs no kernel loads none', () => {
   const { asked, finder } = recording();
-  expect(await initFrom(finder, {})).toBe('simd');
-  expect(asked).toEqual(['typed: find']);
-  expect(decode(encode({ v: new Float32Array([1.5]) }), { shape: { v: Float32Array } }).v).toEqual(new Float32Array([1.5]));
-  expect(asked).toEqual(['typed: find']);
-  expect(decodeBMP(encodeBMP(TEXT))).toBe(TEXT);
-  expect(asked).toEqual(['typed: find', 'strings: findSync']);
-  expect(decodeIA5(encodeIA5('once'))).toBe('once');
+  const core = new Core({ finder });
+  expect(encoderOf(core, undefined).encode({ a: 1, v: new Float32Array(4) })).toEqual(createFastmpSync().encode({ a: 1, v: new Float32Array(4) }));
+  expect(asked).toEqual([]); // (small: packed in JS)
+  const bytes = typed.pack(core, FLOATS);
+  expect(asked).toEqual(['pack: findSync']);
+  expect(core.heap.has('pack')).toBe(true);
+  expect(decoderOf(core, { shape: { v: Float32Array } }).decode(encoderOf(core, undefined).encode({ v: FLOATS })).v).toEqual(FLOATS);
+  expect(typed.unpack(core, bytes, Float32Array)).toEqual(FLOATS);
+  expect(asked).toEqual(['pack: findSync', 'unpack: findSync']);
+  expect(stringsOf(core).decodeBMP(stringsOf(core).encodeBMP(TEXT))).toBe(TEXT);
+  expect(asked).toEqual(['pack: findSync', 'unpack: findSync', 'strings: findSync']);
+  expect(stringsOf(core).decodeIA5(stringsOf(core).encodeIA5('once'.repeat(100)))).toBe('once'.repeat(100));
+  expect(asked).toHaveLength(3);
+});
+
+test('where a module cannot be read synchronously, calls run in pure JS (same bytes, values and errors) while it loads, and by its kernels after', async () => {
+  let open;
+  const { asked, finder } = recording(false, new Promise((resolve) => { open = resolve; }));
+  const core = new Core({ finder, backend: 'scalar' });
+  const whole = createFastmpSync({ backend: 'scalar', pureJs: 'never' });
+  const packed = typed.pack(core, FLOATS);
+  expect(Buffer.from(packed).equals(Buffer.from(whole.pack(FLOATS)))).toBe(true);
+  await new Promise((resolve) => setTimeout(resolve, 0)); // (the load goes on in the background)
+  expect(asked).toEqual(['pack: findSync', 'pack: find']);
+  expect(core.loading.pack).not.toBe(null); // (still loading)
+  expect(typed.pack(core, FLOATS)).toEqual(packed); // pure JS again: the load under way is not asked twice
   expect(asked).toHaveLength(2);
+  // What needs the kernels by nature says so.
+  expect(() => typed.packView(core, FLOATS)).toThrow(expect.objectContaining({ name: 'FastmpError', code: 'NOT_READY' }));
+  expect(() => typed.alloc(core, Float32Array, 4)).toThrow(expect.objectContaining({ code: 'NOT_READY', message: expect.stringMatching(/await init\(\)/) }));
+  const wide = whole.pack(Int32Array.of(...Array(500).fill(1), 70000));
+  const errorOf = (f) => { try { f(); } catch (e) { return [e.name, e.code, e.index, e.offset, e.message]; } return null; };
+  expect(errorOf(() => typed.unpack(core, wide, Int16Array))).toEqual(errorOf(() => whole.unpack(wide, Int16Array)));
+  open();
+  await core.loadAll(['pack', 'unpack']);
+  expect(core.heap.has('pack') && core.heap.has('unpack')).toBe(true);
+  expect(typed.pack(core, FLOATS)).toEqual(packed); // by the kernels now
+  expect(typed.packView(core, FLOATS)).toEqual(packed);
+  expect(errorOf(() => typed.unpack(core, wide, Int16Array))).toEqual(errorOf(() => whole.unpack(wide, Int16Array)));
+  expect(core.builtAs()).toBe('scalar');
 });
 
-test('where the module cannot be read synchronously, its family\'s first call says what to do', async () => {
-  const { finder } = recording();
-  await initFrom(finder, { backend: 'scalar' });
-  const saved = process.getBuiltinModule; // how js/siblings.js reads a file synchronously
-  process.getBuiltinModule = undefined;
-  try {
-    expect(() => encodeBMP(TEXT)).toThrow(/the strings module \(fastmp-strings-scalar.wasm\) is not loaded.*`await init\(\)` once the code that calls its functions is imported.*options.stringsWasm/);
-  } finally {
-    process.getBuiltinModule = saved;
-  }
-  expect(decodeBMP(encodeBMP(TEXT))).toBe(TEXT); // the next call loads it
-  expect(backend()).toBe('scalar');
+test('a module that cannot be had leaves its calls in pure JS, and says why to what needs it', async () => {
+  const finder = { find: async () => { throw new Error('HTTP 404'); }, findSync: () => null };
+  const core = new Core({ finder });
+  expect(typed.unpack(core, typed.pack(core, FLOATS), Float32Array)).toEqual(FLOATS);
+  await expect(core.loadAll(['pack'])).rejects.toThrow('HTTP 404');
+  expect(typed.pack(core, FLOATS)).toEqual(createFastmpSync().pack(FLOATS));
+  expect(() => typed.packView(core, FLOATS)).toThrow(expect.objectContaining({ code: 'NOT_READY', message: expect.stringContaining('HTTP 404') }));
 });
 
-// ---- the pack-only build of the typed module --------------------------------------------
-
-test('modulesToLoad(): one module per family, the whole typed module over its pack-only build', async () => {
-  const { modulesToLoad } = await vi.importActual('../js/modules.js');
-  expect(modulesToLoad(new Set(['pack']))).toEqual(['pack']);
-  expect(modulesToLoad(new Set(['pack', 'typed']))).toEqual(['typed']);
-  expect(modulesToLoad(new Set(['typed', 'strings', 'pack']))).toEqual(['typed', 'strings']);
-  expect(modulesToLoad(new Set(['strings']))).toEqual(['strings']);
-});
-
-const errorOf = (f) => {
-  try {
-    f();
-  } catch (e) {
-    return { name: e.name, code: e.code, index: e.index, offset: e.offset, path: e.path, message: e.message };
-  }
-  throw new Error('no error');
-};
-
-test('a program that marks only the pack-only build loads it; its instances pack in wasm and unpack in pure JS, whatever pureJs says: the values and errors of the whole module', async () => {
-  marks.used = ['pack'];
-  try {
-    const { asked, exported, finder } = recording();
-    const packOnly = await createInstance(finder, {});
-    const packOnlyNever = await createInstance(finder, { pureJs: 'never' });
-    expect(asked).toEqual(['pack: find', 'pack: find']);
-    expect(exported[0]).toContain('fm_pack_f32');
-    expect(exported[0].filter((name) => name.startsWith('fm_unpack_'))).toEqual([]);
-    marks.used = ['typed'];
-    const whole = await createInstance(recording().finder, {});
-    const value = { v: Float32Array.from({ length: 5000 }, (_, i) => i / 7), n: Int32Array.from({ length: 3000 }, (_, i) => i * 1000 - 7), b: new Uint8Array(300).fill(1) };
-    const shape = { v: Float32Array, n: Int32Array };
-    const bytes = whole.encode(value);
-    for (const fm of [packOnly, packOnlyNever]) {
-      expect(fm.backend()).toBe('simd');
-      expect(Buffer.from(fm.encode(value)).equals(Buffer.from(bytes))).toBe(true); // packed by its kernels
-      expect(fm.decode(bytes, { shape })).toEqual(whole.decode(bytes, { shape }));
-      expect(fm.unpack(fm.pack(value.n), Int32Array)).toEqual(value.n);
-      expect(fm.unpackBool(fm.packBool(value.b))).toEqual(value.b);
-      const cut = bytes.subarray(0, 9000);
-      expect(errorOf(() => fm.decode(cut, { shape }))).toEqual(errorOf(() => whole.decode(cut, { shape })));
-      const wide = whole.pack(Int32Array.of(...Array(500).fill(1), 70000));
-      expect(errorOf(() => fm.unpack(wide, Int16Array))).toEqual(errorOf(() => whole.unpack(wide, Int16Array)));
-    }
-  } finally {
-    marks.used = ['typed'];
+test('every module-level function of js/surface.js marks the module its calls may need (init() loads those a program holds)', () => {
+  for (const [name, module] of Object.entries(SURFACE)) {
+    expect(api[name]?.[MODULE] ?? null, name).toBe(module);
   }
 });

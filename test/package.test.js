@@ -6,13 +6,14 @@
 // consumer runs test/package/check.js, whose results are compared here with
 // bytes written out by hand.
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from './helpers.js';
 
@@ -78,29 +79,27 @@ test('the tarball holds the JS, the declarations, the wasm and the licence, noth
   expect(packed.files.map((f) => f.path).sort()).toEqual([
     'LICENSE',
     'README.md',
-    'dist/fastmp-inline-pack.js',
-    'dist/fastmp-inline-strings.js',
-    'dist/fastmp-inline.js',
-    'dist/fastmp-pack-scalar.wasm',
-    'dist/fastmp-pack-simd.wasm',
-    'dist/fastmp-scalar.wasm',
-    'dist/fastmp-simd.wasm',
-    'dist/fastmp-strings-scalar.wasm',
-    'dist/fastmp-strings-simd.wasm',
+    // `npx fastmp-wasm bench`, and the C it builds natively where a compiler is found.
+    'bin/bench.js', 'bin/fastmp-wasm.js', 'bin/kernels.js', 'bin/loops.js', 'bin/native.js', 'bin/no-msgpack-c/msgpack.h', 'bin/report.js', 'bin/timing.js', 'bin/workloads.js',
+    'c/fastmp.h', 'c/fm_blocks.h', 'c/fm_bool.c', 'c/fm_float.c', 'c/fm_int.c', 'c/fm_module.c', 'c/fm_msgpack.h', 'c/fm_platform.h', 'c/fm_result.h', 'c/fm_string.c',
+    'c/harness/fm_bench.c', 'c/harness/fm_cli.c', 'c/harness/fm_guard.c', 'c/harness/fm_ops.c', 'c/harness/fm_ops.h',
+    'dist/fastmp-inline-pack.js', 'dist/fastmp-inline-strings.js', 'dist/fastmp-inline-unpack.js',
+    'dist/fastmp-pack-scalar.wasm', 'dist/fastmp-pack-simd.wasm', 'dist/fastmp-strings-scalar.wasm', 'dist/fastmp-strings-simd.wasm',
+    'dist/fastmp-unpack-scalar.wasm', 'dist/fastmp-unpack-simd.wasm',
     'docs/asn1.md', 'docs/browsers.md', 'docs/contributing.md', 'docs/errors.md', 'docs/hardening.md', 'docs/history.md', 'docs/messages.md', 'docs/performance.md', 'docs/typed-arrays.md',
-    'js/abi.js', 'js/api.js', 'js/args.js',
-    'js/codec/bind.js', 'js/codec/decoder.js', 'js/codec/decoding.js', 'js/codec/encoder.js', 'js/codec/encoding.js', 'js/codec/ext.js', 'js/codec/index.js', 'js/codec/options.js', 'js/codec/path.js', 'js/codec/port-contract.js', 'js/codec/port-js.js', 'js/codec/scan.js', 'js/codec/shape.js', 'js/codec/stream.js', 'js/codec/timestamp.js', 'js/codec/typed.js', 'js/codec/utf8.js',
-    'js/crossovers.js', 'js/errors.js', 'js/families.js', 'js/index.d.cts', 'js/index.d.ts', 'js/index.js', 'js/inline.js', 'js/instance.js', 'js/intrinsics.js', 'js/kinds.js', 'js/loader.js',
-    'js/module-api.js', 'js/modules.js',
-    'js/msgpackr-node.js', 'js/msgpackr.cjs', 'js/msgpackr.d.cts', 'js/msgpackr.d.ts', 'js/msgpackr.js', 'js/node.cjs', 'js/node.js', 'js/port.js', 'js/released.js',
-    'js/shared-refs.js', 'js/siblings.js', 'js/strings.js', 'js/tags.js', 'js/text.js',
-    'js/wasm/core.js', 'js/wasm/errors.js', 'js/wasm/index.js', 'js/wasm/lifetimes.js', 'js/wasm/outputs.js', 'js/wasm/ranges.js', 'js/wasm/reader.js', 'js/wasm/store.js', 'js/wasm/strings.js', 'js/wasm/typed.js',
+    'js/abi.js', 'js/api/decoding.js', 'js/api/encoding.js', 'js/api/streaming.js', 'js/api/strings.js', 'js/api/typed.js', 'js/args.js',
+    'js/codec/bind.js', 'js/codec/decoder.js', 'js/codec/decoding.js', 'js/codec/encoder.js', 'js/codec/encoding.js', 'js/codec/ext.js', 'js/codec/index.js', 'js/codec/options.js', 'js/codec/path.js', 'js/codec/port-contract.js', 'js/codec/port-js.js', 'js/codec/scan.js', 'js/codec/shape.js', 'js/codec/stores.js', 'js/codec/stream.js', 'js/codec/timestamp.js', 'js/codec/typed.js', 'js/codec/utf8.js',
+    'js/core.js', 'js/crossovers.js', 'js/errors.js', 'js/index.d.cts', 'js/index.d.ts', 'js/index.js', 'js/inline.js', 'js/instances.js', 'js/intrinsics.js', 'js/io.js', 'js/kinds.js', 'js/lifetimes.js', 'js/loader.js',
+    'js/module-api.js',
+    'js/msgpackr-node.js', 'js/msgpackr.cjs', 'js/msgpackr.d.cts', 'js/msgpackr.d.ts', 'js/msgpackr.js', 'js/node.cjs', 'js/node.js',
+    'js/siblings.js', 'js/strings.js', 'js/surface.js', 'js/tags.js', 'js/text.js', 'js/typed.js',
+    'js/wasm/allocator.js', 'js/wasm/errors.js', 'js/wasm/heap.js', 'js/wasm/outputs.js', 'js/wasm/ranges.js', 'js/wasm/strings.js',
     'js/wire.js',
     'package.json',
   ]);
   // A tripwire for something large packed by mistake, not a budget: the JS, the declarations,
-  // both wasm builds, the inline build and the docs/ pages pack to about 240 KB.
-  expect(packed.size).toBeLessThan(270_000);
+  // the wasm builds, the inline builds, the bench CLI with its C and the docs/ pages pack to about 300 KB.
+  expect(packed.size).toBeLessThan(330_000);
   const installed = JSON.parse(readFileSync(join(project, 'node_modules/fastmp-wasm/package.json'), 'utf8'));
   expect(installed.dependencies ?? {}).toEqual({});
   expect(installed.engines.node).toBeDefined();
@@ -133,7 +132,9 @@ test('tsc --strict type-checks an ESM and a CommonJS consumer of the installed d
   expect(output).toBe('');
 });
 
-describe('in headless Chromium', () => {
+const FIREFOX = '/usr/bin/firefox-esr';
+
+describe('in headless Chromium and Firefox', () => {
   const servers = [];
   const browsers = {};
 
@@ -169,6 +170,8 @@ describe('in headless Chromium', () => {
     // launch() gives each browser a new empty profile directory.
     browsers.simd = await chromium.launch({ executablePath: '/usr/bin/chromium', args: FLAGS });
     if (x64) browsers.noSimd = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...FLAGS, `--js-flags=${NO_SIMD_FLAG}`] });
+    if (!existsSync(FIREFOX)) throw new Error(`${FIREFOX} is missing: ./build.sh installs firefox-esr`);
+    browsers.firefox = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
   });
 
   afterAll(async () => {
@@ -191,16 +194,16 @@ describe('in headless Chromium', () => {
     return { result, wasm };
   }
 
-  /** Which module and build a (hashed) asset path is: 'simd', 'scalar' (the typed module's), 'pack-simd', 'pack-scalar' (its pack-only build's), 'strings-simd', 'strings-scalar'. */
-  const build = (path) => path.match(/fastmp-((?:strings-|pack-)?(?:simd|scalar))-[\w-]+\.wasm$/)?.[1];
-  // What the page and its Worker each fetch (both call typed-array and string functions).
-  const fetchedBy = (b) => [b, `strings-${b}`, b, `strings-${b}`].sort();
-
-  const both = (backend) => ({ init: backend, page: expected(backend), worker: { init: backend, ...expected(backend) } });
+  /** Which module and build a (hashed) asset path is: 'pack-simd', 'unpack-scalar', 'strings-simd', … */
+  const build = (path) => path.match(/fastmp-((?:pack|unpack|strings)-(?:simd|scalar))-[\w-]+\.wasm$/)?.[1];
+  /** What a page and its Worker fetch, each: the three modules of `b`, once. */
+  const fetchedBy = (b) => ['pack', 'unpack', 'strings'].flatMap((m) => [`${m}-${b}`, `${m}-${b}`]).sort();
+  const both = (b) => ({ init: b, page: expected(b), worker: { init: b, ...expected(b) } });
 
   test('Vite builds the page with no configuration: both builds of both wasm modules are emitted as assets', () => {
     const assets = readdirSync(join(project, 'dist/assets'));
-    expect(assets.filter((f) => f.endsWith('.wasm')).map(build).sort()).toEqual(['pack-scalar', 'pack-simd', 'scalar', 'simd', 'strings-scalar', 'strings-simd']);
+    expect(assets.filter((f) => f.endsWith('.wasm')).map(build).sort())
+      .toEqual(['pack-scalar', 'pack-simd', 'strings-scalar', 'strings-simd', 'unpack-scalar', 'unpack-simd']);
   });
 
   test('the Vite page and its Worker run the SIMD builds, fetched as application/wasm', async () => {
@@ -208,7 +211,7 @@ describe('in headless Chromium', () => {
     expect(result).toEqual(both('simd'));
     expect(wasm.map(([path]) => build(path)).sort()).toEqual(fetchedBy('simd')); // the page's and the Worker's
     for (const [path, type] of wasm) {
-      expect(path).toMatch(/^\/assets\/fastmp-(strings-)?simd-[\w-]+\.wasm$/);
+      expect(path).toMatch(/^\/assets\/fastmp-(pack|unpack|strings)-simd-[\w-]+\.wasm$/);
       expect(type).toBe('application/wasm');
     }
   });
@@ -224,6 +227,28 @@ describe('in headless Chromium', () => {
     expect(result).toEqual({ encodeOnly: { backend: 'simd', value: 1 + 2 + 3 + 5 * 64 }, asn1Only: { backend: 'simd', value: true } });
     expect(wasm.map(([path]) => build(path))).toEqual(['pack-simd', 'strings-simd']);
   });
+
+  /** What roundTrip() in main.js gives, wherever it runs: a small message's bytes written out by hand. */
+  const roundTripped = (bytes) => ({
+    small: '82a2696407a17692ca3fc00000cac0000000', // { id: 7, v: Float32Array [1.5, -2] }
+    bytes, typed: true, values: true, floats: true, bmp: true,
+  });
+
+  for (const name of ['simd', 'firefox']) {
+    test(`${name === 'simd' ? 'Chromium' : 'Firefox'}: a page that never calls init() encodes and decodes a message with Float32Arrays; one that calls before and after init() gets the same results`, async () => {
+      const never = await open(browsers[name], built, '/?entry=noinit');
+      expect(never.result).toEqual(roundTripped(never.result.bytes));
+      // { id: 7, v: [1.5, -2], big: array16 of 4096 float 32s: 0, 1/3, … }
+      expect(never.result.bytes.slice(0, 70)).toBe('83a2696407a17692ca3fc00000cac0000000a3626967dc1000ca00000000ca3eaaaaab');
+      expect(never.result.bytes.length).toBe(2 * (25 + 5 * 4096));
+      const { result, wasm } = await open(browsers[name], built, '/?entry=before-after');
+      const same = roundTripped(never.result.bytes);
+      expect(result).toEqual({ before: same, during: same, after: same, backend: name === 'simd' ? 'simd' : result.backend });
+      expect(['simd', 'scalar']).toContain(result.backend);
+      // init() loaded the modules this page's calls use (one each, of the build it reports).
+      expect(wasm.map(([path]) => build(path)).sort()).toEqual(['pack', 'strings', 'unpack'].map((m) => `${m}-${result.backend}`));
+    });
+  }
 
   test('a plain <script type="module"> page (import map, no bundler) and its Worker', async () => {
     const { result, wasm } = await open(browsers.simd, plain, '/plain.html');

@@ -295,8 +295,8 @@ test('the README stays a users\' page: under 30 KB', () => {
 
 test('the sizes the README states are those of the build (KB = 1024 bytes, rounded; gzip at its default level)', () => {
   const stated = [...README.matchAll(/`(dist\/[\w.-]+)`\s+\((\d+) KB,\s+(\d+) KB\s+gzipped/g)];
-  expect(stated.map((m) => m[1]).sort()).toEqual(['dist/fastmp-inline-pack.js', 'dist/fastmp-inline-strings.js', 'dist/fastmp-inline.js', 'dist/fastmp-pack-scalar.wasm',
-    'dist/fastmp-pack-simd.wasm', 'dist/fastmp-scalar.wasm', 'dist/fastmp-simd.wasm', 'dist/fastmp-strings-scalar.wasm', 'dist/fastmp-strings-simd.wasm']);
+  expect(stated.map((m) => m[1]).sort()).toEqual(['dist/fastmp-inline-pack.js', 'dist/fastmp-inline-strings.js', 'dist/fastmp-inline-unpack.js', 'dist/fastmp-pack-scalar.wasm',
+    'dist/fastmp-pack-simd.wasm', 'dist/fastmp-strings-scalar.wasm', 'dist/fastmp-strings-simd.wasm', 'dist/fastmp-unpack-scalar.wasm', 'dist/fastmp-unpack-simd.wasm']);
   for (const [, file, kb, gzipped] of stated) {
     const bytes = readFileSync(join(ROOT, file));
     const measured = { file, kb: Math.round(bytes.length / 1024), gzipped: Math.round(gzipSync(bytes).length / 1024) };

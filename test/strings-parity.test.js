@@ -11,8 +11,7 @@
 // computed here from the units.
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as api from '../js/index.js';
-import { instantiate } from '../js/loader.js';
-import { SIBLING_WASM } from '../js/siblings.js';
+import { bareKernels } from './bare-kernels.js';
 import {
   NATIVE_BUILDS, bigEndianBytes, derHeader, leBytes, randomBMPUnits, randomRangeUnits, outcomesOfEveryBuild,
   rng, runNative, stringOfUnits, unitsOfString,
@@ -259,7 +258,7 @@ function expectedNarrow({ units, max }) {
  * the code 'STORED PAST THE COUNT'.
  */
 async function wasmNarrowOutcomes(backend, cases) {
-  const k = (await instantiate({ module: 'strings', backend, finder: SIBLING_WASM, onMemoryGrowth: () => {} })).exports;
+  const k = bareKernels(backend, ['strings']);
   expect(k.fm_simd_enabled()).toBe(backend === 'simd' ? 1 : 0);
   return cases.map(({ bytes, max }) => {
     const n = bytes.length / 2;

@@ -9,8 +9,7 @@ import { Worker } from 'node:worker_threads';
 import * as asn1js from 'asn1js';
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as api from '../js/index.js';
-import { instantiate } from '../js/loader.js';
-import { SIBLING_WASM } from '../js/siblings.js';
+import { bareKernels } from './bare-kernels.js';
 import {
   CHAR_SETS, bigEndianBytes, derHeader, randomBMPUnits, randomRangeUnits, randomSetUnits, rng, stringOfUnits,
   unitsOfString,
@@ -426,7 +425,7 @@ test('wasm memory growth between string calls never leaves a stale view', async 
 describe.each(['simd', 'scalar'])('fm_bmp_narrow (wasm %s)', (backend) => {
   let k;
   beforeAll(async () => {
-    k = (await instantiate({ module: 'strings', backend, finder: SIBLING_WASM, onMemoryGrowth: () => {} })).exports;
+    k = bareKernels(backend, ['strings']);
   });
 
   /** [returned count, out bytes] for the units, `in` and `out` at the given misalignments. */

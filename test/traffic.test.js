@@ -11,9 +11,9 @@ import fc from 'fast-check';
 import { describe, expect, test, vi } from 'vitest';
 import { Decoder as BaseDecoder } from '../js/codec/decoder.js';
 import { ValueScanner } from '../js/codec/scan.js';
-import { CODEC_PORT } from '../js/families.js';
 import { ExtData, ExtensionCodec, FastmpError, asBools, createFastmpSync } from '../js/index.js';
-import { KIND_OF_NAME } from '../js/kinds.js';
+import { FieldReader } from '../js/io.js';
+import { growMemory } from './helpers.js';
 import { anyValue, catchError, difference, hex } from './messages-helpers.js';
 
 /** The options of instances whose every typed array goes through the kernels, and of one without wasm. */
@@ -191,14 +191,14 @@ describe.each(INSTANCES.slice(1))('%s: Encoders made and dropped per call', (nam
 // reads another call's message, and whatever writes it writes over another Encoder's live output.
 // (Fresh instances: outputs that other tests' dropped encoders hold would make these copies.)
 describe.each(OPTIONS)('%s: an encodeSharedRef() output after it expired', (name, options) => {
-  /** v1, expired by its encoder's next call, and v2, another Encoder's live output in the store v1 lay in. */
+  /** v1, expired by its encoder's next call, and v2, that call's live output, where v1 lay (the Encoder reuses its buffer). */
   function expiredAndLive() {
     const fm = createFastmpSync(options);
     const first = new fm.Encoder();
     const v1 = first.encodeSharedRef({ who: 'first', n: 1 });
-    first.encode('next call');
-    const v2 = new fm.Encoder().encodeSharedRef({ who: 'other', n: 2 });
-    expect(v2.buffer, 'the pool lent v1\'s store again').toBe(v1.buffer);
+    const v2 = first.encodeSharedRef({ who: 'other', n: 2 });
+    expect(v2.buffer, 'the Encoder reused the buffer v1 lies in').toBe(v1.buffer);
+    expect(v2.byteOffset).toBe(v1.byteOffset);
     return { fm, v1, v2 };
   }
 
@@ -223,7 +223,7 @@ describe.each(OPTIONS)('%s: an encodeSharedRef() output after it expired', (name
   });
 });
 
-describe.each(OPTIONS.slice(1))('%s: views of an Encoder\'s store in wasm memory', (name, options) => {
+describe.each(OPTIONS.slice(1))('%s: views of an Encoder\'s output', (name, options) => {
   const fm = createFastmpSync(options);
 
   test('a live encodeSharedRef() output or packView() output is no encodeInto() target (TypeError), and stays whole', () => {
@@ -240,7 +240,7 @@ describe.each(OPTIONS.slice(1))('%s: views of an Encoder\'s store in wasm memory
     const encoder = new fm.Encoder();
     const v = encoder.encodeSharedRef([1, 2, 3]);
     expect(fm.decode(v.subarray(0))).toEqual([1, 2, 3]); // (while it lives, a view of it reads it)
-    encoder.dispose(); // its store back in the pool, unlent
+    encoder.dispose(); // it expires
     for (const x of [v, v.subarray(0), new Uint8Array(v.buffer, v.byteOffset, v.length)]) {
       expect(catchError(() => fm.decode(x))).toMatchObject({ code: 'STALE' });
       expect(catchError(() => fm.unpack(x, Int8Array))).toMatchObject({ code: 'STALE' });
@@ -304,14 +304,8 @@ describe.each(OPTIONS.slice(1))('%s: freed and expired views on the message path
   });
 
   test('the decoders and the encodeInto target: a view memory growth detached is STALE, a freed array FREED, as to unpack()', () => {
-    // A page more of memory, as any call that grows it adds (this detaches every view of it).
-    const probe = fm[CODEC_PORT].newOutput(64);
-    const b = probe.b;
-    probe.release();
-    const grow = () => {
-      b.memory.grow(1);
-      b.refreshViews();
-    };
+    // A little more memory, as any call that grows it adds (this detaches every view of it).
+    const grow = () => growMemory(fm);
     const made = {
       STALE: () => {
         const a = fm.alloc(Uint8Array, 4);
@@ -458,12 +452,13 @@ describe('streams', () => {
     const shape = { v: Float64Array, w: BigUint64Array };
     const one = (i) => fm.encode({ v: new Float64Array(3).fill(i / 2), w: BigUint64Array.of(BigInt(i)) });
     const input = Uint8Array.from(Array.from({ length: 3000 }, (_, i) => [...one(i)]).flat());
+    // Every copy into wasm memory of a shaped decode's input is a window its reader copies (js/io.js FieldReader).
     const copied = async (decodeAll) => {
       let bytes = 0;
-      const { set } = Uint8Array.prototype;
-      vi.spyOn(Uint8Array.prototype, 'set').mockImplementation(function counted(source, offset) {
-        bytes += source.length;
-        return set.call(this, source, offset);
+      const { copyFrom } = FieldReader.prototype;
+      vi.spyOn(FieldReader.prototype, 'copyFrom').mockImplementation(function counted(heap, offset, len) {
+        copyFrom.call(this, heap, offset, len);
+        bytes += this.to - this.from;
       });
       try {
         const got = await decodeAll();
@@ -522,35 +517,34 @@ describe('streams', () => {
 // outsideForSure()). One made of wasm memory itself, met as a call grows
 // memory, is read before the growth, which detaches it.
 describe('a view of wasm memory\'s first bytes, met as the call grows memory, is read as it was before', () => {
-  /** The boundary of a fresh instance's typed-array module, whose every allocation grows memory first. */
-  function growingBoundary() {
+  /**
+   * A fresh instance whose free wasm memory is used up (64 KB arrays until
+   * memory grew: less than 64 KB is left), so that the next allocation of
+   * 64 KB or more grows memory; and its memory's buffer, read from an alloc() array.
+   */
+  function exhausted() {
     const fm = createFastmpSync();
-    const probe = fm[CODEC_PORT].newOutput(64);
-    const b = probe.b;
-    probe.release();
-    const allocate = b.allocate;
-    b.allocate = (size) => {
-      b.memory.grow(1);
-      b.refreshViews();
-      return allocate.call(b, size);
-    };
-    return { fm, b };
+    const probe = fm.alloc(Uint8Array, 1);
+    const before = fm.memoryStats().wasmMemory;
+    while (fm.memoryStats().wasmMemory === before) fm.alloc(Uint8Array, 1 << 16);
+    return { fm, probe };
   }
 
   /**
-   * fn(view) of a `Type` view of `values` written at address 0 (which no
-   * wasm code uses; put back after), as the view was made before the call.
+   * fn(view) of a `Type` view of `values` written at address 0 (below every
+   * module's slot: no wasm code uses it; put back after), as the view was
+   * made before the call.
    */
-  function atAddressZero(b, Type, values, fn) {
+  function atAddressZero({ fm, probe }, Type, values, fn) {
     const bytes = new Uint8Array(Type.from(values).buffer);
-    const saved = b.u8.slice(0, bytes.length);
-    b.u8.set(bytes, 0);
+    const saved = new Uint8Array(fm.refresh(probe).buffer, 0, bytes.length).slice();
+    new Uint8Array(fm.refresh(probe).buffer, 0, bytes.length).set(bytes);
     try {
-      const view = new Type(b.buffer, 0, values.length);
+      const view = new Type(fm.refresh(probe).buffer, 0, values.length);
       fn(view);
       expect(view.length, 'the view was detached during the call').toBe(0);
     } finally {
-      b.u8.set(saved, 0); // (b.u8 is memory's view after the growth: the contents moved with it)
+      new Uint8Array(fm.refresh(probe).buffer, 0, bytes.length).set(saved); // (memory's buffer after the growth: the contents moved with it)
     }
   }
 
@@ -559,41 +553,53 @@ describe('a view of wasm memory\'s first bytes, met as the call grows memory, is
 
   test('a message field, packed by JS and by the kernel', () => {
     for (const [Type, values, path] of [[Float32Array, floats, 'packed by JS'], [Int32Array, ints, 'packed by the kernel']]) {
-      const { fm, b } = growingBoundary();
-      const store = fm[CODEC_PORT].newOutput(64);
-      try {
-        store.start();
-        const pos = 60; // the store's 64 bytes cannot hold the array from there: it grows
-        atAddressZero(b, Type, values, (x) => {
-          const end = store.writeTyped(KIND_OF_NAME.get(Type.name), x, values.length, pos);
-          expect(hex(store.take(end).subarray(pos)), path).toBe(hex(fm.pack(Type.from(values), { bin: false })));
-        });
-      } finally {
-        store.stop();
-        store.release();
-      }
+      const state = exhausted();
+      const { fm } = state;
+      const encoder = new fm.Encoder({ initialBufferSize: 1 << 16 });
+      encoder.encode(0); // its store exists: the growth below is the field's
+      const pad = new Uint8Array((1 << 16) - 30); // a bin that leaves the store too little room for the field after it
+      atAddressZero(state, Type, values, (x) => {
+        const out = encoder.encode([pad, x]);
+        expect(hex(out.subarray(out.length - fm.pack(Type.from(values), { bin: false }).length)), path).toBe(hex(fm.pack(Type.from(values), { bin: false })));
+      });
     }
   });
 
   test('a bin field', () => {
-    const { fm, b } = growingBoundary();
-    const encoder = new fm.Encoder({ initialBufferSize: 64 });
+    const state = exhausted();
+    const { fm } = state;
+    const encoder = new fm.Encoder({ initialBufferSize: 1 << 16 });
     encoder.encode(0); // its store exists: the growth below is the field's
+    const pad = new Uint8Array((1 << 16) - 20);
     const values = Array.from({ length: 16 }, (_, i) => 200 - i);
-    const ones = Array(50).fill(1);
-    atAddressZero(b, Uint8Array, values, (x) => {
-      const out = encoder.encode([...ones, x]); // 53 bytes before the bin: the store's 64 cannot hold it too
-      expect(fm.decode(out)).toEqual([...ones, Uint8Array.from(values)]);
+    atAddressZero(state, Uint8Array, values, (x) => {
+      const out = encoder.encode([pad, x]); // the store's 64 KB cannot hold the bin too
+      expect(fm.decode(out)[1]).toEqual(Uint8Array.from(values));
     });
   });
 
-  test('pack() and unpack() of the bare API', () => {
-    const { fm, b } = growingBoundary();
-    b.releaseScratch(); // the call's scratch must be allocated anew
-    atAddressZero(b, Int32Array, ints, (x) => expect(hex(fm.pack(x))).toBe(hex(fm.pack(Int32Array.from(ints)))));
+  // The bare API's calls need no more scratch for such a view than scratch
+  // holds from its first use (64 KB: MIN_SCRATCH), and a view of wasm memory
+  // can be had only after that use: they never grow memory while reading one.
+  test('pack() and unpack() of the bare API read it without growing memory', () => {
+    const state = exhausted();
+    const before = state.fm.memoryStats().wasmMemory;
+    const read = (Type, values, fn) => {
+      const bytes = new Uint8Array(Type.from(values).buffer);
+      const memory = new Uint8Array(state.fm.refresh(state.probe).buffer, 0, bytes.length);
+      const saved = memory.slice();
+      memory.set(bytes);
+      try {
+        fn(new Type(memory.buffer, 0, values.length));
+      } finally {
+        new Uint8Array(state.fm.refresh(state.probe).buffer, 0, bytes.length).set(saved);
+      }
+    };
+    read(Int32Array, ints, (x) => expect(hex(state.fm.pack(x))).toBe(hex(state.fm.pack(Int32Array.from(ints)))));
     const values = Int32Array.from({ length: 100 }, (_, i) => i); // fixints: unpacked by the kernel
-    const message = fm.pack(values);
-    b.releaseScratch();
-    atAddressZero(b, Uint8Array, message, (input) => expect(fm.unpack(input, Int32Array)).toEqual(values));
+    read(Uint8Array, state.fm.pack(values), (input) => expect(state.fm.unpack(input, Int32Array)).toEqual(values));
+    expect(state.fm.memoryStats().wasmMemory).toBe(before);
   });
+
 });
+

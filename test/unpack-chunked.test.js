@@ -1,4 +1,4 @@
-// Chunked unpack (js/wasm/typed.js unpackChunked): a long input from outside wasm
+// Chunked unpack (js/io.js unpackChunked): a long input from outside wasm
 // memory is decoded a chunk at a time, the kernel told FM_ELEMENTS_ONLY, and
 // the element a chunk cuts begins the next chunk. With chunks lowered to a few
 // bytes, every element of these inputs is cut somewhere: each decode must give
@@ -6,7 +6,7 @@
 // gives, value for value or error for error (code, index, offset, message).
 import { afterEach, describe, expect, test } from 'vitest';
 import { createFastmpSync } from '../js/index.js';
-import { UNPACK_CHUNK } from '../js/wasm/typed.js';
+import { UNPACK_CHUNK } from '../js/io.js';
 import { C_KINDS, encodeElements, randomElements, rng } from './helpers.js';
 
 const DEFAULT = { ...UNPACK_CHUNK };

@@ -2,18 +2,21 @@
 // recursive descent with an explicit depth limit, every length checked
 // against the bytes left before anything is allocated for it; plus, with a
 // compiled shape (js/codec/shape.js), typed arrays at the shaped positions,
-// read by the port (js/codec/port-contract.js states the contract).
+// through the typed-array I/O (js/io.js): small ones here, long ones by the
+// instance's kernels.
 
 import { bufferOf, byteOffsetOf, copyInto, isShared, lengthOf } from '../args.js';
 import { plural } from '../text.js';
 import { FastmpError, extraBytes } from '../errors.js';
 import { BOOL, KIND_OF_NAME } from '../kinds.js';
-import { checkCount, decodeKind, leadingOwnForm } from '../wire.js';
+import { FieldReader, kernelUnpacks, smallInJs } from '../io.js';
+import { ELSEWHERE, refuse } from '../lifetimes.js';
+import { checkCount, decodeKind, leadingOwnForm, newCursor } from '../wire.js';
 import { ExtensionCodec } from './ext.js';
 import { asInput, decoderConfig } from './options.js';
 import { describeTag } from '../tags.js';
 import { KeySegment, addSegment, inputError, show, textHint, withPath } from './path.js';
-import { jsDecodingPort } from './port-js.js';
+import { jsPort } from './port-js.js';
 import { ValueScanner } from './scan.js';
 import { ARRAY, EVERY, TYPED } from './shape.js';
 import { EXT_RECORD, EXT_TYPED_ARRAY, HALF, halfOf, typedFromBytes, typedFromExt } from './typed.js';
@@ -57,18 +60,18 @@ const passedThrough = (value, type, data) => value !== null && typeof value === 
 export class Decoder {
   /**
    * @param {DecoderOptions} [options]
-   * @param {object} [port] who reads shaped typed arrays (default: pure JS)
+   * @param {object} [port] the instance's core (js/core.js) whose kernels read long shaped fields (default: pure JS)
    * @param {typeof import('./stream.js').STREAM_DECODERS | null} [streams] the stream
    *   decoders (js/codec/stream.js) that decodeAsync() and its kin run: the
    *   public Decoder classes pass them; the Decoders that decode() keeps have
    *   none, so that an app that never decodes a stream bundles no stream code
    */
-  constructor(options, port = jsDecodingPort, streams = null) {
+  constructor(options, port = jsPort, streams = null) {
     const c = decoderConfig(options, ExtensionCodec.defaultCodec);
     this.config = c;
     this.port = port;
     this.streams = streams;
-    this.jsBelow = port.unpackInJsBelow; // by kind index: shaped fields of fewer elements are decoded here
+    this.cursor = newCursor(); // where the pure-JS readers (js/wire.js) say a field ended
     // Each option as a field of its own, one by one: Object.assign() from the
     // frozen config took V8's slow path, most of a new Decoder's cost
     // (test/drop-in.test.js checks that every option is here; keyDecoder below).
@@ -113,7 +116,7 @@ export class Decoder {
    */
   decode(input) {
     if (this.entered) return this.clone().decode(input);
-    const bytes = asInput(input, this.port, 'decode');
+    const bytes = asInput(input, 'decode');
     this.entered = true;
     try {
       this.setInput(this.mustCopy(bytes, input, 'decode') ? bytes.slice() : bytes, 0, false);
@@ -137,7 +140,7 @@ export class Decoder {
    */
   decodeFrom(input, offset = 0) {
     if (this.entered) return this.clone().decodeFrom(input, offset);
-    const bytes = asInput(input, this.port, 'decodeFrom');
+    const bytes = asInput(input, 'decodeFrom');
     if (!Number.isSafeInteger(offset) || offset < 0 || offset > bytes.length) {
       throw new RangeError(`fastmp: decodeFrom() offset must be an integer from 0 to ${bytes.length}, not ${String(offset)}`);
     }
@@ -197,10 +200,10 @@ export class Decoder {
    * THE INPUT RULE: whether `bytes` (checked by asInput(); `original`, what
    * the caller passed) must be read from a copy. An input is read in place,
    * unless it lies where the decode itself, or user code it runs, may change
-   * it while it is read: memory of the port's own (wasm memory, which a
-   * kernel or an extension may grow or overwrite; a live encodeSharedRef()
-   * output, whose encoder an extension may call: the port says, and refuses
-   * a view past its lifetime), shared memory (another thread may write it,
+   * it while it is read: wasm memory (which a kernel or an extension may
+   * grow or overwrite) or a live encodeSharedRef() output (whose encoder an
+   * extension may call), as js/lifetimes.js refuse() says (which refuses a
+   * view past its lifetime); shared memory (another thread may write it,
    * and the decoder reads some bytes twice), or the buffer of a typed array
    * this Decoder reuses (reuseTypedArrays). What is copied is what the call
    * reads, once: the input (decode(), and decodeMulti() and a stream's
@@ -208,14 +211,14 @@ export class Decoder {
    * (decodeFrom(): valueCopy()), never the rest of the input once a value.
    */
   mustCopy(bytes, original, fn) {
-    if (this.port.checkInput(bytes, original, fn)) return true;
+    if (refuse(bytes, fn, original) !== ELSEWHERE) return true;
     const buffer = bufferOf(bytes);
     return isShared(buffer) || (this.keptBuffers !== null && this.keptBuffers.has(buffer));
   }
 
   /** An input checked by asInput(), and copied once when mustCopy() says (decodeMulti(), a stream's chunk). */
   readable(input, fn) {
-    const bytes = asInput(input, this.port, fn);
+    const bytes = asInput(input, fn);
     return this.mustCopy(bytes, input, fn) ? bytes.slice() : bytes;
   }
 
@@ -480,7 +483,7 @@ export class Decoder {
     const { bytes, end } = this;
     // Counts this loop takes: below the JS path's limit and maxArrayLength, and
     // at most 15, so that only a fixarray's tag (0x90-0x9f) gives one.
-    const below = kind === HALF ? 0 : Math.min(this.jsBelow[kind.index], this.maxArrayLength + 1, 16);
+    const below = kind === HALF || !smallInJs(this.port, kind) ? 0 : Math.min(this.maxArrayLength + 1, 16);
     const slot = this.kept === null || kind === HALF ? null : this.keptSlot(node);
     const leading = leadingOwnForm(kind); // floats: each field's own-form elements read here, by one call
     let i = 0;
@@ -499,7 +502,8 @@ export class Decoder {
               continue;
             }
           }
-          array[i] = decodeKind(kind, bytes, end, start + 1, count, this.integralFloats, this, this.view, into); // (sets this.pos)
+          array[i] = decodeKind(kind, bytes, end, start + 1, count, this.integralFloats, this.cursor, this.view, into);
+          this.pos = this.cursor.pos;
         } else {
           array[i] = this.readTypedField(kind, node);
         }
@@ -772,18 +776,20 @@ export class Decoder {
   typedInJs(kind, start, n, into) {
     const { bytes, end } = this;
     checkCount(bytes, start, this.pos, n, end);
-    return decodeKind(kind, bytes, end, this.pos, n, this.integralFloats, this, this.view, into); // (the decoder is the cursor: it sets this.pos)
+    const value = decodeKind(kind, bytes, end, this.pos, n, this.integralFloats, this.cursor, this.view, into);
+    this.pos = this.cursor.pos;
+    return value;
   }
 
-  /** The array at `start` (n elements, its header read) as a typed array of kind, new or `into`: in JS below the port's crossover, else by its reader. */
+  /** The array at `start` (n elements, its header read) as a typed array of kind, new or `into`: in JS, or by the kernels (js/io.js says which). */
   typedFromArray(kind, start, n, into) {
-    return n < this.jsBelow[kind.index] ? this.typedInJs(kind, start, n, into) : this.typedByPort(kind, start, n, into);
+    return kernelUnpacks(this.port, kind, n) ? this.typedByKernel(kind, start, n, into) : this.typedInJs(kind, start, n, into);
   }
 
-  /** The array at `start` (n elements from pos, its header read) as a typed array of kind, decoded by the port's reader (its kernels). */
-  typedByPort(kind, start, n, into) {
+  /** The array at `start` (n elements from pos, its header read) as a typed array of kind, decoded by the kernels (js/io.js FieldReader). */
+  typedByKernel(kind, start, n, into) {
     checkCount(this.bytes, start, this.pos, n, this.end);
-    this.reader ??= this.port.typedReader(this.bytes);
+    this.reader ??= new FieldReader(this.port, this.bytes, 'decode');
     const value = this.reader.read(kind, start, this.pos, n, this.integralFloats, into);
     this.pos = this.reader.end;
     return value;

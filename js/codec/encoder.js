@@ -2,35 +2,31 @@
 // bytes are @msgpack/msgpack's (same choice of every form, same option
 // semantics; a Date's time is the engine's, not an overridden getTime's); a
 // Map or Set is written as msgpackr writes it (its entries); a
-// typed array is written by the port (js/codec/port-contract.js states the
-// contract) straight into the output store: a standard msgpack array by
-// default, msgpackr's ext 0x74 or a bin on request.
+// typed array is written by the store (js/codec/stores.js, through the
+// typed-array I/O, js/io.js) straight into the output: a standard msgpack
+// array by default, msgpackr's ext 0x74 or a bin on request.
 //
-// The output lives in a store borrowed from the port's pool for the call (see
-// "output stores" below); JS writes headers, scalars and strings into it
+// The output lives in a store borrowed from the instance's pool for the call
+// (js/codec/stores.js); JS writes headers, scalars and strings into it
 // through cached bytes/view, re-read after every store call (any of which may
 // replace them). Each value is visited once: getters run once, nothing calls
 // toJSON.
 //
-// THE ALIASING RULE. Every input a call reads (a bin, a DataView, an ExtData
-// payload, a typed array in any mode, the encodeInto target) is read as it was
-// when the call began, wherever it lies: a call writes into the store it
-// borrowed and nowhere else (typed-array fields are staged in that store, not
-// in the instance's scratch, where a packView() output may lie), and no store
-// that an input may lie in is lent: an encodeSharedRef() output's store stays
-// out of the pool until that output expires. Inputs that would still be read
-// wrong are refused (STALE): an expired encodeSharedRef() output, a view of a
-// store being written. The README's Encoder section states the same rule.
+// Every input a call reads (a bin, a DataView, an ExtData payload, a typed
+// array in any mode, the encodeInto target) is read as it was when the call
+// began, wherever it lies (the aliasing rule: "encodeSharedRef()'s output"
+// below), and one past its lifetime is refused (js/lifetimes.js).
 
 import { asOffset, dateTime, isMap, isSet, lengthOf, ownView, typedArrayName, viewBytes } from '../args.js';
-import { ownOutputTargetError } from '../errors.js';
+import { expiredRefError } from '../errors.js';
 import { BOOL, KIND_OF_NAME, kindOfName } from '../kinds.js';
+import { IN_OUTPUT, LOW_BYTES, own, refuse, refuseTarget } from '../lifetimes.js';
 import { MAX_ELEMENTS } from '../wire.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { encoderConfig } from './options.js';
-import { liveRef, shareView } from '../shared-refs.js';
 import { EntrySegment, KeySegment, addSegment, codecError, impostorError, show, withPath } from './path.js';
-import { jsEncodingPort } from './port-js.js';
+import { jsPort } from './port-js.js';
+import { storePool } from './stores.js';
 import { timeSpecOfDate, timestampSize, writeTimeSpec } from './timestamp.js';
 import { BoolArray, EXT_TYPED_ARRAY, boolOriginal, isHalf, widenHalf } from './typed.js';
 import { TEXT_ENCODER_THRESHOLD, encodeUtf8Into, writeUtf8Short } from './utf8.js';
@@ -92,18 +88,8 @@ const containerHeaderSize = (n) => (n <= 15 ? 1 : n < 0x10000 ? 3 : 5);
 
 const takeCopy = (encoder) => encoder.store.take(encoder.pos);
 
-/**
- * encodeSharedRef's finish: a view of the store, which the encoder keeps
- * until its next call; a copy, as encode() gives, when its port's pool has
- * as many stores kept so already as it may (StorePool.mayKeep()).
- */
-function takeView(encoder) {
-  const { store, pos, pool } = encoder;
-  if (!pool.mayKeep()) return takeCopy(encoder);
-  store.shared = pos;
-  pool.keep(store);
-  return shareView(store.bytes.subarray(0, pos), store, pos);
-}
+/** encodeSharedRef's finish: the message copied into the Encoder's own output, which it reuses (SharedOutput). */
+const takeShared = (encoder) => (encoder.shared ??= new SharedOutput()).write(encoder.store, encoder.pos);
 
 /**
  * encodeInto's finish: the message into target[offset...] (`out`, an own view
@@ -112,10 +98,8 @@ function takeView(encoder) {
  * (an alloc() array is found again; another view of wasm memory is STALE).
  */
 function copyInto(encoder, out, target, offset) {
-  // An encodeSharedRef() output: STALE once expired; live, an output of fastmp's own, which
-  // the copy would overwrite (a view made of one, in wasm memory: the store refuses it).
-  if (liveRef(target, 'encodeInto') !== undefined) throw ownOutputTargetError('encodeInto');
   const live = encoder.store.live(out, target, 'encodeInto');
+  refuseTarget(live, 'encodeInto', target); // (a fastmp output is no target; one that expired is STALE, a freed array FREED)
   const size = encoder.pos;
   const room = lengthOf(live) - offset;
   if (size > room) {
@@ -127,104 +111,71 @@ function copyInto(encoder, out, target, offset) {
   return offset + size;
 }
 
-// ---- output stores ------------------------------------------------------------------
-// An Encoder holds a store (its output buffer, from the port) only during a
-// call: it borrows one from its port's pool when the call starts and gives it
-// back when the call ends, so that encoders made and dropped per call (as
-// @msgpack/msgpack's encode() does) reuse a few stores, and wasm memory stays
-// bounded without a garbage collection. encodeSharedRef() keeps its store
-// until the encoder's next call ends (or dispose()): the next call writes
-// into another store, so the view it returned stays intact while that call
-// may read it.
+// ---- encodeSharedRef()'s output ----------------------------------------------------------
+// THE ALIASING RULE (the Encoder's side of it). A call writes into a store it
+// borrowed for the call and nowhere else, and no store is lent while a call
+// may read it: an input is read as it was when the call began, wherever it
+// lies. encodeSharedRef() returns a view of a buffer of the Encoder's own,
+// which it writes only when a call ends, after the value is read: the view
+// stays valid until the Encoder's next call ends (or dispose()), so that call
+// may read it (as a bin, say). Expired, it is refused wherever it is given
+// (js/lifetimes.js: STALE, by its bytes and by the view itself), and a
+// decode reads a live one from a copy (an extension may call its Encoder).
 
-/** Idle stores a pool keeps (each as large as the largest message it held); others are released. */
-const POOLED_STORES = 4;
+/** Bytes below LOW_BYTES of the buffer hold no output (js/lifetimes.js). */
+const SHARED_AT = LOW_BYTES;
 
-/**
- * Stores in wasm memory that encodeSharedRef() outputs may hold at once, per port. An
- * output holds its store until its encoder's next call or dispose(), or
- * until the garbage collector has taken the encoder and the output, which
- * may be never in a loop that does not yield: encoders made per call would
- * each hold one, and wasm memory, which never shrinks, would grow by a store
- * a call. Past this many, an output is a copy, which the garbage collector
- * takes as any array, and memory stays bounded without it.
- */
-const KEPT_STORES = 16;
-
-/**
- * Counts a dropped Encoder's store out of its pool's kept stores once the
- * garbage collector has taken it (the held value: { pool, kept }).
- */
-const droppedStores = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry((hold) => {
-    if (hold.kept) hold.pool.keptStores--;
-  })
-  : null;
-
-/** The idle stores of one port, and how many stores encodeSharedRef() outputs hold. */
-class StorePool {
-  constructor(port) {
-    this.port = port;
-    this.idle = [];
-    this.keptStores = 0;
-    this.holds = new WeakMap(); // store -> { pool, kept }: whether an output holds it
+/** The Encoder's reused output for encodeSharedRef(): a JS buffer, grown as needed. */
+class SharedOutput {
+  constructor() {
+    this.bytes = null; // the buffer's bytes from SHARED_AT on
+    this.size = 0; // the live output's size (0: none is live)
+    this.use = 0; // one more at every write and expiry: views of an older one are refused
+    this.handed = new WeakMap(); // each view handed out -> its use
+    this.judge = (start, end, fn, original) => {
+      const use = this.handed.get(original);
+      if ((use !== undefined && use !== this.use) || start < SHARED_AT || end > SHARED_AT + this.size) throw expiredRefError(fn);
+      return IN_OUTPUT;
+    };
   }
 
-  borrow(initialBytes) {
-    const idle = this.idle.pop();
-    if (idle !== undefined) return idle;
-    const store = this.port.newOutput(initialBytes);
-    const hold = { pool: this, kept: false };
-    this.holds.set(store, hold);
-    droppedStores?.register(store, hold);
-    return store;
-  }
-
-  /**
-   * Whether one more store may be held by an output (the caller's previous
-   * output's counts until the call ends): any in JS memory; in wasm memory,
-   * KEPT_STORES (none without a registry, which alone counts a dropped
-   * Encoder's store out).
-   */
-  mayKeep() {
-    return this.port.jsMemory || (droppedStores !== null && this.keptStores < KEPT_STORES);
-  }
-
-  /** Counts `store` as held by an output. */
-  keep(store) {
-    this.holds.get(store).kept = true;
-    this.keptStores++;
-  }
-
-  giveBack(store) {
-    store.use++; // views of it that encodeSharedRef() handed out expire
-    if (store.shared > 0) { // (an output held it: keep() counted it)
-      this.holds.get(store).kept = false;
-      this.keptStores--;
-      store.shared = 0;
+  /** The store's first `size` bytes, as the new live output. */
+  write(store, size) {
+    this.use++;
+    if (this.bytes === null || this.bytes.length < size) {
+      const capacity = Math.max(size, 2 * (this.bytes?.length ?? 0), 256);
+      this.bytes = new Uint8Array(new ArrayBuffer(SHARED_AT + capacity), SHARED_AT, capacity);
+      own(this.bytes.buffer, this.judge);
     }
-    if (this.idle.length < POOLED_STORES) this.idle.push(store);
-    else store.release();
+    store.refresh();
+    this.bytes.set(store.bytes.subarray(0, size));
+    this.size = size;
+    const view = this.bytes.subarray(0, size);
+    this.handed.set(view, this.use);
+    return view;
+  }
+
+  /** The live output expires. */
+  expire() {
+    this.use++;
+    this.size = 0;
   }
 }
 
+/**
+ * A view met in the value as the call reads it: found again where the call's
+ * own growth of wasm memory detached it (store.live()), and refused past its
+ * lifetime (js/lifetimes.js). (`original`: what the view was made of.)
+ */
+function liveSource(encoder, view, original = view) {
+  const live = encoder.store.live(view, original);
+  refuse(live, 'encode', original);
+  return live;
+}
+
+// No store until a call borrows one: these empty views, shared by every Encoder, stand in.
 const NO_BYTES = new Uint8Array(0);
 const NO_VIEW = new DataView(NO_BYTES.buffer);
-
-const POOLS = new WeakMap();
-const poolOf = (port) => POOLS.get(port) ?? POOLS.set(port, new StorePool(port)).get(port);
-
-/**
- * A view met in the value as the call reads it: a live view of an
- * encodeSharedRef() output (found again after the call's own growth of wasm
- * memory), STALE once that output expired; any other through store.live().
- */
-function liveSource(encoder, view, original = view, brand = typedArrayName(original)) {
-  const ref = brand === 'Uint8Array' ? liveRef(original, 'encode') : undefined;
-  if (ref === undefined) return encoder.store.live(view, original);
-  ref.store.refresh();
-  return ref.store.bytes.subarray(0, ref.size);
-}
 
 /**
  * @typedef {object} EncoderOptions
@@ -243,9 +194,9 @@ function liveSource(encoder, view, original = view, brand = typedArrayName(origi
 export class Encoder {
   /**
    * @param {EncoderOptions} [options]
-   * @param {object} [port] where the output lives and who packs typed arrays (default: pure JS)
+   * @param {object} [port] the instance's core (js/core.js) whose pool lends the stores and whose kernels pack (default: pure JS)
    */
-  constructor(options, port = jsEncodingPort) {
+  constructor(options, port = jsPort) {
     const c = encoderConfig(options, ExtensionCodec.defaultCodec);
     this.config = c;
     this.port = port;
@@ -262,9 +213,8 @@ export class Encoder {
     this.ignoreUndefined = c.ignoreUndefined;
     this.forceIntegerToFloat = c.forceIntegerToFloat;
     this.typedArrays = c.typedArrays;
-    this.pool = poolOf(port);
     this.store = null; // borrowed for a call
-    this.kept = null; // the store of the latest encodeSharedRef() output
+    this.shared = null; // encodeSharedRef()'s output (SharedOutput), made on its first call
     // No store until a call borrows one; these empty views, shared by every
     // Encoder, stand in (a fresh pair per Encoder cost most of its making).
     this.bytes = NO_BYTES;
@@ -285,23 +235,20 @@ export class Encoder {
   }
 
   /**
-   * encode() without the copy: a view of the encoder's store, valid until
-   * its next call ends, or dispose() (with the wasm port: until wasm memory
-   * next grows, too). The next call may read it (as a bin, say).
+   * encode() without a fresh output: a view of a buffer the Encoder reuses,
+   * valid until its next call ends, or dispose(). The next call may read it
+   * (as a bin, say).
    * @param {unknown} value
    * @returns {Uint8Array}
    */
   encodeSharedRef(value) {
-    return this.entered ? this.clone().encodeSharedRef(value) : this.session(value, 0, takeView);
+    return this.entered ? this.clone().encodeSharedRef(value) : this.session(value, 0, takeShared);
   }
 
-  /** Gives back the store the latest encodeSharedRef() output lives in (that output expires). */
+  /** The latest encodeSharedRef() output expires. */
   dispose() {
-    if (this.entered || this.kept === null) return;
-    this.pool.giveBack(this.kept);
-    this.kept = null;
+    if (!this.entered) this.shared?.expire();
   }
-
 
   /**
    * Encodes into target[offset...] without allocating an output.
@@ -313,7 +260,7 @@ export class Encoder {
    */
   encodeInto(value, target, offset = 0) {
     if (typedArrayName(target) !== 'Uint8Array') throw new TypeError(`fastmp: encodeInto() writes into a Uint8Array, not ${show(target)}`);
-    const out = ownView(target, Uint8Array, 'encodeInto', this.port.detachedError); // its real length (any realm; a subclass cannot lie)
+    const out = ownView(target, Uint8Array, 'encodeInto'); // its real length (any realm; a subclass cannot lie)
     asOffset(offset, out, 'encodeInto');
     if (this.entered) return this.clone().encodeInto(value, target, offset);
     return this.session(value, offset, (encoder) => copyInto(encoder, out, target, offset));
@@ -322,25 +269,22 @@ export class Encoder {
   /**
    * One call: the value into a store borrowed for it (the output will start
    * at `base`), then `finish` of this. The store goes back when the call
-   * ends, and so does the one kept for an earlier encodeSharedRef() output,
-   * unless this call keeps its own for one.
+   * ends; an earlier encodeSharedRef() output expires then, unless this call
+   * made the next one (takeShared()).
    */
   session(value, base, finish) {
     this.entered = true;
-    const earlier = this.kept;
-    this.kept = null;
-    this.store = this.pool.borrow(this.initialBufferSize);
-    let result;
+    const pool = storePool(this.port);
+    this.store = pool.borrow(this.initialBufferSize);
+    const use = this.shared?.use;
     try {
       this.run(value, base);
-      result = finish(this);
-      if (this.store.shared > 0) this.kept = this.store; // (encodeSharedRef()'s view of it)
-      return result;
+      return finish(this);
     } finally {
       this.store.stop();
-      if (this.kept !== this.store) this.pool.giveBack(this.store);
-      if (earlier !== null) this.pool.giveBack(earlier);
+      pool.giveBack(this.store);
       this.store = null;
+      if (this.shared !== null && this.shared.use === use) this.shared.expire();
       this.entered = false;
     }
   }
@@ -797,7 +741,7 @@ export class Encoder {
       this.writeTypedArray(kind, value, n);
       return;
     }
-    let view = liveSource(this, value, value, brand);
+    let view = liveSource(this, value);
     if (kind === undefined && this.typedArrays !== 'bin' && isHalf(view)) {
       view = widenHalf(view, 'encode');
       kind = FLOAT32;
@@ -816,11 +760,12 @@ export class Encoder {
     this.writeTypedArray(BOOL, x, lengthOf(x));
   }
 
-  /** A standard msgpack array of the n elements of x (a live view), written by the port at pos. */
+  /** A standard msgpack array of the n elements of x (a live view: refused past its lifetime), written by the store at pos. */
   writeTypedArray(kind, x, n) {
     if (n > MAX_ELEMENTS) {
       throw codecError('LENGTH', `a ${kind.name} of ${n} elements is longer than a msgpack array can be (2^32-1)`, this.pos);
     }
+    refuse(x, 'encode');
     const store = this.store;
     this.pos = store.writeTyped(kind, x, n, this.pos);
     this.bytes = store.bytes;

@@ -78,11 +78,14 @@
 // TypeError / RangeError, never a FastmpError.
 
 import { bindPort } from './bind.js';
-import { makeDecoding, makeStreaming } from './decoding.js';
-import { makeEncoding } from './encoding.js';
+import { Decoder as BaseDecoder } from './decoder.js';
+import { decodeMultiOf, decoderOf } from './decoding.js';
+import { Encoder as BaseEncoder } from './encoder.js';
+import { encoderOf } from './encoding.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { jsPort } from './port-js.js';
 import { MapOf, Optional, mapOf, optional } from './shape.js';
+import { STREAM_DECODERS } from './stream.js';
 import { BoolArray, asBools } from './typed.js';
 
 export {
@@ -93,11 +96,23 @@ export { DecodeError, FastmpError } from '../errors.js';
 export { BoolArray, ExtData, ExtensionCodec, MapOf, Optional, asBools, bindPort, jsPort, mapOf, optional };
 
 /**
- * The codec over a port: classes bound to it, and module-level functions
- * that reuse one Encoder's store and one Decoder between calls.
- * @param {import('./port-contract.js').CodecPort} port
+ * The codec over a port (an instance's core, or the pure-JS port): classes
+ * bound to it, and functions that reuse the port's Encoder and Decoder
+ * between calls, as the module API's do.
+ * @param {import('./port-contract.js').Port} port
  */
-export const makeCodec = (port) => ({ ...makeEncoding(port), ...makeDecoding(port), ...makeStreaming(port) });
+export const makeCodec = (port) => ({
+  Encoder: bindPort(BaseEncoder, port),
+  Decoder: bindPort(BaseDecoder, port, STREAM_DECODERS),
+  encode: (value, options) => encoderOf(port, options).encode(value),
+  encodeInto: (value, target, offset = 0, options = undefined) => encoderOf(port, options).encodeInto(value, target, offset),
+  decode: (bytes, options) => decoderOf(port, options).decode(bytes),
+  decodeFrom: (bytes, options) => decoderOf(port, options).decodeFrom(bytes, 0),
+  decodeMulti: (bytes, options) => decodeMultiOf(port, bytes, options),
+  decodeAsync: (stream, options) => new BaseDecoder(options, port, STREAM_DECODERS).decodeAsync(stream),
+  decodeMultiStream: (stream, options) => new BaseDecoder(options, port, STREAM_DECODERS).decodeStream(stream),
+  decodeArrayStream: (stream, options) => new BaseDecoder(options, port, STREAM_DECODERS).decodeArrayStream(stream),
+});
 
 /** The codec over the pure-JS port. */
 export const {

@@ -7,7 +7,6 @@ import {
   ANY, asBytes, isArrayBuffer, isSharedArrayBuffer, optionsOf, ownView, readGiven, typedArrayName,
   usableLength, usableView, viewBytes,
 } from '../args.js';
-import { liveRef } from '../shared-refs.js';
 import { show } from './path.js';
 import { compileShape } from './shape.js';
 
@@ -233,17 +232,14 @@ function notBytesHint(input) {
  * (any realm; a lying subclass or Buffer cannot change what is read): a
  * Uint8Array is read in place; any other ArrayBuffer view or an ArrayBuffer
  * is viewed; an array of numbers is copied. A detached input is a FastmpError
- * DETACHED (STALE, FREED: js/released.js). The decoder says which inputs it
- * reads from a copy (Decoder.mustCopy()).
+ * DETACHED (STALE, FREED: js/lifetimes.js). The decoder refuses a view past
+ * its lifetime, and says which inputs it reads from a copy (Decoder.mustCopy()).
  */
-export function asInput(input, port, fn) {
-  if (typedArrayName(input) === 'Uint8Array') {
-    liveRef(input, fn); // (an expired encodeSharedRef() output: STALE)
-    return ownView(input, Uint8Array, fn, port.detachedError); // (one of wasm memory's that growth detached: STALE)
-  }
+export function asInput(input, fn) {
+  if (typedArrayName(input) === 'Uint8Array') return ownView(input, Uint8Array, fn);
   if (ArrayBuffer.isView(input)) { // any other typed array, a DataView (any realm): its bytes
-    if (typedArrayName(input) !== undefined) usableLength(input, fn, port.detachedError); // a detached one is DETACHED
-    else usableView(input, fn, port.detachedError); // (a DataView's offset getter throws once it is detached)
+    if (typedArrayName(input) !== undefined) usableLength(input, fn); // a detached one is DETACHED
+    else usableView(input, fn); // (a DataView's offset getter throws once it is detached)
     return viewBytes(input);
   }
   if (isArrayBuffer(input) || isSharedArrayBuffer(input)) return asBytes(input, fn);

@@ -489,32 +489,31 @@ export async function run(fastmp) {
     }
     return `JS engine ${engine}, ${probes} probes`;
   });
-  await check('loader: createFastmpSync() and a module given as { wasm }', async () => {
-    const scalarUrl = new URL('../../dist/fastmp-scalar.wasm', import.meta.url);
-    if (scalarUrl.protocol === 'file:') {
-      // A server runtime: initSync's own read of the sibling file.
+  await check('loader: createFastmpSync() and modules given as { wasm }', async () => {
+    const urlOf = (module) => new URL(`../../dist/fastmp-${module}-scalar.wasm`, import.meta.url);
+    if (urlOf('pack').protocol === 'file:') {
+      // A server runtime: the sibling files, read synchronously on first need.
       equal(fastmp.createFastmpSync().backend(), expected, 'createFastmpSync()');
       equal(fastmp.createFastmpSync({ backend: 'scalar' }).backend(), 'scalar', "createFastmpSync({ backend: 'scalar' })");
-      return 'server runtime: the sibling file, read synchronously';
+      return 'server runtime: the sibling files, read synchronously';
     }
     // A page: the bytes fetched, compiled here, and the Response itself.
-    const bytes = new Uint8Array(await (await fetch(scalarUrl)).arrayBuffer());
-    const sync = fastmp.createFastmpSync({ wasm: new WebAssembly.Module(bytes) });
-    equal(sync.backend(), 'scalar', 'createFastmpSync({ wasm: Module })');
-    equal(sync.pack(new Float32Array([1.5])).length, 6, 'createFastmpSync({ wasm: Module }).pack()');
-    // The string module was not given and a page cannot read it synchronously: its first call says so.
+    const bytesOf = async (module) => new Uint8Array(await (await fetch(urlOf(module))).arrayBuffer());
+    const [pack, unpack, strings] = await Promise.all(['pack', 'unpack', 'strings'].map(bytesOf));
+    const sync = fastmp.createFastmpSync({ wasm: [new WebAssembly.Module(pack), new WebAssembly.Module(unpack)] });
+    equal(sync.backend(), 'scalar', 'createFastmpSync({ wasm: [Module, Module] })');
+    const floats = Float32Array.from({ length: 4096 }, (_, i) => i / 7);
+    equal([...sync.unpack(sync.pack(floats), Float32Array)], [...floats], 'createFastmpSync({ wasm }) pack / unpack');
+    // The string module was not given: its calls run in pure JS until it is fetched, with the same results.
     const text = 'Zoë €'.repeat(100);
-    const missing = (() => { try { return sync.encodeBMP(text); } catch (e) { return e.message; } })();
-    assert(/strings module \(fastmp-strings-scalar.wasm\) is not loaded/.test(missing), `encodeBMP() without the string module: ${missing}`);
-    const stringsUrl = new URL('../../dist/fastmp-strings-scalar.wasm', import.meta.url);
-    const strings = new Uint8Array(await (await fetch(stringsUrl)).arrayBuffer());
-    const both = fastmp.createFastmpSync({ wasm: bytes, stringsWasm: strings });
+    equal(sync.decodeBMP(sync.encodeBMP(text)), text, 'encodeBMP() without the string module');
+    const both = fastmp.createFastmpSync({ wasm: [pack, unpack], stringsWasm: strings });
     equal(both.decodeBMP(both.encodeBMP(text)), text, 'createFastmpSync({ wasm, stringsWasm }) strings');
-    equal((await fastmp.createFastmp({ wasm: bytes })).backend(), 'scalar', 'createFastmp({ wasm: bytes })');
-    equal((await fastmp.createFastmp({ wasm: fetch(scalarUrl) })).backend(), 'scalar', 'createFastmp({ wasm: fetch() })');
-    const refused = await fastmp.createFastmp({ wasm: bytes, backend: 'simd' }).then(() => 'loaded', (e) => e.message);
+    equal((await fastmp.createFastmp({ wasm: pack })).backend(), 'scalar', 'createFastmp({ wasm: bytes })');
+    equal((await fastmp.createFastmp({ wasm: fetch(urlOf('unpack')) })).backend(), 'scalar', 'createFastmp({ wasm: fetch() })');
+    const refused = await fastmp.createFastmp({ wasm: pack, backend: 'simd' }).then(() => 'loaded', (e) => e.message);
     assert(/scalar build/.test(refused), `the scalar module as { backend: 'simd' }: ${refused}`);
-    return 'page: a Module, bytes and a fetch() Response';
+    return 'page: Modules, bytes and a fetch() Response';
   });
   await check('loader: bad options are TypeErrors', async () => {
     const got = await fastmp.createFastmp({ backend: 'fast' }).then(() => 'loaded', (e) => e.name);

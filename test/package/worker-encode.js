@@ -1,6 +1,5 @@
 // A module Worker that imports only encode(): its bundle marks only the
-// typed-array module's pack-only build used (js/modules.js PACK), so its
-// init() fetches only that build's wasm.
+// pack module used (js/surface.js), so its init() fetches only that module.
 import { encode, init } from 'fastmp-wasm';
 
 init().then(

@@ -1,0 +1,21 @@
+// streaming.js - the module API's Decoder class and stream decoders, on the
+// default instance (js/core.js current()). Apart from decoding.js so that an
+// app that never decodes a stream (nor makes a Decoder) bundles no stream
+// code. Each marks the unpack module (js/surface.js).
+
+import { UNPACK, current, uses } from '../core.js';
+import { bindPort } from '../codec/bind.js';
+import { Decoder as CodecDecoder } from '../codec/decoder.js';
+import { STREAM_DECODERS } from '../codec/stream.js';
+
+/** A Decoder of the default instance (as it is when the Decoder is made). */
+export const Decoder = /* @__PURE__ */ uses(UNPACK, bindPort(CodecDecoder, current, STREAM_DECODERS));
+
+/** One value from an async iterable of chunks (a Node stream, a web ReadableStream). */
+export const decodeAsync = /* @__PURE__ */ uses(UNPACK, (stream, options) => new CodecDecoder(options, current(), STREAM_DECODERS).decodeAsync(stream));
+
+/** The values of a stream as they complete. */
+export const decodeMultiStream = /* @__PURE__ */ uses(UNPACK, (stream, options) => new CodecDecoder(options, current(), STREAM_DECODERS).decodeStream(stream));
+
+/** The elements of the one array a stream holds, as they complete. */
+export const decodeArrayStream = /* @__PURE__ */ uses(UNPACK, (stream, options) => new CodecDecoder(options, current(), STREAM_DECODERS).decodeArrayStream(stream));

@@ -1,0 +1,181 @@
+// stores.js - where an Encoder writes a message (a Store of
+// port-contract.js): a JS buffer, or a region of its instance's wasm memory
+// once the pack kernels are there, where they write each long typed-array
+// field in place (js/io.js packToStore()). An Encoder borrows a store from
+// its instance's pool for each call and gives it back when the call ends,
+// so that encoders made and dropped per call (as @msgpack/msgpack's encode()
+// makes them) reuse a few stores: no store outlives the call that borrowed
+// it, and none is ever handed out (encodeSharedRef()'s output is a copy of
+// the Encoder's own: js/codec/encoder.js).
+
+import { byteLengthOf, usableView } from '../args.js';
+import { PACK, packToStore } from '../io.js';
+import { belowOwned } from '../lifetimes.js';
+
+/** Idle stores a pool keeps (each as large as the largest message it held); others are released. */
+const POOLED_STORES = 4;
+
+/** The idle stores of one kind of one instance. */
+class StorePool {
+  constructor(core, Store) {
+    this.core = core;
+    this.Store = Store;
+    this.idle = [];
+  }
+
+  borrow(initialBytes) {
+    return this.idle.pop() ?? new this.Store(this.core, initialBytes);
+  }
+
+  giveBack(store) {
+    if (this.idle.length < POOLED_STORES) this.idle.push(store);
+    else store.release();
+  }
+}
+
+/**
+ * The pool an Encoder of `core` (an instance's: js/core.js; or the pure-JS
+ * port's) borrows from now: of wasm stores once its pack kernels are
+ * attached, else of JS stores. (Asking does not load the kernels: a message
+ * without long typed arrays needs none.)
+ */
+export function storePool(core) {
+  const pools = core.pools;
+  if (core.heap !== null && core.heap.has(PACK)) return (pools.wasm ??= new StorePool(core, WasmStore));
+  return (pools.js ??= new StorePool(core, JsStore));
+}
+
+/** A store over a JS ArrayBuffer that doubles when it grows. */
+class JsStore {
+  constructor(core, initialBytes) {
+    this.core = core;
+    this.bytes = new Uint8Array(Math.max(initialBytes, 64));
+    this.view = new DataView(this.bytes.buffer);
+  }
+
+  start() {}
+
+  stop() {}
+
+  refresh() {}
+
+  live(view, original, fn = 'encode') {
+    return usableView(view, fn);
+  }
+
+  source(data) {
+    return data;
+  }
+
+  ensure(pos, extra) {
+    const need = pos + extra;
+    if (need <= this.bytes.length) return;
+    const bytes = new Uint8Array(Math.max(need, 2 * this.bytes.length));
+    bytes.set(this.bytes.subarray(0, pos));
+    this.bytes = bytes;
+    this.view = new DataView(bytes.buffer);
+  }
+
+  /** x as it can be read once the store has grown: a JS store's growth detaches nothing. */
+  beforeGrowth(kind, x) {
+    return x;
+  }
+
+  /** The store's region in `heap`'s memory: none. */
+  regionOf() {
+    return null;
+  }
+
+  writeTyped(kind, x, n, pos) {
+    return packToStore(this.core, kind, x, n, this, pos, 'encode');
+  }
+
+  take(pos) {
+    return this.bytes.slice(0, pos);
+  }
+
+  copyInto(target, offset, pos) {
+    target.set(this.bytes.subarray(0, pos), offset);
+  }
+
+  release() {}
+}
+
+/** A store in a region of the instance's wasm memory (its heap's: js/wasm/heap.js). */
+class WasmStore {
+  constructor(core, initialBytes) {
+    this.core = core;
+    this.heap = core.heap;
+    this.region = this.heap.region(Math.max(initialBytes, 64));
+    this.since = 0;
+    this.refresh();
+  }
+
+  /** At the start of every encode: the memory epoch from which growth is the call's own (live()). */
+  start() {
+    this.since = this.heap.epoch;
+    this.refresh();
+  }
+
+  stop() {}
+
+  /** The region's views, taken again (after any call into the heap: memory may have grown). */
+  refresh() {
+    this.bytes = this.heap.bytes(this.region);
+    this.view = this.heap.dataView(this.region);
+  }
+
+  /**
+   * A view met in the message (or the encodeInto target), as the call reads
+   * it: found again when the call's own growth of memory detached it (an
+   * alloc() array, the latest packView() output); refused when it was
+   * detached otherwise.
+   */
+  live(view, original, fn = 'encode') {
+    return usableView(this.heap.reattach(view, this.since, fn, original), fn);
+  }
+
+  /**
+   * Bytes about to be copied in: a copy when `growing` (the store grows
+   * first) could detach them: a view of wasm memory, or a small view from
+   * offset 0, which is not asked for its buffer (js/lifetimes.js LOW_BYTES).
+   */
+  source(data, growing) {
+    if (!growing) return data;
+    const size = byteLengthOf(data);
+    return belowOwned(data, size) || this.heap.holds(data, size, 'encode', data) ? new Uint8Array(data) : data;
+  }
+
+  ensure(pos, extra) {
+    const need = pos + extra;
+    if (need > this.heap.capacity(this.region)) this.heap.ensure(this.region, Math.max(need, 2 * this.heap.capacity(this.region)), pos);
+    this.refresh();
+  }
+
+  /** x as it can be read once the store holds `need` bytes: a copy where the growth could detach it (see source()). */
+  beforeGrowth(kind, x, n, need) {
+    return need > this.heap.capacity(this.region) && belowOwned(x, n * kind.bytes) ? new kind.Type(x) : x;
+  }
+
+  /** The store's region in `heap`'s memory (where the kernels write in place). */
+  regionOf(heap) {
+    return heap === this.heap ? this.region : null;
+  }
+
+  writeTyped(kind, x, n, pos) {
+    return packToStore(this.core, kind, x, n, this, pos, 'encode');
+  }
+
+  take(pos) {
+    return this.heap.take(this.region, 0, pos);
+  }
+
+  copyInto(target, offset, pos) {
+    this.refresh();
+    target.set(this.bytes.subarray(0, pos), offset);
+  }
+
+  release() {
+    this.heap.release(this.region);
+  }
+}

@@ -1,0 +1,80 @@
+// instances.js - createFastmp(): an instance of one's own, with its own wasm
+// memory and modules, every function of js/surface.js as a method over its
+// core (js/core.js), through the same code the module API runs on the
+// default instance. Instances share nothing: two with different backends
+// live side by side.
+
+import { Core, readInitOptions } from './core.js';
+import { bindPort } from './codec/bind.js';
+import { Decoder } from './codec/decoder.js';
+import { decodeMultiOf, decoderOf } from './codec/decoding.js';
+import { Encoder } from './codec/encoder.js';
+import { encoderOf } from './codec/encoding.js';
+import { STREAM_DECODERS } from './codec/stream.js';
+import { PACK, STRINGS, UNPACK } from './io.js';
+import { STRING_FUNCTIONS, stringsOf } from './strings.js';
+import * as typed from './typed.js';
+
+const ALL_MODULES = [PACK, UNPACK, STRINGS];
+
+/** An instance's methods over `core`: js/surface.js's names (test/surface.test.js holds them to it). */
+function makeInstance(core) {
+  const strings = Object.fromEntries(STRING_FUNCTIONS.map((name) => [name, (a, b) => stringsOf(core)[name](a, b)]));
+  const instance = {
+    pack: (x, options) => typed.pack(core, x, options),
+    packBool: (x) => typed.packBool(core, x),
+    packBoolView: (x) => typed.packBoolView(core, x),
+    packInto: (x, target, offset, options) => typed.packInto(core, x, target, offset, options),
+    packView: (x, options) => typed.packView(core, x, options),
+    unpack: (bytes, Type, options) => typed.unpack(core, bytes, Type, options),
+    unpackFrom: (bytes, Type, offset, options) => typed.unpackFrom(core, bytes, Type, offset, options),
+    unpackBool: (bytes) => typed.unpackBool(core, bytes),
+    unpackBoolFrom: (bytes, offset) => typed.unpackBoolFrom(core, bytes, offset),
+    alloc: (Type, n) => typed.alloc(core, Type, n),
+    free: (x) => typed.free(core, x),
+    refresh: (x) => typed.refresh(core, x),
+    ...strings,
+    encode: (value, options) => encoderOf(core, options).encode(value),
+    encodeInto: (value, target, offset = 0, options = undefined) => encoderOf(core, options).encodeInto(value, target, offset),
+    Encoder: bindPort(Encoder, core),
+    decode: (bytes, options) => decoderOf(core, options).decode(bytes),
+    decodeFrom: (bytes, options) => decoderOf(core, options).decodeFrom(bytes, 0),
+    decodeMulti: (bytes, options) => decodeMultiOf(core, bytes, options),
+    Decoder: bindPort(Decoder, core, STREAM_DECODERS),
+    decodeAsync: (stream, options) => new Decoder(options, core, STREAM_DECODERS).decodeAsync(stream),
+    decodeMultiStream: (stream, options) => new Decoder(options, core, STREAM_DECODERS).decodeStream(stream),
+    decodeArrayStream: (stream, options) => new Decoder(options, core, STREAM_DECODERS).decodeArrayStream(stream),
+    backend: () => core.builtAs(),
+    memoryStats: () => core.stats(),
+  };
+  return Object.freeze(Object.defineProperty(instance, CORE, { value: core }));
+}
+
+/** An instance's core, reachable from the instance (tests and tools read it by this key). */
+export const CORE = Symbol('fastmp core');
+
+/**
+ * createFastmp() of an entry whose builds `finder` finds: a new instance
+ * with its own wasm memory, every module loaded. Options: backend 'auto'
+ * (default: SIMD where the engine has it; pure JS where compiling wasm is
+ * refused) | 'simd' | 'scalar' | 'js' (pure JS, WebAssembly never touched);
+ * wasm: one of fastmp's modules (a WebAssembly.Module, its bytes, or a
+ * Response), or an array of them, instead of the entry's own builds; pureJs
+ * 'auto' (default: small inputs in JS) | 'never' | 'always'.
+ */
+export async function createInstance(finder, options) {
+  const core = new Core({ ...readInitOptions(options, 'createFastmp'), finder });
+  await core.loadAll(ALL_MODULES);
+  return makeInstance(core);
+}
+
+/**
+ * createInstance() without a promise: the modules it can read synchronously
+ * (Node, an inlined build, the modules given) are loaded now; any other
+ * loads on its first call that needs it.
+ */
+export function createInstanceSync(finder, options) {
+  const core = new Core({ ...readInitOptions(options, 'createFastmpSync'), finder });
+  for (const module of ALL_MODULES) core.ready(module);
+  return makeInstance(core);
+}

@@ -1,0 +1,103 @@
+// lifetimes.js - THE LIFETIME RULES, in one place: the views fastmp hands
+// out that live shorter than a caller may keep them, and the one question
+// every path asks of a view before it reads or writes it, refuse().
+//
+// Two kinds of memory hand out such views, each registered here by its owner
+// with the function that judges a view of it:
+// - an instance's wasm memory (js/wasm/heap.js): alloc() arrays, live until
+//   free(); packView() outputs, until the next call. A growth of memory
+//   detaches every view of it.
+// - an Encoder's shared output (encodeSharedRef()), a JS buffer of the
+//   Encoder's, live until that Encoder's next call.
+// No owner hands out bytes below LOW_BYTES of its buffer: a view from offset
+// 0 of at most LOW_BYTES bytes is never one of theirs, and is not asked for
+// its buffer (the engine keeps such small arrays on its heap, and asking
+// moves one off, which costs a small call many times over).
+//
+// A view past its lifetime is refused with what happened to it: FREED (an
+// alloc() array free() released, or a view of its bytes), STALE (a view of
+// wasm memory that a later call overwrote or memory growth detached, an
+// expired encodeSharedRef() output), or DETACHED (any other view whose
+// buffer is detached).
+
+import { ownOutputTargetError, usageError } from './errors.js';
+import { byteLengthOf, byteOffsetOf, isDetached, typedArrayName, viewBuffer, viewByteLength, viewByteOffset } from './intrinsics.js';
+
+/** No owner hands out the first LOW_BYTES bytes of its buffer. */
+export const LOW_BYTES = 1024;
+
+/** alloc() and refresh() views -> their allocation's record (its `live` is false once freed). */
+export const HANDLES = new WeakMap();
+
+/** Wasm memory buffers that growth has detached. */
+const PAST_BUFFERS = new WeakSet();
+
+/** Where a view lies, as refuse() says: memory no owner hands out, a live alloc() array, a live output. */
+export const ELSEWHERE = 'elsewhere';
+export const IN_ALLOCATION = 'in an alloc() array';
+export const IN_OUTPUT = 'in an output';
+
+/** The buffers owners registered -> judge(start, end, fn, original): where the view's bytes [start, end) lie (IN_ALLOCATION, IN_OUTPUT), or a refusal. */
+const OWNERS = new WeakMap();
+
+/** Registers an owner's buffer and its judge (see OWNERS). */
+export const own = (buffer, judge) => void OWNERS.set(buffer, judge);
+
+/** Records that growth has detached `buffer`, a wasm memory's. */
+export const markDetachedByGrowth = (buffer) => void PAST_BUFFERS.add(buffer);
+
+/** A FastmpError of a view used past its lifetime (STALE, FREED) or a detached input (DETACHED): no input position. */
+export const lifetimeError = usageError;
+
+export const freedError = (fn) => lifetimeError('FREED', `${fn}() was given an array that free() has released`);
+
+/**
+ * For a view that is detached (or out of bounds): FREED when it is an
+ * alloc() array that free() released, STALE when it is a view of wasm memory
+ * that memory growth detached; undefined for any other.
+ */
+export function releasedError(view, fn) {
+  if (HANDLES.get(view)?.live === false) return freedError(fn);
+  if (!PAST_BUFFERS.has(viewBuffer(view))) return undefined;
+  return lifetimeError('STALE', `${fn}() was given a view of wasm memory that memory growth has detached; refresh(x) gives a live one of an alloc() array (a packView() output is valid until the next call only)`);
+}
+
+/** The error for a detached view: FREED or STALE where releasedError() knows it, else DETACHED. */
+export function detachedError(view, fn) {
+  return releasedError(view, fn) ?? lifetimeError('DETACHED', `${fn}() was given ${describeView(view)} whose buffer is detached (or a resizable buffer shrank below it)`);
+}
+
+const describeView = (view) => {
+  const name = typedArrayName(view) ?? 'DataView';
+  return `${/^[aeio]/i.test(name) ? 'an' : 'a'} ${name}`;
+};
+
+/** Whether typed array x (of `size` bytes) lies below LOW_BYTES from offset 0: no owner's (its buffer is not asked). */
+export const belowOwned = (x, size) => byteOffsetOf(x) === 0 && size <= LOW_BYTES;
+
+/**
+ * THE QUESTION every path asks of a view it reads or writes (`fn`: the call
+ * that was given it; `original`: the object the caller passed, whose
+ * identity an owner may know): refuses one past its lifetime (see above),
+ * and says where it lies: ELSEWHERE (memory no owner hands out),
+ * IN_ALLOCATION (a live alloc() array) or IN_OUTPUT (a live output of
+ * fastmp's: a packView() or encodeSharedRef() output). Bytes in wasm memory
+ * or in a live output may be written by a fastmp call during this one: a
+ * path that runs kernels or user code before it is done reading them reads
+ * them from a copy, and no output is a target to write into.
+ */
+export function refuse(view, fn, original = view) {
+  const typed = typedArrayName(view) !== undefined;
+  const size = typed ? byteLengthOf(view) : viewByteLength(view);
+  if (size === 0 && isDetached(view)) throw detachedError(view, fn);
+  if (typed && belowOwned(view, size)) return ELSEWHERE;
+  const judge = OWNERS.get(viewBuffer(view));
+  if (judge === undefined) return ELSEWHERE;
+  const start = typed ? byteOffsetOf(view) : viewByteOffset(view);
+  return judge(start, start + size, fn, original);
+}
+
+/** refuse() of a view a call writes into (`fn`'s target; `original`, what the caller passed): an output of fastmp's own is no target (a TypeError). */
+export function refuseTarget(target, fn, original = target) {
+  if (refuse(target, fn, original) === IN_OUTPUT) throw ownOutputTargetError(fn);
+}

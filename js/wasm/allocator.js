@@ -1,0 +1,102 @@
+// allocator.js - the free space of an instance's wasm memory, which its heap
+// (heap.js, the only importer) hands out: blocks of 16-byte aligned sizes,
+// found in O(1) bins by size class, split when larger, and merged with their
+// free neighbours when released, so that memory is reused whatever the order
+// of allocations and releases. When no free block fits, memory grows (the
+// heap's `grow`), and the new space joins the free block at the top.
+
+import { RangeSet } from './ranges.js';
+
+const align16 = (n) => n + (-n & 15);
+/** The size class of a block of `size` bytes: floor(log2(size)) (sizes below 2^32). */
+const classOf = (size) => 31 - Math.clz32(size);
+/** How many blocks of the class below a request's are looked at before memory grows. */
+const NEAR_MISSES = 8;
+
+export class Allocator {
+  #free = new RangeSet(); // free blocks { start, end }, by address
+  #bins = Array.from({ length: 33 }, () => new Set()); // free blocks by size class
+  #used = new Map(); // start -> end of every block handed out
+  #end; // the end of memory
+  #grow; // (bytes) => the new end of memory, after growing it by at least `bytes`; -1 when it cannot
+
+  constructor(start, end, grow) {
+    this.#end = end;
+    this.#grow = grow;
+    if (end > start) this.#add({ start, end });
+  }
+
+  /** The start of a free block of at least `bytes` bytes, now in use; 0 when memory cannot hold it. */
+  malloc(bytes) {
+    const size = align16(Math.max(bytes, 16));
+    const block = this.#fit(size) ?? this.#extend(size);
+    if (block === null) return 0;
+    this.#remove(block);
+    if (block.end - block.start > size) this.#add({ start: block.start + size, end: block.end });
+    this.#used.set(block.start, block.start + size);
+    return block.start;
+  }
+
+  /** Releases the block at `start` (one malloc() returned); its free neighbours merge with it. */
+  free(start) {
+    const end = this.#used.get(start);
+    if (end === undefined) throw new Error(`fastmp: internal: no block at ${start}`);
+    this.#used.delete(start);
+    const block = { start, end };
+    const before = start > 0 ? this.#free.holding(start - 1, start) : undefined;
+    if (before !== undefined) {
+      this.#remove(before);
+      block.start = before.start;
+    }
+    const after = this.#free.holding(end, end + 1);
+    if (after !== undefined) {
+      this.#remove(after);
+      block.end = after.end;
+    }
+    this.#add(block);
+  }
+
+  /** The size of the block at `start` (one in use). */
+  sizeOf(start) {
+    return this.#used.get(start) - start;
+  }
+
+  /** A free block of at least `size` bytes: any of a class whose every block is large enough, else a near miss that fits. */
+  #fit(size) {
+    const exact = classOf(size);
+    for (let k = (size === 2 ** exact ? exact : exact + 1); k < this.#bins.length; k++) {
+      for (const block of this.#bins[k]) return block;
+    }
+    let looked = 0;
+    for (const block of this.#bins[exact]) {
+      if (block.end - block.start >= size) return block;
+      if (++looked === NEAR_MISSES) break;
+    }
+    return null;
+  }
+
+  /** Grows memory so that the free block at its top (or a new one) holds `size` bytes; null when it cannot. */
+  #extend(size) {
+    const top = this.#end > 0 ? this.#free.holding(this.#end - 1, this.#end) : undefined;
+    const end = this.#grow(size - (top === undefined ? 0 : top.end - top.start));
+    if (end < 0) return null;
+    const block = { start: this.#end, end };
+    this.#end = end;
+    if (top !== undefined) {
+      this.#remove(top);
+      block.start = top.start;
+    }
+    this.#add(block);
+    return block;
+  }
+
+  #add(block) {
+    this.#free.add(block);
+    this.#bins[classOf(block.end - block.start)].add(block);
+  }
+
+  #remove(block) {
+    this.#free.delete(block);
+    this.#bins[classOf(block.end - block.start)].delete(block);
+  }
+}

@@ -1,0 +1,52 @@
+// rules.test.js - the boundary's rules held by code (issue 42), checked:
+// one file compares lengths with the crossover table; the heap's state is
+// private to it; a kernel reads only an input Heap.place() placed.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { expect, test } from 'vitest';
+import { KINDS } from '../js/kinds.js';
+import { createFastmp } from '../js/index.js';
+import { CORE } from '../js/instances.js';
+import { ROOT } from './helpers.js';
+
+/** Every .js file under js/, as [path relative to the root, its text]. */
+function sources(dir = join(ROOT, 'js')) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sources(path);
+    return e.name.endsWith('.js') ? [[relative(ROOT, path), readFileSync(path, 'utf8')]] : [];
+  });
+}
+
+test('js/io.js alone reads the crossover table: it alone imports crossovers.js and reads a core\'s limits', () => {
+  const files = sources();
+  const importers = files.filter(([, text]) => /from '\.{1,2}\/crossovers\.js'/.test(text)).map(([path]) => path);
+  expect(importers).toEqual(['js/io.js']);
+  const readers = files.filter(([, text]) => /\.limits\.\w/.test(text)).map(([path]) => path);
+  expect(readers).toEqual(['js/io.js']);
+});
+
+test('the heap\'s state is private: a live heap has no property a caller can read or write, and no file reaches past its verbs', async () => {
+  const fm = await createFastmp({ backend: 'scalar' });
+  const heap = fm[CORE].heap;
+  fm.pack(new Float64Array(4096)); // (in use: modules attached, scratch grown)
+  expect(Object.getOwnPropertyNames(heap)).toEqual([]);
+  expect(Object.getOwnPropertySymbols(heap)).toEqual([]);
+  // Nothing outside js/wasm/heap.js makes a Region or a Source.
+  const makers = sources().filter(([, text]) => /new (Region|Source)\(/.test(text)).map(([path]) => path);
+  expect(makers).toEqual(['js/wasm/heap.js']);
+});
+
+test('a kernel reads only what Heap.place() placed: an address or a forged source is refused before any kernel runs', async () => {
+  const fm = await createFastmp({ backend: 'scalar' });
+  const heap = fm[CORE].heap;
+  fm.pack(new Float32Array(4096));
+  const region = heap.region(64);
+  const f32 = KINDS.find((k) => k.Type === Float32Array);
+  for (const forged of [64, { address: 64 }, Object.create(null)]) {
+    expect(() => heap.pack(f32, forged, 4, region, 0)).toThrow(TypeError);
+  }
+  const placed = heap.place(Float32Array, new Float32Array([1, 2, 3, 4]), 0, 4, 'pack', null, region, 32);
+  expect(heap.pack(f32, placed, 4, region, 0)).toBe(1 + 5 * 4); // a fixarray header, four float 32s
+  heap.release(region);
+});
