@@ -98,6 +98,9 @@ export function decodeError(code, message, index, offset, value) {
  * that could hold what was cut (at least one more byte). Messages carry
  * @msgpack/msgpack's phrase where the situation is the one it names.
  */
+// unpack() reads a bin only into a Uint8Array; what a sender wrote as a typed array's bytes, the codec reads by shape.
+const BIN_POINTER = '; fastmp\'s unpack() reads a bin only into a Uint8Array: decode(bytes, { shape: Float32Array }) (any typed array type) reads a bin of its bytes';
+
 export function msgpackError(code, index, offset, bytes, count = 0, extra = {}) {
   const length = lengthOf(bytes); // the intrinsic: `bytes` may be the caller's own array
   const tag = offset < length ? bytes[offset] : undefined;
@@ -105,7 +108,7 @@ export function msgpackError(code, index, offset, bytes, count = 0, extra = {}) 
   const at = `element ${index} at byte ${offset}`;
   switch (code) {
     case 'NOT_ARRAY':
-      return decodeError(code, `expected a msgpack array at byte ${offset}, found ${describeTag(tag)}`, index, offset);
+      return decodeError(code, `expected a msgpack array at byte ${offset}, found ${describeTag(tag)}${tag >= 0xc4 && tag <= 0xc6 ? BIN_POINTER : ''}`, index, offset);
     case 'TRUNCATED':
       return withNeeded(decodeError(code, `insufficient data: ${index === NO_INDEX
         ? `input ends inside the ${tag >= 0xc4 && tag <= 0xc6 ? 'bin' : 'array'} header at byte ${offset}`

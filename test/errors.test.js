@@ -35,6 +35,8 @@ for (const [name, options] of PATHS) {
       ['nil', u8(0xc0), 'NOT_ARRAY', -1, 0, /array at byte 0, found 0xc0 \(nil\)/],
       ['a map', u8(0x80), 'NOT_ARRAY', -1, 0, /0x80 \(fixmap\)/],
       ['a string', u8(0xa1, 0x61), 'NOT_ARRAY', -1, 0, /fixstr/],
+      // A bin is read into a Uint8Array only; the error points to the call that reads typed arrays sent as bytes.
+      ['a bin', u8(0xc4, 4, 0, 0, 0x80, 0x3f), 'NOT_ARRAY', -1, 0, /0xc4 \(bin\); fastmp's unpack\(\) reads a bin only into a Uint8Array: decode\(bytes, \{ shape: Float32Array \}\)/],
       ['empty input', u8(), 'TRUNCATED', -1, 0, /array header/],
       ['a cut array16 header', u8(0xdc, 0), 'TRUNCATED', -1, 0, /array header/],
       ['a cut array32 header', u8(0xdd, 0, 0, 0), 'TRUNCATED', -1, 0, /array header/],
