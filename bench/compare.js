@@ -65,6 +65,18 @@ async function casesOf(dir) {
       cases.set(`unpack ${name} ${n}`, () => fastmp.unpack(packed, Type));
     }
   }
+  // Small calls, where the JS around the kernel is most of the time: pack() of
+  // 16 elements, and packView() of a reused alloc() array, refilled each call.
+  for (const n of [16, 4096]) {
+    const plain = Int32Array.from({ length: n }, (_, i) => i * 1000);
+    const allocated = fastmp.alloc(Int32Array, n);
+    let i = 0;
+    if (n === 16) cases.set('pack i32 16', () => fastmp.pack(plain));
+    cases.set(`packView alloc i32 ${n}`, () => {
+      allocated[i++ % n] = i;
+      return fastmp.packView(allocated);
+    });
+  }
   return cases;
 }
 

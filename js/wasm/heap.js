@@ -106,7 +106,6 @@ export class Heap {
   #freed = new RangeSet(); // ranges free() released, until an allocation reuses them
   #generation = 0; // one more at every use of scratch: packView() outputs of an older one have expired
   #output = { start: 0, end: 0, generation: -1 }; // the latest packView() output
-  #outputs = new WeakMap(); // every packView() output -> { generation, start, size }
 
   constructor() {
     this.#memory = new WebAssembly.Memory({ initial: MEMORY_PAGES, maximum: MAX_PAGES });
@@ -348,8 +347,8 @@ export class Heap {
    * bytes (FREED), anything else (STALE).
    */
   #locate(start, end, fn, original) {
-    const handed = this.#outputs.get(original);
-    if (handed !== undefined && handed.generation !== this.#generation) throw staleOutputError(fn);
+    const handed = generationOf(original);
+    if (handed !== undefined && handed !== this.#generation) throw staleOutputError(fn);
     // (An empty alloc() array overlaps no range: only its record tells that it was freed.)
     if (HANDLES.get(original)?.live === false) throw freedError(fn);
     if (this.#allocations.holding(start, end) !== undefined) return new InAllocation(start);
@@ -512,9 +511,12 @@ export class Heap {
   /** region[at, at + size) of scratch as a packView() output: valid until the next call that uses scratch. */
   view(at, size) {
     const start = regionOf(this.#scratch).address + at;
-    this.#output = { start, end: start + size, generation: this.#generation };
+    const o = this.#output;
+    o.start = start;
+    o.end = start + size;
+    o.generation = this.#generation;
     const view = new Uint8Array(this.#buffer, start, size);
-    this.#outputs.set(view, { generation: this.#generation, start, size });
+    stampOutput(view, this.#generation);
     return view;
   }
 
@@ -539,8 +541,9 @@ export class Heap {
     const record = HANDLES.get(original);
     if (record?.live) return this.#handOut(record);
     if (record !== undefined) throw freedError(fn);
-    const output = this.#outputs.get(original);
-    if (output?.generation === this.#generation) return new Uint8Array(this.#buffer, output.start, output.size);
+    // (Only the latest output is live: #output says where it lies.)
+    const o = this.#output;
+    if (generationOf(original) === this.#generation && o.generation === this.#generation) return new Uint8Array(this.#buffer, o.start, o.end - o.start);
     throw lifetimeError('STALE', `${fn}() grew wasm memory for this message, which detached this view of wasm memory before it was read; only an array from alloc() and a packView() output themselves are found again: pass a copy of a subarray`);
   }
 
@@ -599,6 +602,32 @@ export class Heap {
     const made = NodeBuffer.from(this.#buffer);
     this.#views.set(NodeBuffer, made);
     return made;
+  }
+}
+
+// Every packView() output carries the generation it was made in, as a
+// private field of this module's (a WeakMap entry per output cost 6x the
+// rest of a 16-element packView()): an expired output is known by its
+// identity, wherever a later output lies. Invisible to everything else.
+let stampOutput;
+let generationOf;
+
+class Stamped {
+  constructor(target) {
+    return target; // (the subclass's field is then installed on `target`)
+  }
+}
+
+// eslint-disable-next-line no-unused-vars -- (used by its static block)
+class OutputStamp extends Stamped {
+  #generation;
+
+  static {
+    stampOutput = (view, generation) => {
+      new OutputStamp(view);
+      view.#generation = generation;
+    };
+    generationOf = (x) => (#generation in x ? x.#generation : undefined);
   }
 }
 
