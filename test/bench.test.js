@@ -107,7 +107,8 @@ test('bench/unpack-stages.js times every stage in both regimes, its compositions
 test('bench/compare.js times each case of two checkouts in processes of their own and reports every one', () => {
   const list = JSON.parse(execFileSync(process.execPath, [join(ROOT, 'bench', 'compare.js'), '--child', ROOT, '--list'], { encoding: 'utf8' }));
   for (const id of ['W1', 'W2', 'W3', 'W4']) expect(list).toEqual(expect.arrayContaining([`${id} encode`, `${id} decode`]));
-  expect(list).toEqual(expect.arrayContaining(['pack f32 4096', 'unpack f32 4096', 'pack i32 4096', 'unpack i32 4096']));
+  expect(list).toEqual(expect.arrayContaining(['pack f32 4096', 'unpack f32 4096', 'pack i32 4096', 'unpack i32 4096',
+    'pack i32 16', 'packView alloc i32 16', 'packView alloc i32 4096']));
   // The checkout against itself: two cases, two rounds, short warm-ups.
   const json = join(out, 'compare.json');
   const text = execFileSync(process.execPath, [join(ROOT, 'bench', 'compare.js'), ROOT, ROOT, '--rounds', '2', '--time', '20',
@@ -125,4 +126,15 @@ test('bench/compare.js times each case of two checkouts in processes of their ow
   expect([[0.9, 0.8, 0.99, 0.95, 0.9], [1.1, 1.01, 1.2, 1.3, 1.05], [0.9, 1.1, 0.9, 0.9, 0.9], [0.5, 0.5, 0.5, 0.5]].map(verdict)).toEqual([
     'new faster every round', 'new slower every round', 'mixed', 'no verdict below 5 rounds',
   ]);
+});
+
+test('bench/startup.js times import + first encode of fastmp (what `import \'fastmp-wasm\'` loads in Node) and the peers, each in fresh processes', () => {
+  const md = join(out, 'startup.md');
+  const text = execFileSync(process.execPath, [join(ROOT, 'bench', 'startup.js'), '--rounds', '1', '--out', md], { encoding: 'utf8' });
+  const rows = text.split('\n').filter((l) => /^\| (fastmp|@msgpack\/msgpack|msgpackr|node alone) \|/.test(l));
+  expect(rows.map((r) => r.split(' | ')[0].slice(2))).toEqual(['fastmp', '@msgpack/msgpack', 'msgpackr', 'node alone']);
+  // Every library wrote the same small message (msgpackr: its own map form) and was timed.
+  for (const row of rows.slice(0, 2)) expect(row).toMatch(/^\| [^|]+ \| 18 \| [\d.]+ \([\d.]+–[\d.]+\) \| [\d.]+ /);
+  expect(text).toMatch(/fastmp: [\d.]+ ms ÷ [\d.]+ ms = \*\*[\d.]+×\*\* @msgpack\/msgpack's import \+ first encode/);
+  expect(readFileSync(md, 'utf8')).toContain('| fastmp | 18 |');
 });

@@ -278,25 +278,25 @@ test('4: the pure-JS path reads a SharedArrayBuffer input once: a racing writer 
 });
 
 // 6. import and require() of the package shared one instance only until require() re-initialised it.
-test('6: importing the ESM entry, then require()-ing the package (and the reverse) keeps one instance', () => {
+test('6: importing the package, then require()-ing it (and the reverse) keeps one instance', () => {
+  // By the package's name, as a program does (Node's `node` conditions: dist/fastmp-node.js, js/node.cjs).
+  const requireHere = `(await import('node:module')).createRequire(${JSON.stringify(`${ROOT}package.json`)})`;
   const esmFirst = `
-    const fm = await import(${JSON.stringify(`${ROOT}js/node.js`)});
+    const fm = await import('fastmp-wasm');
     await fm.init({ backend: 'scalar', pureJs: 'never' });
     const x = fm.alloc(Float32Array, 4);
-    const { createRequire } = await import('node:module');
-    const cjs = createRequire(import.meta.url)(${JSON.stringify(`${ROOT}js/node.cjs`)});
+    const cjs = ${requireHere}('fastmp-wasm');
     cjs.free(x);
     console.log(fm.backend(), cjs.backend());`;
   const cjsFirst = `
-    const { createRequire } = await import('node:module');
-    const cjs = createRequire(import.meta.url)(${JSON.stringify(`${ROOT}js/node.cjs`)});
+    const cjs = ${requireHere}('fastmp-wasm');
     cjs.initSync({ backend: 'scalar' });
     const x = cjs.alloc(Float32Array, 4);
-    const fm = await import(${JSON.stringify(`${ROOT}js/node.js`)});
+    const fm = await import('fastmp-wasm');
     fm.free(x);
     console.log(fm.backend(), cjs.backend());`;
   for (const program of [esmFirst, cjsFirst]) {
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', program], { encoding: 'utf8', env: { ...process.env, FASTMP_BACKEND: '' } });
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', program], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, FASTMP_BACKEND: '' } });
     expect(out.trim()).toBe('scalar scalar');
   }
 });

@@ -1,5 +1,6 @@
-// Node ESM: the package is ready on import (js/node.js); fastmp-wasm/inline
-// needs init() and, being the same API, shares its one instance.
+// Node ESM: the package works on import (dist/fastmp-node.js, js/node.js
+// built into one file); fastmp-wasm/inline is the same module in Node, so
+// its init() sets the one default instance both use.
 import * as api from 'fastmp-wasm';
 import * as inline from 'fastmp-wasm/inline';
 import { check } from './check.js';
