@@ -7,8 +7,16 @@
 // The API itself is declared once, in index.d.ts; this file hands the same
 // declarations to require(). Its namespace repeats the names of the types
 // (not their definitions), so that `fastmp.Backend` etc. name them.
-
-import type * as api from './index.js' with { 'resolution-mode': 'import' };
+//
+// The import below is of types only (it loads nothing), and './index.js' is
+// the same file in either resolution mode; still TypeScript reports it in a
+// CommonJS file (TS1479 or TS1541, by version) unless it carries
+// `with { 'resolution-mode': 'import' }`, which TypeScript before 5.3 cannot
+// parse. The @ts-ignore silences that one diagnostic instead, so that this
+// file compiles from TypeScript 5.0; test/types.test.js checks, on 5.0 and on
+// the repo's TypeScript, that the types still arrive.
+// @ts-ignore: type-only import of an ES module from a CommonJS one (TS1479, TS1541)
+import type * as api from './index.js';
 
 declare const fastmp: typeof api;
 

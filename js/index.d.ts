@@ -5,9 +5,15 @@
 //
 // Every array fastmp returns has its own ArrayBuffer (or, for packView() and
 // alloc(), is a view of wasm memory, also an ArrayBuffer), so results are
-// typed `Uint8Array<ArrayBuffer>` etc. (TypeScript >= 5.7): they can be
+// typed `Uint8Array<ArrayBuffer>` etc. on TypeScript >= 5.7: they can be
 // passed where a `BufferSource` is required, as to `new Blob([bytes])`,
 // `fetch(url, { body: bytes })` or `crypto.subtle.digest('SHA-256', bytes)`.
+//
+// TypeScript >= 5.0 compiles these declarations (skipLibCheck false). Before
+// 5.7 the typed arrays are not generic: `Uint8Array<ArrayBuffer>` would be an
+// error there, so it is never written here; the results' types are read from
+// lib's constructors instead (TypedArrayOf: what `new Uint8Array(n)` makes),
+// which gives `Uint8Array<ArrayBuffer>` on 5.7+ and `Uint8Array` before.
 
 /**
  * What runs the calls: the SIMD or scalar wasm build, or 'js' (pure JS, no
@@ -63,10 +69,15 @@ type Float16ArrayConstructorIfDeclared = typeof globalThis extends { Float16Arra
  * The array that unpack(bytes, T) and alloc(T, n) return for the constructor
  * T, over an ArrayBuffer: `TypedArrayOf<Float32ArrayConstructor>` is
  * `Float32Array<ArrayBuffer>` (what `new T(n)` makes; lib's constructors
- * declare it so).
+ * declare it so), and `Float32Array` before TypeScript 5.7.
  */
 export type TypedArrayOf<T extends PackableArrayType | Float16ArrayConstructorIfDeclared> =
   T extends { new (length?: number): infer A } ? A : never;
+
+/** `Uint8Array<ArrayBuffer>` (a Uint8Array of its own, or a view of wasm memory); `Uint8Array` before TypeScript 5.7. */
+type OwnUint8Array = TypedArrayOf<Uint8ArrayConstructor>;
+/** `Uint16Array<ArrayBuffer>`; `Uint16Array` before TypeScript 5.7. */
+type OwnUint16Array = TypedArrayOf<Uint16ArrayConstructor>;
 
 /** Bytes of msgpack: a Uint8Array (a Buffer too) or a whole ArrayBuffer / SharedArrayBuffer. */
 export type Bytes = Uint8Array | ArrayBufferLike;
@@ -217,16 +228,16 @@ export function memoryStats(): { wasmMemory: number; scratch: number };
  * bin unless `{ bin: false }`; a Float16Array (where the engine has one) as
  * float32 elements, its values widened exactly. Returns a new array.
  */
-export function pack(x: PackableArray | Float16ArrayIfDeclared, options?: PackOptions): Uint8Array<ArrayBuffer>;
+export function pack(x: PackableArray | Float16ArrayIfDeclared, options?: PackOptions): OwnUint8Array;
 
 /** Packs booleans (or bytes: 0 = false, anything else = true) as msgpack false / true. */
-export function packBool(x: readonly boolean[] | Uint8Array): Uint8Array<ArrayBuffer>;
+export function packBool(x: readonly boolean[] | Uint8Array): OwnUint8Array;
 
 /**
  * packBool() without the copy out (and for an alloc(Uint8Array, n) array
  * without the copy in): a view of wasm memory, valid as packView()'s.
  */
-export function packBoolView(x: readonly boolean[] | Uint8Array): Uint8Array<ArrayBuffer>;
+export function packBoolView(x: readonly boolean[] | Uint8Array): OwnUint8Array;
 
 /**
  * pack() into `target` from `offset` (default 0): returns the offset just
@@ -243,7 +254,7 @@ export function packInto(
  * the result is a view of wasm memory valid until the next fastmp call
  * (passing it to fastmp later is 'STALE'). No output array is allocated.
  */
-export function packView(x: PackableArray | Float16ArrayIfDeclared, options?: PackOptions): Uint8Array<ArrayBuffer>;
+export function packView(x: PackableArray | Float16ArrayIfDeclared, options?: PackOptions): OwnUint8Array;
 
 /**
  * Unpacks a msgpack array that fills the whole input into a new typed array:
@@ -260,10 +271,10 @@ export function unpackFrom<T extends PackableArrayType | Float16ArrayConstructor
 ): { value: TypedArrayOf<T>; end: number };
 
 /** Unpacks a msgpack array of booleans (0xc2 / 0xc3 only) into a Uint8Array of 0 / 1. */
-export function unpackBool(bytes: Bytes): Uint8Array<ArrayBuffer>;
+export function unpackBool(bytes: Bytes): OwnUint8Array;
 
 /** unpackBool for the array that starts at bytes[offset]. */
-export function unpackBoolFrom(bytes: Bytes, offset?: number): { value: Uint8Array<ArrayBuffer>; end: number };
+export function unpackBoolFrom(bytes: Bytes, offset?: number): { value: OwnUint8Array; end: number };
 
 /**
  * Zero-copy: a typed array of n elements that lives in wasm memory. Fill it,
@@ -292,35 +303,35 @@ export interface ReadString {
  * BMPString content: big-endian UCS-2, 2 bytes per char. Surrogate code units
  * (0xD800-0xDFFF) are rejected (code 'SURROGATE'); U+FEFF is an ordinary char.
  */
-export function encodeBMP(value: Chars): Uint8Array<ArrayBuffer>;
+export function encodeBMP(value: Chars): OwnUint8Array;
 /** BMPString content -> string. Odd lengths are 'ODD_LENGTH'; nothing (no BOM) is stripped. */
 export function decodeBMP(bytes: Bytes): string;
 /** BMPString content -> its chars as UTF-16 code units. */
-export function decodeBMPToUint16(bytes: Bytes): Uint16Array<ArrayBuffer>;
+export function decodeBMPToUint16(bytes: Bytes): OwnUint16Array;
 /** DER BMPString: tag 0x1E, shortest definite length, content. */
-export function writeBMPString(value: Chars): Uint8Array<ArrayBuffer>;
+export function writeBMPString(value: Chars): OwnUint8Array;
 /** The DER BMPString at bytes[offset] (primitive, definite minimal length). */
 export function readBMPString(bytes: Bytes, offset?: number): ReadString;
 
 /** IA5String content: one byte per char, chars 0x00-0x7F (others are 'RANGE'). */
-export function encodeIA5(value: Chars): Uint8Array<ArrayBuffer>;
+export function encodeIA5(value: Chars): OwnUint8Array;
 /** IA5String content -> string; bytes above 0x7F are 'RANGE'. */
 export function decodeIA5(bytes: Bytes): string;
 /** IA5String content -> its chars as UTF-16 code units. */
-export function decodeIA5ToUint16(bytes: Bytes): Uint16Array<ArrayBuffer>;
+export function decodeIA5ToUint16(bytes: Bytes): OwnUint16Array;
 /** DER IA5String: tag 0x16. */
-export function writeIA5String(value: Chars): Uint8Array<ArrayBuffer>;
+export function writeIA5String(value: Chars): OwnUint8Array;
 /** The DER IA5String at bytes[offset]. */
 export function readIA5String(bytes: Bytes, offset?: number): ReadString;
 
 /** VisibleString content: one byte per char, chars 0x20-0x7E (others are 'RANGE'). */
-export function encodeVisible(value: Chars): Uint8Array<ArrayBuffer>;
+export function encodeVisible(value: Chars): OwnUint8Array;
 /** VisibleString content -> string; bytes outside 0x20-0x7E are 'RANGE'. */
 export function decodeVisible(bytes: Bytes): string;
 /** VisibleString content -> its chars as UTF-16 code units. */
-export function decodeVisibleToUint16(bytes: Bytes): Uint16Array<ArrayBuffer>;
+export function decodeVisibleToUint16(bytes: Bytes): OwnUint16Array;
 /** DER VisibleString: tag 0x1A. */
-export function writeVisibleString(value: Chars): Uint8Array<ArrayBuffer>;
+export function writeVisibleString(value: Chars): OwnUint8Array;
 /** The DER VisibleString at bytes[offset]. */
 export function readVisibleString(bytes: Bytes, offset?: number): ReadString;
 
@@ -328,24 +339,24 @@ export function readVisibleString(bytes: Bytes, offset?: number): ReadString;
  * PrintableString content: one byte per char, chars A-Z a-z 0-9, space and
  * ' ( ) + , - . / : = ? (X.680 41.4; others are 'RANGE').
  */
-export function encodePrintable(value: Chars): Uint8Array<ArrayBuffer>;
+export function encodePrintable(value: Chars): OwnUint8Array;
 /** PrintableString content -> string; bytes outside its set are 'RANGE'. */
 export function decodePrintable(bytes: Bytes): string;
 /** PrintableString content -> its chars as UTF-16 code units. */
-export function decodePrintableToUint16(bytes: Bytes): Uint16Array<ArrayBuffer>;
+export function decodePrintableToUint16(bytes: Bytes): OwnUint16Array;
 /** DER PrintableString: tag 0x13. */
-export function writePrintableString(value: Chars): Uint8Array<ArrayBuffer>;
+export function writePrintableString(value: Chars): OwnUint8Array;
 /** The DER PrintableString at bytes[offset]. */
 export function readPrintableString(bytes: Bytes, offset?: number): ReadString;
 
 /** NumericString content: one byte per char, chars 0-9 and space (others are 'RANGE'). */
-export function encodeNumeric(value: Chars): Uint8Array<ArrayBuffer>;
+export function encodeNumeric(value: Chars): OwnUint8Array;
 /** NumericString content -> string; bytes other than 0-9 and space are 'RANGE'. */
 export function decodeNumeric(bytes: Bytes): string;
 /** NumericString content -> its chars as UTF-16 code units. */
-export function decodeNumericToUint16(bytes: Bytes): Uint16Array<ArrayBuffer>;
+export function decodeNumericToUint16(bytes: Bytes): OwnUint16Array;
 /** DER NumericString: tag 0x12. */
-export function writeNumericString(value: Chars): Uint8Array<ArrayBuffer>;
+export function writeNumericString(value: Chars): OwnUint8Array;
 /** The DER NumericString at bytes[offset]. */
 export function readNumericString(bytes: Bytes, offset?: number): ReadString;
 
@@ -441,9 +452,9 @@ export interface TimeSpec {
 /** A Date as a TimeSpec (an invalid Date gives NaNs, which are written as 0). */
 export function encodeDateToTimeSpec(date: Date): TimeSpec;
 /** The timestamp payload of a TimeSpec: 4, 8 or 12 bytes, in the smallest form that holds it. */
-export function encodeTimeSpecToTimestamp(spec: TimeSpec): Uint8Array<ArrayBuffer>;
+export function encodeTimeSpecToTimestamp(spec: TimeSpec): OwnUint8Array;
 /** The timestamp payload of a Date, or null for anything else (the built-in extension encoder). */
-export function encodeTimestampExtension(value: unknown): Uint8Array<ArrayBuffer> | null;
+export function encodeTimestampExtension(value: unknown): OwnUint8Array | null;
 /** A timestamp payload as a TimeSpec; a length other than 4, 8, 12 is a FastmpError 'EXT'. */
 export function decodeTimestampToTimeSpec(data: Uint8Array): TimeSpec;
 /** A timestamp payload as a Date (the built-in extension decoder). */
@@ -518,7 +529,7 @@ export type Shape = TypedShape | readonly Shape[] | MapOf | { readonly [key: str
 export type DecodedBy<S> =
   Shape extends S ? unknown
   : S extends PackableArrayType | Float16ArrayConstructorIfDeclared ? TypedArrayOf<S>
-  : S extends BooleanConstructor | typeof BoolArray ? Uint8Array<ArrayBuffer>
+  : S extends BooleanConstructor | typeof BoolArray ? OwnUint8Array
   : S extends MapOf<infer E> ? { [key: string]: DecodedBy<E> }
   : S extends readonly (infer E)[] ? DecodedBy<E>[]
   : S extends object ? DecodedFields<S> & { [key: string]: unknown }
@@ -613,7 +624,7 @@ export interface DecoderOptions<ContextType = undefined, S extends Shape = Shape
  * a Map is a map of its entries, a Set an array of its values; values
  * nothing can encode are a FastmpError 'TYPE'.
  */
-export function encode<ContextType = undefined>(value: unknown, options?: EncoderOptions<ContextType>): Uint8Array<ArrayBuffer>;
+export function encode<ContextType = undefined>(value: unknown, options?: EncoderOptions<ContextType>): OwnUint8Array;
 
 /**
  * encode() into target[offset...]; returns the offset after the message.
@@ -666,7 +677,7 @@ export function decodeArrayStream<ContextType = undefined, const S extends Shape
 export class Encoder<ContextType = undefined> {
   constructor(options?: EncoderOptions<ContextType>);
   /** The value as MessagePack, in a new array. */
-  encode(value: unknown): Uint8Array<ArrayBuffer>;
+  encode(value: unknown): OwnUint8Array;
   /**
    * encode() without the copy: a view of a buffer the encoder keeps, valid
    * until its next call ends (which may read it) or dispose() (on a wasm
@@ -674,7 +685,7 @@ export class Encoder<ContextType = undefined> {
    * copy, as encode() gives, while 16 outputs of the instance (this
    * encoder's previous one among them) hold their buffers.
    */
-  encodeSharedRef(value: unknown): Uint8Array<ArrayBuffer>;
+  encodeSharedRef(value: unknown): OwnUint8Array;
   /**
    * Into target[offset...] (offset default 0); returns the offset after the
    * message. Too small: RangeError with `needed`. An output of fastmp's own

@@ -4,7 +4,10 @@
 //   import plugin = require('fastmp-wasm/msgpackr');   // TypeScript, --module node16 / nodenext
 //   const { useFastmpForTypedArrays } = require('fastmp-wasm/msgpackr');
 
-import type * as api from './msgpackr.js' with { 'resolution-mode': 'import' };
+// The import is of types only; why it carries a @ts-ignore, and no
+// resolution-mode attribute: see index.d.cts.
+// @ts-ignore: type-only import of an ES module from a CommonJS one (TS1479, TS1541)
+import type * as api from './msgpackr.js';
 
 declare const plugin: typeof api;
 

@@ -1,21 +1,25 @@
 // The TypeScript declarations: consumers in test/types/ type-check under
 // --strict with lib ES2022 + DOM (an ES module, a CommonJS .cts and a checked
 // CommonJS .cjs), resolved through package.json "exports" as users resolve
-// them; and the declarations name every function the module exports, once.
+// them; the README's TypeScript example type-checks with skipLibCheck false on
+// the oldest TypeScript the README names (5.0, devDependency typescript-5.0)
+// and on the repo's; and the declarations name every function the module
+// exports, once.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import * as api from '../js/index.js';
 import { KINDS } from '../js/kinds.js';
 import { ROOT } from './helpers.js';
 
 const TSC = `${ROOT}/node_modules/typescript/bin/tsc`;
 
-/** tsc's report on a tsconfig in test/types ('' when it compiles). */
-async function typeCheck(config) {
+/** tsc's report on a tsconfig ('' when it compiles); a bare name is one in test/types. */
+async function typeCheck(config, tsc = TSC) {
   try {
-    await promisify(execFile)(process.execPath, [TSC, '-p', `${ROOT}/test/types/${config}`], { encoding: 'utf8' });
+    await promisify(execFile)(process.execPath, [tsc, '-p', config.includes('/') ? config : `${ROOT}/test/types/${config}`], { encoding: 'utf8' });
     return '';
   } catch (e) {
     return `${e.stdout}${e.stderr}` || String(e);
@@ -30,6 +34,85 @@ describe('consumers type-check with tsc --strict', () => {
   ])('%s (%s)', async (config) => {
     expect(await typeCheck(config)).toBe('');
   });
+});
+
+// ---- the oldest TypeScript ------------------------------------------------------------
+// The declarations never write `Uint8Array<ArrayBuffer>` (TypeScript 5.7's
+// generic typed arrays; "Type 'Uint8Array' is not generic" before) and the
+// .d.cts files no import attribute (TypeScript 5.3's syntax): the README's
+// example, as projects compile it (tsc --strict, skipLibCheck false: the
+// declarations are checked too), compiles on TypeScript 5.0 as on the repo's.
+
+const README = readFileSync(`${ROOT}/README.md`, 'utf8');
+const OLDEST_TS = 'typescript-5.0'; // package.json devDependency: npm:typescript@5.0.x
+const versionOf = (pkg) => JSON.parse(readFileSync(`${ROOT}/node_modules/${pkg}/package.json`, 'utf8')).version;
+
+/** The ```ts block of the README's "TypeScript" section. */
+function readmeExample() {
+  const at = README.indexOf('\n## TypeScript\n');
+  const section = README.slice(at, README.indexOf('\n## ', at + 1));
+  const block = at < 0 ? null : section.match(/^```ts\n([\s\S]*?)^```/m);
+  if (!block) throw new Error('README.md: no ```ts block under "## TypeScript"');
+  return block[1];
+}
+
+/**
+ * Compiled beside the example: fails where the declarations arrive as `any`
+ * (each @ts-expect-error must find its error), and where results are not over
+ * an ArrayBuffer (a BlobPart / BufferSource, on TypeScript >= 5.7); and the
+ * msgpackr entry's declarations.
+ */
+const PROBE = `import { decode, encode, pack, unpack } from 'fastmp-wasm';
+import { useFastmpForTypedArrays } from 'fastmp-wasm/msgpackr';
+
+const bytes = encode({ v: new Float32Array([0.5]) });
+export const blob = new Blob([bytes, pack(new Int16Array(2)), new Uint8Array(unpack(bytes, Float32Array).buffer)]);
+export const digest: Promise<ArrayBuffer> = crypto.subtle.digest('SHA-256', pack(decode(bytes, { shape: { v: Float32Array } }).v));
+// @ts-expect-error: a shaped field is a Float32Array, not a string
+export const wrong: string = decode(bytes, { shape: { v: Float32Array } }).v;
+// @ts-expect-error: pack() takes typed arrays
+pack([1, 2]);
+export const registered: boolean = useFastmpForTypedArrays({ addExtension() {} });
+// @ts-expect-error: msgpackr's module, not its name
+useFastmpForTypedArrays('msgpackr');
+`;
+
+// Inside the package (test/), so that 'fastmp-wasm' resolves to it through package.json "exports"
+// (.gitignore: test/.readme-example-*).
+const work = mkdtempSync(join(ROOT, 'test', '.readme-example-tsc-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the README\'s TypeScript example type-checks with tsc --strict and skipLibCheck false on the oldest TypeScript and the newest', () => {
+  test('the oldest is TypeScript 5.0, the version the README names, older than 5.7 (no generic typed arrays) and 5.3 (no import attributes)', () => {
+    expect(versionOf(OLDEST_TS)).toMatch(/^5\.0\.\d+$/);
+    const named = README.match(/TypeScript\s+(?:>=|≥)\s*(\d+\.\d+)|TypeScript\s+(\d+\.\d+)\s+or\s+(?:later|newer)/);
+    expect(named, 'README.md names no minimum TypeScript ("TypeScript 5.0 or later")').not.toBeNull();
+    expect(named[1] ?? named[2]).toBe('5.0');
+  });
+
+  // An ES module (.ts) and CommonJS (.cts: the same imports become require(), typed by js/index.d.cts),
+  // under each module resolution a project uses; 'bundler' takes ES modules only (module esnext).
+  const SETTINGS = [
+    ['node16', 'node16', ['ts', 'cts']],
+    ['nodenext', 'nodenext', ['ts', 'cts']],
+    ['esnext', 'bundler', ['ts']],
+  ];
+  test.concurrent.each(['typescript', OLDEST_TS].flatMap((pkg) => SETTINGS.map((setting) => [pkg, ...setting])))(
+    '%s: module %s, resolution %s', async (pkg, module, resolution, kinds) => {
+      const root = join(work, `${pkg}-${resolution}`); // (work is fresh: mkdtemp)
+      mkdirSync(root);
+      const files = kinds.flatMap((ext) => [`readme.${ext}`, `probe.${ext}`]);
+      for (const file of files) writeFileSync(join(root, file), file.startsWith('readme') ? readmeExample() : PROBE);
+      writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({
+        compilerOptions: {
+          strict: true, noEmit: true, module, moduleResolution: resolution, target: 'es2022', lib: ['es2022', 'dom'],
+          types: [], skipLibCheck: false,
+        },
+        files,
+      }));
+      expect(await typeCheck(join(root, 'tsconfig.json'), `${ROOT}/node_modules/${pkg}/bin/tsc`)).toBe('');
+    },
+  );
 });
 
 const dts = readFileSync(`${ROOT}/js/index.d.ts`, 'utf8');
