@@ -40,6 +40,38 @@ export const IN_OUTPUT = 'in an output';
 /** The buffers owners registered -> judge(start, end, fn, original): where the view's bytes [start, end) lie (IN_ALLOCATION, IN_OUTPUT), or a refusal. */
 const OWNERS = new WeakMap();
 
+/** The base that lets a subclass install its private field on any object: its constructor returns `target`. */
+class Stamped {
+  constructor(target) {
+    return target;
+  }
+}
+
+/**
+ * A mark an owner puts on the views it hands out, to know each again by its
+ * identity: { mark(view, value), markOf(x) } (undefined for a view it never
+ * marked). The mark is a private field of a class made here for that owner
+ * alone, invisible to everything else; a WeakMap entry per view cost several
+ * times what a small packView() or encodeSharedRef() call does besides.
+ */
+export function makeMark() {
+  let mark;
+  let markOf;
+  // eslint-disable-next-line no-unused-vars -- (used by its static block)
+  class Mark extends Stamped {
+    #value;
+
+    static {
+      mark = (view, value) => {
+        new Mark(view);
+        view.#value = value;
+      };
+      markOf = (x) => (#value in x ? x.#value : undefined);
+    }
+  }
+  return { mark, markOf };
+}
+
 /** Registers an owner's buffer and its judge (see OWNERS). */
 export const own = (buffer, judge) => void OWNERS.set(buffer, judge);
 

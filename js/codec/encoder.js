@@ -20,7 +20,7 @@
 import { asOffset, dateTime, isMap, isSet, lengthOf, ownView, typedArrayName, viewBytes } from '../args.js';
 import { expiredRefError } from '../errors.js';
 import { BOOL, KIND_OF_NAME, kindOfName } from '../kinds.js';
-import { IN_OUTPUT, LOW_BYTES, own, refuse, refuseTarget } from '../lifetimes.js';
+import { IN_OUTPUT, LOW_BYTES, makeMark, own, refuse, refuseTarget } from '../lifetimes.js';
 import { MAX_ELEMENTS } from '../wire.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { encoderConfig } from './options.js';
@@ -125,15 +125,17 @@ function copyInto(encoder, out, target, offset) {
 /** Bytes below LOW_BYTES of the buffer hold no output (js/lifetimes.js). */
 const SHARED_AT = LOW_BYTES;
 
+/** Each encodeSharedRef() output, marked with its SharedOutput's use when written: views of an older use are refused. */
+const SHARED_VIEWS = makeMark();
+
 /** The Encoder's reused output for encodeSharedRef(): a JS buffer, grown as needed. */
 class SharedOutput {
   constructor() {
     this.bytes = null; // the buffer's bytes from SHARED_AT on
     this.size = 0; // the live output's size (0: none is live)
     this.use = 0; // one more at every write and expiry: views of an older one are refused
-    this.handed = new WeakMap(); // each view handed out -> its use
     this.judge = (start, end, fn, original) => {
-      const use = this.handed.get(original);
+      const use = SHARED_VIEWS.markOf(original);
       if ((use !== undefined && use !== this.use) || start < SHARED_AT || end > SHARED_AT + this.size) throw expiredRefError(fn);
       return IN_OUTPUT;
     };
@@ -151,7 +153,7 @@ class SharedOutput {
     this.bytes.set(store.bytes.subarray(0, size));
     this.size = size;
     const view = this.bytes.subarray(0, size);
-    this.handed.set(view, this.use);
+    SHARED_VIEWS.mark(view, this.use);
     return view;
   }
 

@@ -121,7 +121,9 @@ class WasmStore {
 
   /** The region's views, taken again (after any call into the heap: memory may have grown). */
   refresh() {
-    this.bytes = this.heap.bytes(this.region);
+    const bytes = this.heap.bytes(this.region);
+    if (bytes === this.bytes) return;
+    this.bytes = bytes;
     this.view = this.heap.dataView(this.region);
   }
 
@@ -148,13 +150,14 @@ class WasmStore {
 
   ensure(pos, extra) {
     const need = pos + extra;
-    if (need > this.heap.capacity(this.region)) this.heap.ensure(this.region, Math.max(need, 2 * this.heap.capacity(this.region)), pos);
-    this.refresh();
+    // (this.bytes spans the region while memory has not grown; a detached one has length 0, and the heap checks again.)
+    if (need > this.bytes.length) this.heap.ensure(this.region, Math.max(need, 2 * this.heap.capacity(this.region)), pos);
+    this.refresh(); // (also after no growth of its own: user code the call ran, an extension say, may have grown memory)
   }
 
   /** x as it can be read once the store holds `need` bytes: a copy where the growth could detach it (see source()). */
   beforeGrowth(kind, x, n, need) {
-    return need > this.heap.capacity(this.region) && belowOwned(x, n * kind.bytes) ? new kind.Type(x) : x;
+    return need > this.bytes.length && belowOwned(x, n * kind.bytes) ? new kind.Type(x) : x;
   }
 
   /** The store's region in `heap`'s memory (where the kernels write in place). */

@@ -27,7 +27,7 @@ import { HEAP_BASE, MEMORY_PAGES, NO_INDEX_U32, RESULT } from '../abi.js';
 import { CODE_NAMES, ownOutputTargetError } from '../errors.js';
 import { bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, lengthOf, viewBuffer } from '../intrinsics.js';
 import {
-  HANDLES, IN_ALLOCATION, IN_OUTPUT as IN_AN_OUTPUT, belowOwned, freedError, lifetimeError, markDetachedByGrowth, own,
+  HANDLES, IN_ALLOCATION, IN_OUTPUT as IN_AN_OUTPUT, belowOwned, freedError, lifetimeError, makeMark, markDetachedByGrowth, own,
 } from '../lifetimes.js';
 import { Allocator } from './allocator.js';
 import { NodeBuffer, copyOut } from './outputs.js';
@@ -195,7 +195,7 @@ export class Heap {
 
   /** A new region of at least `bytes` bytes (no memory until ensure() when 0). */
   region(bytes) {
-    const region = new Region(MADE_HERE, { address: 0, capacity: 0, moves: 0, bytes: null, data: null, epoch: 0 });
+    const region = new Region(MADE_HERE, { address: 0, capacity: 0, moves: 0, bytes: null, data: null, epoch: 0, seen: -1 });
     if (bytes > 0) this.ensure(region, bytes, 0);
     return region;
   }
@@ -267,10 +267,12 @@ export class Heap {
   /** The region's bytes as a Uint8Array, valid until memory grows: take it again after any verb. */
   bytes(region) {
     const r = regionOf(region);
-    if (r.epoch !== this.#epoch || r.bytes === null || r.bytes.byteOffset !== r.address || r.bytes.length !== r.capacity) {
+    // (Taken again when memory has grown or the region has moved since: `seen` is its move count then.)
+    if (r.epoch !== this.#epoch || r.seen !== r.moves) {
       r.bytes = new Uint8Array(this.#buffer, r.address, r.capacity);
       r.data = new DataView(this.#buffer, r.address, r.capacity);
       r.epoch = this.#epoch;
+      r.seen = r.moves;
     }
     return r.bytes;
   }
@@ -605,31 +607,10 @@ export class Heap {
   }
 }
 
-// Every packView() output carries the generation it was made in, as a
-// private field of this module's (a WeakMap entry per output cost 6x the
-// rest of a 16-element packView()): an expired output is known by its
-// identity, wherever a later output lies. Invisible to everything else.
-let stampOutput;
-let generationOf;
-
-class Stamped {
-  constructor(target) {
-    return target; // (the subclass's field is then installed on `target`)
-  }
-}
-
-// eslint-disable-next-line no-unused-vars -- (used by its static block)
-class OutputStamp extends Stamped {
-  #generation;
-
-  static {
-    stampOutput = (view, generation) => {
-      new OutputStamp(view);
-      view.#generation = generation;
-    };
-    generationOf = (x) => (#generation in x ? x.#generation : undefined);
-  }
-}
+// Every packView() output carries the generation it was made in (a mark of
+// lifetimes.js's): an expired output is known by its identity, wherever a
+// later output lies.
+const { mark: stampOutput, markOf: generationOf } = makeMark();
 
 /** A location in a live alloc() array: its address. */
 class InAllocation {
