@@ -15,6 +15,7 @@ import { ELEMENTS_ONLY, INTEGRAL_FLOATS, MAX_ELEMENTS, MAX_NUMBER_BYTES, packBou
 import { jsBelowFor } from './crossovers.js';
 import { copyInto, lengthOf } from './intrinsics.js';
 import { BOOL, KINDS } from './kinds.js';
+import { refuse } from './lifetimes.js';
 import { kernelError } from './wasm/errors.js';
 import { freshOutput } from './wasm/outputs.js';
 import { arrayHeaderSize, decodeKind, packKind, packKindInto } from './wire.js';
@@ -75,9 +76,15 @@ function packInScratch(heap, kind, x, n, fn) {
   return { at, size: heap.pack(kind, source, n, scratch, at) };
 }
 
+/** pack() in JS, of x refused past its lifetime first (on the kernel's path, Heap.place() refuses it). */
+function packInJs(kind, x, n, fn) {
+  refuse(x, fn);
+  return packKind(kind, x, n);
+}
+
 /** x's n elements of kind as a standard msgpack array in a fresh Uint8Array. */
 export function pack(core, kind, x, n, fn) {
-  if (!kernelPacks(core, kind, n)) return packKind(kind, x, n);
+  if (!kernelPacks(core, kind, n)) return packInJs(kind, x, n, fn);
   const heap = core.heap;
   const { at, size } = packInScratch(heap, kind, x, n, fn);
   return heap.take(heap.scratch, at, size);
@@ -89,7 +96,7 @@ export function pack(core, kind, x, n, fn) {
  * gives a fresh array, valid as long as the caller likes.
  */
 export function packView(core, kind, x, n, fn) {
-  if (core.build === 'js') return packKind(kind, x, n);
+  if (core.build === 'js') return packInJs(kind, x, n, fn);
   const heap = core.kernels(PACK, fn);
   const { at, size } = packInScratch(heap, kind, x, n, fn);
   return heap.view(at, size);

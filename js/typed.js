@@ -67,10 +67,15 @@ export function pack(core, x, options) {
   const kind = packable(x, 'pack');
   const bin = readOption(options, 'pack', PACK_OPTIONS, 'bin') ?? true;
   const n = usableLength(x, 'pack');
-  refuse(x, 'pack');
-  if (kind === HALF || (bin && kind.c === 'u8') || n > MAX_ELEMENTS) return packOther(core, kind, x, n, bin, 'pack');
-  return io.pack(core, kind, x, n, 'pack');
+  if (kind === HALF || (bin && kind.c === 'u8') || n > MAX_ELEMENTS) return packOther(core, kind, refused(x, 'pack'), n, bin, 'pack');
+  return io.pack(core, kind, x, n, 'pack'); // (which refuses x past its lifetime, on either path)
 }
+
+/** x, once refuse() has let it through. */
+const refused = (x, fn) => {
+  refuse(x, fn);
+  return x;
+};
 
 /** pack() / packView() of a Float16Array, a bin, or too many elements. */
 function packOther(core, kind, x, n, bin, fn) {
@@ -83,9 +88,8 @@ export function packView(core, x, options) {
   const kind = packable(x, 'packView');
   const bin = readOption(options, 'packView', PACK_OPTIONS, 'bin') ?? true;
   const n = usableLength(x, 'packView');
-  refuse(x, 'packView');
-  if (kind === HALF || (bin && kind.c === 'u8') || n > MAX_ELEMENTS) return packOther(core, kind, x, n, bin, 'packView');
-  return io.packView(core, kind, x, n, 'packView');
+  if (kind === HALF || (bin && kind.c === 'u8') || n > MAX_ELEMENTS) return packOther(core, kind, refused(x, 'packView'), n, bin, 'packView');
+  return io.packView(core, kind, x, n, 'packView'); // (which refuses x past its lifetime, on either path)
 }
 
 /**

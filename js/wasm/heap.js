@@ -27,7 +27,7 @@ import { HEAP_BASE, MEMORY_PAGES, NO_INDEX_U32, RESULT } from '../abi.js';
 import { CODE_NAMES, ownOutputTargetError } from '../errors.js';
 import { bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, lengthOf, viewBuffer } from '../intrinsics.js';
 import {
-  HANDLES, IN_ALLOCATION, IN_OUTPUT as IN_AN_OUTPUT, belowOwned, freedError, lifetimeError, makeMark, markDetachedByGrowth, own,
+  HANDLES, IN_ALLOCATION, IN_OUTPUT as IN_AN_OUTPUT, belowOwned, freedError, lifetimeError, makeMark, markDetachedByGrowth, own, refuse,
 } from '../lifetimes.js';
 import { Allocator } from './allocator.js';
 import { NodeBuffer, copyOut } from './outputs.js';
@@ -95,6 +95,8 @@ export class Heap {
   #buffer = null;
   #u8;
   #views = new Map(); // Type -> a view of all of memory
+  #lastType = null; // the Type #view() was last asked for, and its view
+  #lastView = null;
   #epoch = 0; // growths so far
   #epochs = new WeakMap(); // buffer -> the growth that made it
   #kernels = { pack: null, unpack: null, strings: null }; // each module's exports, once attached
@@ -171,13 +173,17 @@ export class Heap {
     this.#epochs.set(buffer, ++this.#epoch);
     this.#u8 = new Uint8Array(buffer);
     this.#views.clear();
+    this.#lastType = null;
     own(buffer, (start, end, fn, original) => (this.#locate(start, end, fn, original) === IN_OUTPUT ? IN_AN_OUTPUT : IN_ALLOCATION));
   }
 
   /** A view of all of memory as `Type` (kept until memory grows). */
   #view(Type) {
+    if (Type === this.#lastType) return this.#lastView; // (most calls ask for the type the previous one did)
     let v = this.#views.get(Type);
     if (v === undefined) this.#views.set(Type, (v = new Type(this.#buffer)));
+    this.#lastType = Type;
+    this.#lastView = v;
     return v;
   }
 
@@ -362,7 +368,11 @@ export class Heap {
 
   /** #locate() of typed array x (read through the intrinsics), with the shortcut for small views from offset 0. */
   #where(x, size, fn, original) {
-    if (belowOwned(x, size) || bufferOf(x) !== this.#buffer) return OUTSIDE;
+    if (belowOwned(x, size)) return OUTSIDE;
+    if (bufferOf(x) !== this.#buffer) {
+      refuse(x, fn, original); // (another owner's view: refused past its lifetime by its own rules)
+      return OUTSIDE;
+    }
     const start = byteOffsetOf(x);
     return this.#locate(start, start + size, fn, original);
   }
@@ -382,14 +392,15 @@ export class Heap {
    */
   place(Type, x, from, count, fn, original, region, outEnd, keep = 0) {
     const bytes = Type.BYTES_PER_ELEMENT;
-    const where = this.#where(x, byteLengthOf(x), fn, original);
+    const size = byteLengthOf(x);
+    const where = this.#where(x, size, fn, original);
     const inPlace = where instanceof InAllocation;
     const at = align16(outEnd);
     const need = inPlace ? outEnd : at + count * bytes;
     let input = from === 0 && count === lengthOf(x) ? x : new Type(bufferOf(x), byteOffsetOf(x) + from * bytes, count);
     // A copy of a live output, which the call's scratch use would overwrite;
     // or of a small view not asked for its buffer, which a growth would detach if it were of this memory.
-    if (where === IN_OUTPUT || (where === OUTSIDE && need > regionOf(region).capacity && belowOwned(x, byteLengthOf(x)))) input = new Type(input);
+    if (where === IN_OUTPUT || (where === OUTSIDE && need > regionOf(region).capacity && belowOwned(x, size))) input = new Type(input);
     this.ensure(region, need, keep);
     if (inPlace) return new Source(MADE_HERE, where.address + from * bytes, null);
     const address = regionOf(region).address + at;
