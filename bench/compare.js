@@ -55,7 +55,17 @@ async function casesOf(dir) {
     const bytes = fastmp.encode(w.value);
     cases.set(`${w.id} encode`, () => encoder.encode(w.value));
     cases.set(`${w.id} decode`, () => decoder.decode(bytes));
+    // encodeSharedRef(): a view of a buffer the Encoder reuses (issue 42 weighs its designs on W1, W4 and a small message).
+    if (w.id === 'W1' || w.id === 'W4') {
+      const sharing = new fastmp.Encoder();
+      cases.set(`${w.id} encodeSharedRef`, () => sharing.encodeSharedRef(w.value));
+    }
   }
+  const small = { id: 7, name: 'frame', v: new Float32Array(16).fill(0.5) };
+  const smallEncoder = new fastmp.Encoder();
+  const smallSharing = new fastmp.Encoder();
+  cases.set('small encode', () => smallEncoder.encode(small));
+  cases.set('small encodeSharedRef', () => smallSharing.encodeSharedRef(small));
   for (const [name, type, sizes, valueOf, options] of TYPED) {
     const Type = globalThis[type];
     for (const n of sizes) {

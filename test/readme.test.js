@@ -1,13 +1,14 @@
 // README.md and docs/*.md are checked, not trusted: their examples run as
 // written and print what their comments say (the TypeScript one also
 // type-checks); the Python snippets read the files the examples wrote and
-// print what their comments say; the sizes and benchmark figures they quote
-// are those of the build, of bench/results.json and of
-// bench/results-messages.json; every link resolves on the npm page (the
-// README's links to other files are unpkg addresses of files the package
-// ships, at package.json's version) and in the tarball (docs/'s links are
-// relative, to headings and files that ship); the zero-copy warning is
-// reproduced.
+// print what their comments say (the "From Python" example reads what its
+// Python snippet wrote); the sizes and benchmark figures they quote are those
+// of the build, of bench/results.json and of bench/results-messages.json, and
+// docs/chart.svg is bench/report.js svg() of bench/results.json; every link
+// resolves on the npm page (the README's links to other files are unpkg
+// addresses of files the package ships, at package.json's version) and in the
+// tarball (docs/'s links are relative, to headings and files that ship); the
+// zero-copy warning is reproduced.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,7 @@ import { finished } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
 import ts from 'typescript';
 import { afterAll, describe, expect, test } from 'vitest';
-import { readmeMarkers, readmeTables } from '../bench/report.js';
+import { readmeMarkers, readmeTables, svg } from '../bench/report.js';
 import { alloc, free, packView, unpackFrom } from '../js/node.js';
 import { ROOT } from './helpers.js';
 
@@ -193,8 +194,8 @@ describe('the examples of the README and docs/ run as written and print what the
       }
     }
     expect(printing.length).toBeGreaterThan(EXAMPLES.length);
-    // The README's TypeScript example runs in a test of its own, below.
-    expect(printing.filter((p) => !run.has(p) && p !== 'README.md#TypeScript')).toEqual([]);
+    // The README's TypeScript and "From Python" examples run in tests of their own, below.
+    expect(printing.filter((p) => !run.has(p) && !['README.md#TypeScript', 'README.md#From Python'].includes(p))).toEqual([]);
   });
 
   // The README's TypeScript example as users compile it: an ES module (.ts) and a CommonJS module
@@ -229,6 +230,23 @@ describe('the examples of the README and docs/ run as written and print what the
     expect(expected.length).toBeGreaterThanOrEqual(1);
     const js = ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
     expect(run(js, freshDir('README.md', 'TypeScript'))).toEqual(expected);
+  });
+
+  test('README "From Python": the Python snippet writes a message, and the example reads it by shape and prints what it says', () => {
+    const text = section('From Python');
+    const [python] = blocks(text, 'python');
+    const [code] = blocks(text, 'js');
+    expect(python).toMatch(/tolist\(\)/);
+    expect(python).toMatch(/tobytes\(\)/);
+    if (!hasNumpy) {
+      console.warn(`README.md "From Python": numpy is not installed for ${PYTHON}, its snippets are not run`);
+      return;
+    }
+    const cwd = freshDir('README.md', 'From Python');
+    execFileSync(PYTHON, ['-c', python], { cwd, encoding: 'utf8' });
+    const expected = promised(code, 'console.log(', '//');
+    expect(expected.length).toBeGreaterThanOrEqual(3);
+    expect(run(code, cwd)).toEqual(expected);
   });
 
   test('the first example of the README is the message one: encode, then decode by shape', () => {
@@ -293,21 +311,63 @@ test('the README stays a users\' page: under 30 KB', () => {
   expect(Buffer.byteLength(README)).toBeLessThan(30 * 1024);
 });
 
-test('the sizes the README states are those of the build (KB = 1024 bytes, rounded; gzip at its default level)', () => {
-  const stated = [...README.matchAll(/`(dist\/[\w.-]+)`\s+\((\d+) KB,\s+(\d+) KB\s+gzipped/g)];
+test('the sizes of the package\'s files docs/browsers.md states are those of the build (KB = 1024 bytes, rounded; gzip at its default level)', () => {
+  const stated = [...read('docs/browsers.md').matchAll(/`(dist\/[\w.-]+)`\s+\((\d+) KB,\s+(\d+) KB\s+gzipped/g)];
   expect(stated.map((m) => m[1]).sort()).toEqual(['dist/fastmp-inline-pack.js', 'dist/fastmp-inline-strings.js', 'dist/fastmp-inline-unpack.js', 'dist/fastmp-pack-scalar.wasm',
     'dist/fastmp-pack-simd.wasm', 'dist/fastmp-strings-scalar.wasm', 'dist/fastmp-strings-simd.wasm', 'dist/fastmp-unpack-scalar.wasm', 'dist/fastmp-unpack-simd.wasm']);
   for (const [, file, kb, gzipped] of stated) {
     const bytes = readFileSync(join(ROOT, file));
     const measured = { file, kb: Math.round(bytes.length / 1024), gzipped: Math.round(gzipSync(bytes).length / 1024) };
-    expect(measured, `README: write "\`${file}\` (${measured.kb} KB, ${measured.gzipped} KB gzipped"`).toEqual({ file, kb: Number(kb), gzipped: Number(gzipped) });
+    expect(measured, `docs/browsers.md: write "\`${file}\` (${measured.kb} KB, ${measured.gzipped} KB gzipped"`).toEqual({ file, kb: Number(kb), gzipped: Number(gzipped) });
   }
   // No other size by hand: the KB figures left are facts of Node and of the dated browser run
-  // (docs/performance.md). docs/history.md and docs/hardening.md quote their own dated runs.
+  // (docs/performance.md), and the README's page weights (checked below). docs/history.md and
+  // docs/hardening.md quote their own dated runs.
   const allowed = ['8 KB pool', '20 KB out of wasm memory'];
+  const weights = section(WEIGHT);
   const others = PAGES.filter((f) => !['docs/history.md', 'docs/hardening.md'].includes(f))
-    .flatMap((f) => [...read(f).matchAll(/\d+ KB(?!,\s+\d+ KB\s+gzipped|\s+gzipped)[^\n]{0,24}/g)].map((m) => m[0]));
+    .flatMap((f) => [...(f === 'README.md' ? read(f).replace(weights, '') : read(f)).matchAll(/\d+ KB(?!,\s+\d+ KB\s+gzipped|\s+gzipped)[^\n]{0,24}/g)].map((m) => m[0]));
   expect(others.map((o) => allowed.find((a) => o.startsWith(a)) ?? o)).toEqual(allowed);
+});
+
+const WEIGHT = 'Weight and start-up';
+
+// docs/chart.svg: the native verdict's chart (README "Performance"), bench/report.js svg() of
+// these methods of the typed-array groups, under these names (svg() colours 14 methods apart).
+// 1 M is left out where 4 M is there: their labels on the axis would overlap.
+const CHART = [
+  [['native simd'], 'native C (SIMD)'], [['kernel simd'], 'wasm kernel alone'], [['zero-copy simd'], 'zero copy'],
+  [['auto'], 'pack() / unpack()'], [['JS loop'], 'JS loop'],
+  [['@msgpack/msgpack incl. Array.from', '@msgpack/msgpack incl. Type.from'], '@msgpack/msgpack'],
+  [['msgpackr incl. Array.from', 'msgpackr incl. Type.from'], 'msgpackr'],
+];
+// The groups and contents of bench/report.js's typed-array panels.
+const CHART_GROUPS = ['pack Float32Array random', 'unpack Float32Array random', 'pack Int32Array uniform', 'unpack Int32Array uniform'];
+function chartRows(results) {
+  return results.filter((r) => CHART_GROUPS.includes(`${r.group} ${r.content}`) && r.n !== 1 << 20).map((r) => ({
+    ...r,
+    ns: Object.fromEntries(CHART.flatMap(([methods, label]) => methods.filter((m) => r.ns[m] !== undefined).map((m) => [label, r.ns[m]]))),
+  }));
+}
+
+test('the README\'s page weights: bench/size.js named, each total the sum of its parts, each .wasm one the build has, the peers beside them', () => {
+  const text = section(WEIGHT);
+  expect(text).toContain('`node bench/size.js`');
+  expect(text).toMatch(/gzip -9/);
+  expect(text).toMatch(/@msgpack\/msgpack/);
+  expect(text).toMatch(/msgpackr/);
+  const [header, ...rows] = table(text);
+  expect(header).toEqual(['page', 'JS', '.wasm fetched', 'total']);
+  expect(rows.length).toBeGreaterThanOrEqual(5);
+  const kb = (cell) => [...cell.matchAll(/(\d+\.\d) KB/g)].map((m) => Number(m[1]));
+  for (const [page, js, wasm, total] of rows) {
+    const parts = [...kb(js), ...kb(wasm)];
+    expect(Math.abs(parts.reduce((a, b) => a + b, 0) - kb(total)[0]), `README "${WEIGHT}": ${page}`).toBeLessThanOrEqual(0.15);
+    for (const [, file] of wasm.matchAll(/`(fastmp-[\w-]+\.wasm)`/g)) expect(existsSync(join(ROOT, 'dist', file)), `${page}: ${file}`).toBe(true);
+    if (wasm === 'none') expect(page).toMatch(/fastmp-wasm\/inline/);
+  }
+  // Node's start-up: the command that measures it is named with its figures.
+  expect(text).toMatch(/import[\s\S]*first encode\(\)[\s\S]*`node bench\/startup\.js`/);
 });
 
 describe('the benchmark figures the README quotes are those of bench/results.json', () => {
@@ -328,6 +388,31 @@ describe('the benchmark figures the README quotes are those of bench/results.jso
       expect(block.trim()).toBe(readmeTables(json)[name].trim());
     });
   }
+  test('the native verdict quotes the run: pack() of 4096 floats, the kernel alone and zero copy; the chart\'s cases, kernel against native', () => {
+    const perf = section('Performance').replace(/\s+/g, ' ');
+    const [header, ...rows] = table(readmeTables(json).typed);
+    const row = rows.find(([n, op]) => n === '4096' && op === 'pack');
+    const cell = (column) => row[header.indexOf(column)].replace(/ \(.*\)$/, '');
+    const said = `\`pack()\` ${cell('auto')}, the kernel alone ${cell('kernel simd')}, zero copy ${cell('zero-copy simd')}`;
+    expect(perf, `README "Performance": the verdict says "${said}"`).toContain(said);
+    const ratios = chartRows(results).filter((r) => r.n >= 4096 && r.ns['native C (SIMD)'] && r.ns['wasm kernel alone'])
+      .map((r) => r.ns['native C (SIMD)'] / r.ns['wasm kernel alone']);
+    const range = `${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)} times`;
+    expect(ratios.length).toBeGreaterThanOrEqual(4);
+    expect(perf, `README "Performance": the chart's run has the kernels at "${range}"`).toContain(range);
+  });
+
+  test('docs/chart.svg, which the README shows, is bench/report.js svg() of the run\'s chart rows', () => {
+    const expected = `${svg(chartRows(results))}\n`;
+    const file = join(ROOT, 'docs/chart.svg');
+    if (!existsSync(file) || readFileSync(file, 'utf8') !== expected) {
+      const made = join(tmpdir(), 'fastmp-docs-chart.svg');
+      writeFileSync(made, expected);
+      expect.fail(`docs/chart.svg is not what bench/results.json gives: cp ${made} docs/chart.svg`);
+    }
+    for (const [, label] of CHART) expect(expected).toContain(`>${label}</text>`);
+  });
+
   test('the typed table quotes the run: its duration, Node version and memory regime, pack and unpack at N = 1, 16, 4096, 1 M', () => {
     const { typed } = readmeTables(json);
     expect(typed).toContain(`\`npm run bench\`, ${Math.round(meta.seconds)} s, Node ${meta.node.slice(1).split('.').slice(0, 2).join('.')}, freed memory kept`);
@@ -396,6 +481,7 @@ function ships(path) {
 const links = (file) => [...read(file).replace(/^ *```[\s\S]*?^ *```/gm, '').matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]);
 
 const UNPKG = /^https:\/\/unpkg\.com\/browse\/fastmp-wasm@([^/]+)\/(.+)$/;
+const UNPKG_FILE = /^https:\/\/unpkg\.com\/fastmp-wasm@([^/]+)\/(.+\.svg)$/;
 
 test('the docs/ pages ship in the package (package.json files)', () => {
   expect(DOCS.length).toBeGreaterThanOrEqual(9);
@@ -410,6 +496,13 @@ test('every link of the README resolves on the npm page: its own headings, or un
       continue;
     }
     expect(target, 'README.md: a relative link leads nowhere on the npm page (no repository)').toMatch(/^https:\/\//);
+    const image = target.match(UNPKG_FILE);
+    if (image) {
+      // An image (the chart): the file itself, not unpkg's page about it.
+      expect(image[1], `README.md: ${target}`).toBe(PKG.version);
+      expect(ships(image[2]), `README.md: ${target}: not a file the package ships`).toBe(true);
+      continue;
+    }
     const unpkg = target.match(UNPKG);
     if (!unpkg) {
       // Other sites only: never this package's files by another road.
