@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FLOAT32_OPTIONS, Packr, Unpackr, isNativeAccelerationEnabled } from 'msgpackr';
 import { Bench } from 'tinybench';
+import { random } from '../bin/workloads.js';
 import { Decoder, Encoder, backend, createFastmp, decode, decodeAsync, encode, init } from '../js/index.js';
 import { writeResults } from './results-json.js';
 
@@ -39,17 +40,7 @@ export const REGIMES = {
 
 // ---- the workloads ------------------------------------------------------------------
 
-/** A small deterministic generator (mulberry32), so that every run times the same values. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// random(seed): the seeded generator the package's own bench (bin/) uses, so that every run times the same values.
 
 /** A typed array over a bin's bytes: a view where aligned (what users write), else a copy. */
 function binTo(Type, u8) {
