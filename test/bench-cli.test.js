@@ -9,7 +9,7 @@
 // package in a temporary folder: "prepack" rewrites package.json while npm
 // packs, which must not race with the working copy.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -156,6 +156,8 @@ describe('the tarball', () => {
     for (const f of ['package.json', 'README.md', 'LICENSE', 'Makefile', 'js', 'dist', 'docs', 'c', 'bin', 'scripts']) {
       cpSync(join(ROOT, f), join(copy, f), { recursive: true, preserveTimestamps: true });
     }
+    // The prepack build's tools (scripts/build-node.js bundles with rolldown, a devDependency); npm never packs node_modules.
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
     packed = pack();
   });
 
