@@ -148,16 +148,24 @@ class WasmStore {
     return belowOwned(data, size) || this.heap.holds(data, size, 'encode', data) ? new Uint8Array(data) : data;
   }
 
+  /**
+   * Whether the region holds fewer than `need` bytes. this.bytes spans it
+   * while memory has not grown (the quick answer); a view detached by a
+   * growth has length 0, and the heap's capacity answers.
+   */
+  #short(need) {
+    return need > this.bytes.length && need > this.heap.capacity(this.region);
+  }
+
   ensure(pos, extra) {
     const need = pos + extra;
-    // (this.bytes spans the region while memory has not grown; a detached one has length 0, and the heap checks again.)
-    if (need > this.bytes.length) this.heap.ensure(this.region, Math.max(need, 2 * this.heap.capacity(this.region)), pos);
+    if (this.#short(need)) this.heap.ensure(this.region, Math.max(need, 2 * this.heap.capacity(this.region)), pos);
     this.refresh(); // (also after no growth of its own: user code the call ran, an extension say, may have grown memory)
   }
 
   /** x as it can be read once the store holds `need` bytes: a copy where the growth could detach it (see source()). */
   beforeGrowth(kind, x, n, need) {
-    return need > this.bytes.length && belowOwned(x, n * kind.bytes) ? new kind.Type(x) : x;
+    return this.#short(need) && belowOwned(x, n * kind.bytes) ? new kind.Type(x) : x;
   }
 
   /** The store's region in `heap`'s memory (where the kernels write in place). */
