@@ -85,9 +85,7 @@ function packInJs(kind, x, n, fn) {
 /** x's n elements of kind as a standard msgpack array in a fresh Uint8Array. */
 export function pack(core, kind, x, n, fn) {
   if (!kernelPacks(core, kind, n)) return packInJs(kind, x, n, fn);
-  const heap = core.heap;
-  const { at, size } = packInScratch(heap, kind, x, n, fn);
-  return heap.take(heap.scratch, at, size);
+  return core.heap.packOut(kind, x, n, fn, -arrayHeaderSize(n) & 15, packBound(n, kind.wire));
 }
 
 /**

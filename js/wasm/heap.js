@@ -108,6 +108,7 @@ export class Heap {
   #freed = new RangeSet(); // ranges free() released, until an allocation reuses them
   #generation = 0; // one more at every use of scratch: packView() outputs of an older one have expired
   #output = { start: 0, end: 0, generation: -1 }; // the latest packView() output
+  #readInPlace = false; // whether the latest #placeAt() input is read in place
 
   constructor() {
     this.#memory = new WebAssembly.Memory({ initial: MEMORY_PAGES, maximum: MAX_PAGES });
@@ -391,10 +392,17 @@ export class Heap {
    * `original`: the call and the object the caller passed, for refusals.)
    */
   place(Type, x, from, count, fn, original, region, outEnd, keep = 0) {
+    const address = this.#placeAt(Type, x, from, count, fn, original, region, outEnd, keep);
+    return new Source(MADE_HERE, address, this.#readInPlace ? null : region);
+  }
+
+  /** place() without the Source: the address (#readInPlace says whether it is the caller's alloc() array). */
+  #placeAt(Type, x, from, count, fn, original, region, outEnd, keep) {
     const bytes = Type.BYTES_PER_ELEMENT;
     const size = byteLengthOf(x);
     const where = this.#where(x, size, fn, original);
     const inPlace = where instanceof InAllocation;
+    this.#readInPlace = inPlace;
     const at = align16(outEnd);
     const need = inPlace ? outEnd : at + count * bytes;
     let input = from === 0 && count === lengthOf(x) ? x : new Type(bufferOf(x), byteOffsetOf(x) + from * bytes, count);
@@ -402,10 +410,23 @@ export class Heap {
     // or of a small view not asked for its buffer, which a growth would detach if it were of this memory.
     if (where === IN_OUTPUT || (where === OUTSIDE && need > regionOf(region).capacity && belowOwned(x, size))) input = new Type(input);
     this.ensure(region, need, keep);
-    if (inPlace) return new Source(MADE_HERE, where.address + from * bytes, null);
+    if (inPlace) return where.address + from * bytes;
     const address = regionOf(region).address + at;
     copyInto(this.#view(Type), input, address / bytes);
-    return new Source(MADE_HERE, address, region);
+    return address;
+  }
+
+  /**
+   * pack() of all n elements of x in one verb: x placed (as place() places
+   * it) after an output of `room` bytes at scratch[at], packed there, and
+   * the output returned as a fresh copy.
+   */
+  packOut(kind, x, n, fn, at, room) {
+    const scratch = this.#scratch;
+    const address = this.#placeAt(kind.Type, x, 0, n, fn, x, scratch, at + room, 0);
+    const out = regionOf(scratch).address + at;
+    const size = this.#kernels.pack[kind.pack](address, n, out) >>> 0;
+    return copyOut(this.#u8, out, out + size);
   }
 
   /**
