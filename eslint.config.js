@@ -43,9 +43,8 @@ export default [
     files: ['js/**/*.js'],
     ignores: ['js/wasm/**', 'js/core.js'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/wasm/heap.js', './wasm/heap.js'], importNames: ['Heap'], message: 'only js/core.js makes a Heap: use the instance\'s (core.heap, core.kernels())' }],
-      }],
+      'no-restricted-syntax': ['error',
+        { selector: "NewExpression[callee.name='Heap'], NewExpression[callee.property.name='Heap']", message: 'only js/core.js makes a Heap: use the instance\'s (core.heap, core.kernels())' }],
     },
   },
   {

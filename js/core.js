@@ -15,7 +15,7 @@ import { ANY, oneOf, readOptions } from './args.js';
 import { PACK, STRINGS, UNPACK, limitsOf } from './io.js';
 import { FastmpError } from './errors.js';
 import { chooseBuild, compile, compileSync, moduleOf } from './loader.js';
-import { Heap } from './wasm/heap.js';
+import * as heapVerbs from './wasm/heap.js';
 
 export { PACK, STRINGS, UNPACK };
 const MODULES = [PACK, UNPACK, STRINGS];
@@ -108,13 +108,18 @@ export class Core {
     this.limits = limitsOf(build ?? chooseBuild('auto'), this.pureJs);
   }
 
+  /** Whether `module`'s kernels are attached to this instance's heap. */
+  attached(module) {
+    return this.heap !== null && heapVerbs.has(this.heap, module);
+  }
+
   /**
    * Whether `module`'s kernels can run now: attached, or loaded synchronously
    * here. Else its load starts (unless it is under way or failed), and the
    * caller takes its pure-JS path.
    */
   ready(module) {
-    if (this.heap !== null && this.heap.has(module)) return true;
+    if (this.attached(module)) return true;
     this.called.add(module);
     if (this.build === 'js' || this.failed[module] !== null || this.loading[module] !== null) return false;
     if (this.loadSync(module)) return true;
@@ -133,7 +138,7 @@ export class Core {
   /** Loads `module` synchronously where its source can be read so; false where it cannot. */
   loadSync(module) {
     if (!this.settleGivenSync()) return false;
-    if (this.heap?.has(module)) return true;
+    if (this.attached(module)) return true;
     const source = this.finder.findSync(module, this.build);
     if (source === null) return false;
     const compiled = compileSync(source, `the ${module} module`);
@@ -144,7 +149,7 @@ export class Core {
 
   /** Loads `module` (resolves when its kernels are attached; rejects, and remembers why, when it cannot be had). */
   load(module) {
-    if (this.heap?.has(module) || this.build === 'js') return Promise.resolve();
+    if (this.attached(module) || this.build === 'js') return Promise.resolve();
     this.loading[module] ??= this.loadNow(module).then(
       () => { this.loading[module] = null; },
       (err) => {
@@ -158,9 +163,9 @@ export class Core {
 
   async loadNow(module) {
     await this.settleGiven();
-    if (this.heap?.has(module)) return;
+    if (this.attached(module)) return;
     const compiled = await compile(await this.finder.find(module, this.build), `the ${module} module`);
-    this.attach(module, await this.heapOf().attach(module, compiled));
+    this.attach(module, await heapVerbs.attach(this.heapOf(), module, compiled));
   }
 
   /** The given modules compiled and attached (the first tells an 'auto' build); false where one cannot be compiled synchronously. */
@@ -180,12 +185,12 @@ export class Core {
       const { source, what, modules } = this.given.shift();
       const compiled = await compile(await source, what);
       const module = moduleOf(compiled, what, modules);
-      this.attach(module, await this.heapOf().attach(module, compiled));
+      this.attach(module, await heapVerbs.attach(this.heapOf(), module, compiled));
     }
   }
 
   attachSync(module, compiled) {
-    this.attach(module, this.heapOf().attachSync(module, compiled));
+    this.attach(module, heapVerbs.attachSync(this.heapOf(), module, compiled));
   }
 
   /** A module of `build` is attached: the instance's build, where it was not known; a module of another build is refused. */
@@ -198,7 +203,7 @@ export class Core {
   }
 
   heapOf() {
-    return (this.heap ??= new Heap());
+    return (this.heap ??= new heapVerbs.Heap());
   }
 
   /** Loads every module of `modules` (and waits for loads under way); rejects with the first that cannot be had. */
@@ -215,7 +220,7 @@ export class Core {
 
   /** memoryStats() of this instance. */
   stats() {
-    return this.heap === null ? { wasmMemory: 0, scratch: 0 } : this.heap.stats();
+    return this.heap === null ? { wasmMemory: 0, scratch: 0 } : heapVerbs.stats(this.heap);
   }
 }
 

@@ -19,6 +19,7 @@ import { refuse } from './lifetimes.js';
 import { kernelError } from './wasm/errors.js';
 import { freshOutput } from './wasm/outputs.js';
 import { arrayHeaderSize, decodeKind, packKind, packKindInto } from './wire.js';
+import * as heapVerbs from './wasm/heap.js';
 
 /** The wasm modules of the kernels (c/fastmp.h, js/surface.js). */
 export const PACK = 'pack';
@@ -71,12 +72,12 @@ export const kernelTakes = (core, op, n) => n >= core.limits.strings[op] && core
  */
 function packInScratch(heap, kind, x, n, fn) {
   const at = -arrayHeaderSize(n) & 15;
-  const scratch = heap.scratch;
-  const source = heap.place(kind.Type, x, 0, n, fn, x, scratch, at + packBound(n, kind.wire));
-  return { at, size: heap.pack(kind, source, n, scratch, at) };
+  const scratch = heapVerbs.scratchOf(heap);
+  const source = heapVerbs.place(heap, kind.Type, x, 0, n, fn, x, scratch, at + packBound(n, kind.wire));
+  return { at, size: heapVerbs.pack(heap, kind, source, n, scratch, at) };
 }
 
-/** pack() in JS, of x refused past its lifetime first (on the kernel's path, Heap.place() refuses it). */
+/** pack() in JS, of x refused past its lifetime first (on the kernel's path, the heap's placing refuses it). */
 function packInJs(kind, x, n, fn) {
   refuse(x, fn);
   return packKind(kind, x, n);
@@ -85,7 +86,7 @@ function packInJs(kind, x, n, fn) {
 /** x's n elements of kind as a standard msgpack array in a fresh Uint8Array. */
 export function pack(core, kind, x, n, fn) {
   if (!kernelPacks(core, kind, n)) return packInJs(kind, x, n, fn);
-  return core.heap.packOut(kind, x, n, fn, -arrayHeaderSize(n) & 15, packBound(n, kind.wire));
+  return heapVerbs.packOut(core.heap, kind, x, n, fn, -arrayHeaderSize(n) & 15, packBound(n, kind.wire));
 }
 
 /**
@@ -97,12 +98,12 @@ export function packView(core, kind, x, n, fn) {
   if (core.build === 'js') return packInJs(kind, x, n, fn);
   const heap = core.kernels(PACK, fn);
   const { at, size } = packInScratch(heap, kind, x, n, fn);
-  return heap.view(at, size);
+  return heapVerbs.view(heap, at, size);
 }
 
 /** Bytes already packed (a bin) as packView() gives them: copied into scratch (without wasm, the bytes themselves). */
 export function packedView(core, bytes, fn) {
-  return core.build === 'js' ? bytes : core.kernels(PACK, fn).viewOf(bytes);
+  return core.build === 'js' ? bytes : heapVerbs.viewOf(core.kernels(PACK, fn), bytes);
 }
 
 /**
@@ -111,7 +112,7 @@ export function packedView(core, bytes, fn) {
  * so that packing it never grows memory.
  */
 export function alloc(core, kind, n) {
-  return core.kernels(PACK, 'alloc').alloc(kind, n, (-arrayHeaderSize(n) & 15) + packBound(n, kind.wire));
+  return heapVerbs.alloc(core.kernels(PACK, 'alloc'), kind, n, (-arrayHeaderSize(n) & 15) + packBound(n, kind.wire));
 }
 
 // packInto()'s pure-JS output, reused (the path runs below the crossovers, a
@@ -143,7 +144,7 @@ export function packInto(core, kind, x, n, target, offset, room, fn) {
   const heap = core.heap;
   const { at, size } = packInScratch(heap, kind, x, n, fn);
   if (size > room) throw noRoom(size, offset, room);
-  heap.copyTo(target, offset, heap.scratch, at, size);
+  heapVerbs.copyTo(heap, target, offset, heapVerbs.scratchOf(heap), at, size);
   return size;
 }
 
@@ -166,14 +167,14 @@ export function packToStore(core, kind, x, n, store, pos, fn) {
   const heap = core.heap;
   const region = store.regionOf(heap);
   if (region !== null) {
-    const source = heap.place(kind.Type, x, 0, n, fn, x, region, pos + room, pos);
-    const end = pos + heap.pack(kind, source, n, region, pos);
+    const source = heapVerbs.place(heap, kind.Type, x, 0, n, fn, x, region, pos + room, pos);
+    const end = pos + heapVerbs.pack(heap, kind, source, n, region, pos);
     store.refresh();
     return end;
   }
   const { at, size } = packInScratch(heap, kind, x, n, fn);
   store.ensure(pos, size);
-  store.bytes.set(heap.take(heap.scratch, at, size), pos);
+  store.bytes.set(heapVerbs.take(heap, heapVerbs.scratchOf(heap), at, size), pos);
   return pos + size;
 }
 
@@ -207,17 +208,17 @@ export function unpack(core, kind, input, length, start, body, count, integralFl
   const heap = core.heap;
   const len = spanOf(kind, count, length - body);
   const flags = (integralFloats ? INTEGRAL_FLOATS : 0) | ELEMENTS_ONLY;
-  if (len >= UNPACK_CHUNK.from && !heap.holds(input, length, fn, original)) {
+  if (len >= UNPACK_CHUNK.from && !heapVerbs.holds(heap, input, length, fn, original)) {
     return unpackChunked(heap, kind, input, start, body, count, body + len, flags, cursor, fn, original, into);
   }
-  const scratch = heap.scratch;
-  const source = heap.place(Uint8Array, input, body, len, fn, original, scratch, count * kind.bytes);
-  if (!heap.unpack(kind, source, 0, len, count, flags, scratch, 0)) {
+  const scratch = heapVerbs.scratchOf(heap);
+  const source = heapVerbs.place(heap, Uint8Array, input, body, len, fn, original, scratch, count * kind.bytes);
+  if (!heapVerbs.unpack(heap, kind, source, 0, len, count, flags, scratch, 0)) {
     // The error quotes the input; one a growth has detached since, from where it was placed.
-    throw kernelError(kind, body, heap.failure(), lengthOf(input) === length ? input : heap.quote(source, body, len));
+    throw kernelError(kind, body, heapVerbs.failure(heap), lengthOf(input) === length ? input : heapVerbs.quote(heap, source, body, len));
   }
-  cursor.pos = body + heap.end();
-  return heap.takeTyped(kind.Type, scratch, 0, count, into);
+  cursor.pos = body + heapVerbs.end(heap);
+  return heapVerbs.takeTyped(heap, kind.Type, scratch, 0, count, into);
 }
 
 /**
@@ -235,26 +236,26 @@ function unpackChunked(heap, kind, input, start, body, count, inputEnd, flags, c
   const value = into ?? freshOutput(kind, count); // first: a refused output leaves scratch as it was
   const chunk = UNPACK_CHUNK.bytes;
   const outBytes = Math.min(count, chunk) * kind.bytes; // every element takes at least a byte
-  const scratch = heap.scratch;
+  const scratch = heapVerbs.scratchOf(heap);
   let pos = body;
   for (let i = 0; i < count;) {
     const avail = Math.min(chunk, inputEnd - pos);
     // (At least one element asked for: an input that has ended is then TRUNCATED.)
     const asked = Math.min(count - i, Math.max(avail, 1));
-    const source = heap.place(Uint8Array, input, pos, avail, fn, original, scratch, outBytes);
+    const source = heapVerbs.place(heap, Uint8Array, input, pos, avail, fn, original, scratch, outBytes);
     let done = asked;
     let used;
-    if (heap.unpack(kind, source, 0, avail, asked, flags, scratch, 0)) {
-      used = heap.end();
+    if (heapVerbs.unpack(heap, kind, source, 0, avail, asked, flags, scratch, 0)) {
+      used = heapVerbs.end(heap);
     } else {
-      const r = heap.failure();
+      const r = heapVerbs.failure(heap);
       if (r.code !== 'TRUNCATED' || pos + avail === inputEnd) {
         throw kernelError(kind, start, { ...r, count, index: i + r.index, offset: pos - start + r.offset }, input);
       }
       done = r.index; // >= 1: a chunk holds more than the longest element
       used = r.offset;
     }
-    heap.takeTyped(kind.Type, scratch, 0, done, value.subarray(i, i + done));
+    heapVerbs.takeTyped(heap, kind.Type, scratch, 0, done, value.subarray(i, i + done));
     i += done;
     pos += used;
   }
@@ -317,12 +318,12 @@ export class FieldReader {
       return value;
     }
     if (this.from < 0 || body < this.from || body + len > this.to || this.uses !== core.windowUses) this.copyFrom(heap, body, len);
-    heap.ensure(heap.scratch, count * kind.bytes, 0);
-    if (!heap.unpack(kind, this.source, body - this.from, len, count, flags, heap.scratch, 0)) {
-      throw kernelError(kind, body, heap.failure(), input);
+    heapVerbs.ensure(heap, heapVerbs.scratchOf(heap), count * kind.bytes, 0);
+    if (!heapVerbs.unpack(heap, kind, this.source, body - this.from, len, count, flags, heapVerbs.scratchOf(heap), 0)) {
+      throw kernelError(kind, body, heapVerbs.failure(heap), input);
     }
-    this.end = body + heap.end();
-    return heap.takeTyped(kind.Type, heap.scratch, 0, count, into);
+    this.end = body + heapVerbs.end(heap);
+    return heapVerbs.takeTyped(heap, kind.Type, heapVerbs.scratchOf(heap), 0, count, into);
   }
 
   /** The input from `offset` into the window: `len` bytes or twice the last window, whichever is longer, up to the input's end. */
@@ -330,9 +331,9 @@ export class FieldReader {
     const core = this.core;
     this.size = Math.max(len, Math.min(WINDOW_MOST, 2 * this.size));
     const end = Math.min(this.input.length, offset + this.size);
-    core.window ??= heap.region(0);
+    core.window ??= heapVerbs.region(heap, 0);
     core.windowUses++;
-    this.source = heap.place(Uint8Array, this.input, offset, end - offset, this.fn, this.input, core.window, 0);
+    this.source = heapVerbs.place(heap, Uint8Array, this.input, offset, end - offset, this.fn, this.input, core.window, 0);
     this.uses = core.windowUses;
     this.from = offset;
     this.to = end;

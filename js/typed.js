@@ -14,6 +14,7 @@ import { BOOL, KIND_OF_NAME, TYPE_NAMES, kindOfType } from './kinds.js';
 import { refuse, refuseTarget } from './lifetimes.js';
 import { HALF, halfOf, halfTarget, isHalf, widenHalf } from './codec/typed.js';
 import { arrayCount, binHeaderSize, isBinAt, newCursor, packBin as packBinBytes, readBin } from './wire.js';
+import * as heapVerbs from './wasm/heap.js';
 
 const PACK_OPTIONS = { bin: BOOLEAN };
 const UNPACK_OPTIONS = { integralFloats: BOOLEAN };
@@ -67,7 +68,7 @@ export function pack(core, x, options) {
   const kind = packable(x, 'pack');
   const bin = readOption(options, 'pack', PACK_OPTIONS, 'bin') ?? true;
   const n = usableLength(x, 'pack');
-  if (kind === HALF || (bin && kind.c === 'u8') || n > MAX_ELEMENTS) return packOther(core, kind, refused(x, 'pack'), n, bin, 'pack');
+  if (kind === HALF || (bin && kind.c === 'u8') || n > MAX_ELEMENTS) return packOther(core, kind, refused(x, 'pack'), n, bin);
   return io.pack(core, kind, x, n, 'pack'); // (which refuses x past its lifetime, on either path)
 }
 
@@ -77,10 +78,17 @@ const refused = (x, fn) => {
   return x;
 };
 
-/** pack() / packView() of a Float16Array, a bin, or too many elements. */
-function packOther(core, kind, x, n, bin, fn) {
-  if (kind === HALF) return (fn === 'pack' ? pack : packView)(core, widenHalf(x, fn)); // float32 elements, from a copy in JS memory
-  if (kind.c === 'u8' && bin) return fn === 'pack' ? packBin(x, n) : io.packedView(core, packBin(x, n), fn);
+/** pack() of a Float16Array, a bin, or too many elements. */
+function packOther(core, kind, x, n, bin) {
+  if (kind === HALF) return pack(core, widenHalf(x, 'pack')); // float32 elements, from a copy in JS memory
+  if (kind.c === 'u8' && bin) return packBin(x, n);
+  throw tooManyElements(n);
+}
+
+/** packView() of a Float16Array, a bin, or too many elements (apart from packOther(): a page that packs bundles no packView()). */
+function packViewOther(core, kind, x, n, bin) {
+  if (kind === HALF) return packView(core, widenHalf(x, 'packView'));
+  if (kind.c === 'u8' && bin) return io.packedView(core, packBin(x, n), 'packView');
   throw tooManyElements(n);
 }
 
@@ -88,7 +96,7 @@ export function packView(core, x, options) {
   const kind = packable(x, 'packView');
   const bin = readOption(options, 'packView', PACK_OPTIONS, 'bin') ?? true;
   const n = usableLength(x, 'packView');
-  if (kind === HALF || (bin && kind.c === 'u8') || n > MAX_ELEMENTS) return packOther(core, kind, refused(x, 'packView'), n, bin, 'packView');
+  if (kind === HALF || (bin && kind.c === 'u8') || n > MAX_ELEMENTS) return packViewOther(core, kind, refused(x, 'packView'), n, bin);
   return io.packView(core, kind, x, n, 'packView'); // (which refuses x past its lifetime, on either path)
 }
 
@@ -173,11 +181,11 @@ export function alloc(core, Type, n) {
 }
 
 export function free(core, x) {
-  if (core.heap === null || !core.heap.free(x)) throw new TypeError(`fastmp: free() takes an array from alloc(), not ${describe(x)}`);
+  if (core.heap === null || !heapVerbs.free(core.heap, x)) throw new TypeError(`fastmp: free() takes an array from alloc(), not ${describe(x)}`);
 }
 
 export function refresh(core, x) {
-  const view = core.heap?.refresh(x);
+  const view = core.heap === null ? undefined : heapVerbs.refresh(core.heap, x);
   if (view === undefined) throw new TypeError(`fastmp: refresh() takes an array from alloc(), not ${describe(x)}`);
   return view;
 }

@@ -47,7 +47,7 @@ test('a call loads the module it needs on its first need, synchronously where it
   expect(asked).toEqual([]); // (small: packed in JS)
   const bytes = typed.pack(core, FLOATS);
   expect(asked).toEqual(['pack: findSync']);
-  expect(core.heap.has('pack')).toBe(true);
+  expect(core.attached('pack')).toBe(true);
   expect(decoderOf(core, { shape: { v: Float32Array } }).decode(encoderOf(core, undefined).encode({ v: FLOATS })).v).toEqual(FLOATS);
   expect(typed.unpack(core, bytes, Float32Array)).toEqual(FLOATS);
   expect(asked).toEqual(['pack: findSync', 'unpack: findSync']);
@@ -77,7 +77,7 @@ test('where a module cannot be read synchronously, calls run in pure JS (same by
   expect(errorOf(() => typed.unpack(core, wide, Int16Array))).toEqual(errorOf(() => whole.unpack(wide, Int16Array)));
   open();
   await core.loadAll(['pack', 'unpack']);
-  expect(core.heap.has('pack') && core.heap.has('unpack')).toBe(true);
+  expect(core.attached('pack') && core.attached('unpack')).toBe(true);
   expect(typed.pack(core, FLOATS)).toEqual(packed); // by the kernels now
   expect(typed.packView(core, FLOATS)).toEqual(packed);
   expect(errorOf(() => typed.unpack(core, wide, Int16Array))).toEqual(errorOf(() => whole.unpack(wide, Int16Array)));

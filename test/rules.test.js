@@ -1,12 +1,13 @@
 // rules.test.js - the boundary's rules held by code (issue 42), checked:
 // one file compares lengths with the crossover table; the heap's state is
-// private to it; a kernel reads only an input Heap.place() placed.
+// private to it; a kernel reads only an input place() placed.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect, test } from 'vitest';
 import { KINDS } from '../js/kinds.js';
 import { createFastmp } from '../js/index.js';
 import { CORE } from '../js/instances.js';
+import * as heapVerbs from '../js/wasm/heap.js';
 import { ROOT } from './helpers.js';
 
 /** Every .js file under js/, as [path relative to the root, its text]. */
@@ -32,21 +33,28 @@ test('the heap\'s state is private: a live heap has no property a caller can rea
   fm.pack(new Float64Array(4096)); // (in use: modules attached, scratch grown)
   expect(Object.getOwnPropertyNames(heap)).toEqual([]);
   expect(Object.getOwnPropertySymbols(heap)).toEqual([]);
+  expect(Object.getOwnPropertyNames(Object.getPrototypeOf(heap))).toEqual(['constructor']); // (no methods: its verbs are heap.js's functions)
+  // The verbs read a Heap's state, and only a Heap's: anything else is a TypeError, and heap.js exports no way to the state.
+  expect(heapVerbs.scratchOf(heap)).toBeDefined();
+  for (const forged of [{}, Object.create(heap), new Proxy(heap, {})]) expect(() => heapVerbs.scratchOf(forged)).toThrow(TypeError);
+  const exported = Object.values(heapVerbs).filter((v) => typeof v === 'function').map((f) => f.name);
+  expect(exported).not.toContain('stateOf');
+  expect(exported.some((name) => /state/i.test(name))).toBe(false);
   // Nothing outside js/wasm/heap.js makes a Region or a Source.
   const makers = sources().filter(([, text]) => /new (Region|Source)\(/.test(text)).map(([path]) => path);
   expect(makers).toEqual(['js/wasm/heap.js']);
 });
 
-test('a kernel reads only what Heap.place() placed: an address or a forged source is refused before any kernel runs', async () => {
+test('a kernel reads only what place() placed: an address or a forged source is refused before any kernel runs', async () => {
   const fm = await createFastmp({ backend: 'scalar' });
   const heap = fm[CORE].heap;
   fm.pack(new Float32Array(4096));
-  const region = heap.region(64);
+  const region = heapVerbs.region(heap, 64);
   const f32 = KINDS.find((k) => k.Type === Float32Array);
   for (const forged of [64, { address: 64 }, Object.create(null)]) {
-    expect(() => heap.pack(f32, forged, 4, region, 0)).toThrow(TypeError);
+    expect(() => heapVerbs.pack(heap, f32, forged, 4, region, 0)).toThrow(TypeError);
   }
-  const placed = heap.place(Float32Array, new Float32Array([1, 2, 3, 4]), 0, 4, 'pack', null, region, 32);
-  expect(heap.pack(f32, placed, 4, region, 0)).toBe(1 + 5 * 4); // a fixarray header, four float 32s
-  heap.release(region);
+  const placed = heapVerbs.place(heap, Float32Array, new Float32Array([1, 2, 3, 4]), 0, 4, 'pack', null, region, 32);
+  expect(heapVerbs.pack(heap, f32, placed, 4, region, 0)).toBe(1 + 5 * 4); // a fixarray header, four float 32s
+  heapVerbs.release(heap, region);
 });

@@ -11,6 +11,7 @@
 import { byteLengthOf, usableView } from '../args.js';
 import { PACK, packToStore } from '../io.js';
 import { belowOwned } from '../lifetimes.js';
+import * as heapVerbs from '../wasm/heap.js';
 
 /** Idle stores a pool keeps (each as large as the largest message it held); others are released. */
 const POOLED_STORES = 4;
@@ -41,7 +42,7 @@ class StorePool {
  */
 export function storePool(core) {
   const pools = core.pools;
-  if (core.heap !== null && core.heap.has(PACK)) return (pools.wasm ??= new StorePool(core, WasmStore));
+  if (core.heap !== null && heapVerbs.has(core.heap, PACK)) return (pools.wasm ??= new StorePool(core, WasmStore));
   return (pools.js ??= new StorePool(core, JsStore));
 }
 
@@ -106,14 +107,14 @@ class WasmStore {
   constructor(core, initialBytes) {
     this.core = core;
     this.heap = core.heap;
-    this.region = this.heap.region(Math.max(initialBytes, 64));
+    this.region = heapVerbs.region(this.heap, Math.max(initialBytes, 64));
     this.since = 0;
     this.refresh();
   }
 
   /** At the start of every encode: the memory epoch from which growth is the call's own (live()). */
   start() {
-    this.since = this.heap.epoch;
+    this.since = heapVerbs.epochOf(this.heap);
     this.refresh();
   }
 
@@ -121,10 +122,10 @@ class WasmStore {
 
   /** The region's views, taken again (after any call into the heap: memory may have grown). */
   refresh() {
-    const bytes = this.heap.bytes(this.region);
+    const bytes = heapVerbs.bytes(this.heap, this.region);
     if (bytes === this.bytes) return;
     this.bytes = bytes;
-    this.view = this.heap.dataView(this.region);
+    this.view = heapVerbs.dataView(this.heap, this.region);
   }
 
   /**
@@ -134,7 +135,7 @@ class WasmStore {
    * detached otherwise.
    */
   live(view, original, fn = 'encode') {
-    return usableView(this.heap.reattach(view, this.since, fn, original), fn);
+    return usableView(heapVerbs.reattach(this.heap, view, this.since, fn, original), fn);
   }
 
   /**
@@ -145,7 +146,7 @@ class WasmStore {
   source(data, growing) {
     if (!growing) return data;
     const size = byteLengthOf(data);
-    return belowOwned(data, size) || this.heap.holds(data, size, 'encode', data) ? new Uint8Array(data) : data;
+    return belowOwned(data, size) || heapVerbs.holds(this.heap, data, size, 'encode', data) ? new Uint8Array(data) : data;
   }
 
   /**
@@ -154,12 +155,12 @@ class WasmStore {
    * growth has length 0, and the heap's capacity answers.
    */
   #short(need) {
-    return need > this.bytes.length && need > this.heap.capacity(this.region);
+    return need > this.bytes.length && need > heapVerbs.capacity(this.heap, this.region);
   }
 
   ensure(pos, extra) {
     const need = pos + extra;
-    if (this.#short(need)) this.heap.ensure(this.region, Math.max(need, 2 * this.heap.capacity(this.region)), pos);
+    if (this.#short(need)) heapVerbs.ensure(this.heap, this.region, Math.max(need, 2 * heapVerbs.capacity(this.heap, this.region)), pos);
     this.refresh(); // (also after no growth of its own: user code the call ran, an extension say, may have grown memory)
   }
 
@@ -178,7 +179,7 @@ class WasmStore {
   }
 
   take(pos) {
-    return this.heap.take(this.region, 0, pos);
+    return heapVerbs.take(this.heap, this.region, 0, pos);
   }
 
   copyInto(target, offset, pos) {
@@ -187,6 +188,6 @@ class WasmStore {
   }
 
   release() {
-    this.heap.release(this.region);
+    heapVerbs.release(this.heap, this.region);
   }
 }

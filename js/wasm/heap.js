@@ -1,11 +1,14 @@
 // heap.js - THE BOUNDARY: one instance's wasm memory and all that lies in it.
 // A Heap creates the memory its wasm modules import (pack, unpack, strings:
 // c/fastmp.h "the wasm modules' memory"), grows it, allocates from it
-// (allocator.js), and alone reads and writes it: its state is private, and
-// every other file reaches the kernels through its verbs, which keep the
-// rules below whatever the caller does.
+// (allocator.js), and alone reads and writes it. A Heap is a handle with
+// language-private state and no methods; the verbs are this module's
+// functions (place(heap, ...), pack(heap, ...)), the only code that reaches
+// that state, and they keep the rules below whatever the caller does.
+// (Functions, not methods, so that a page bundles only the verbs it calls.)
 //
-// - Inputs: a kernel reads a caller's typed array only through place(),
+// - Inputs: a kernel reads a caller's typed array only through place()
+//   (or packOut(), which places as it does),
 //   which locates it first (refusing one past its lifetime: js/lifetimes.js),
 //   copies it out of a live packView() output (which the call's own scratch
 //   use would overwrite), copies a small view from offset 0 (never asked for
@@ -17,8 +20,8 @@
 // - Regions: scratch (one, reused by every call; only grows), the message
 //   codec's stores and input windows. A region moves only in ensure(); a
 //   Source of a region that has moved since is refused.
-// - Growth: only the allocator grows memory, through #grow(), which renews
-//   every view of it; views the heap hands out (bytes(), dataView()) are to
+// - Growth: only the allocator grows memory, through grow(), which renews
+//   every view of it; views the verbs hand out (bytes(), dataView()) are to
 //   be taken again after any verb.
 // - Outputs: packView() outputs are views of scratch, valid until the next
 //   verb that uses scratch; alloc() arrays until free().
@@ -90,553 +93,606 @@ class Source {
   }
 }
 
+/** What a Heap holds (its fields: newState()); set in Heap's static block. */
+let stateOf;
+
+/**
+ * One instance's wasm memory. It has no property and no method: what it
+ * holds is read and written only by this module's verbs (place(heap, ...),
+ * pack(heap, ...), ...), through stateOf(), which no other module has.
+ * (Verbs, not methods: a page bundles only the verbs it calls.)
+ */
 export class Heap {
-  #memory;
-  #buffer = null;
-  #u8;
-  #views = new Map(); // Type -> a view of all of memory
-  #lastType = null; // the Type #view() was last asked for, and its view
-  #lastView = null;
-  #epoch = 0; // growths so far
-  #epochs = new WeakMap(); // buffer -> the growth that made it
-  #kernels = { pack: null, unpack: null, strings: null }; // each module's exports, once attached
-  #space; // the allocator
-  #result; // the address of the kernels' fm_result
-  #scratch;
-  #allocations = new RangeSet(); // live alloc() arrays: { start, end, length, Type, live }
-  #records = new WeakSet(); // every alloc() record of this heap's, live or freed
-  #freed = new RangeSet(); // ranges free() released, until an allocation reuses them
-  #generation = 0; // one more at every use of scratch: packView() outputs of an older one have expired
-  #output = { start: 0, end: 0, generation: -1 }; // the latest packView() output
-  #readInPlace = false; // whether the latest #placeAt() input is read in place
+  #state;
 
   constructor() {
-    this.#memory = new WebAssembly.Memory({ initial: MEMORY_PAGES, maximum: MAX_PAGES });
-    this.#renew();
-    this.#space = new Allocator(HEAP_BASE, this.#buffer.byteLength, (bytes) => this.#grow(bytes));
-    this.#result = this.#space.malloc(RESULT.size);
-    this.#scratch = this.region(0);
+    this.#state = newState();
   }
 
-  // ---- modules --------------------------------------------------------------------------
-
-  /** Instantiates compiled `module` ('pack', 'unpack', 'strings') on this memory; resolves to its build ('simd', 'scalar'). */
-  async attach(module, compiled) {
-    return this.#started(module, await WebAssembly.instantiate(compiled, this.#imports()));
+  static {
+    stateOf = (heap) => heap.#state;
   }
+}
 
-  /** attach() without a promise (blocks while it instantiates). */
-  attachSync(module, compiled) {
-    return this.#started(module, new WebAssembly.Instance(compiled, this.#imports()));
+function newState() {
+  const h = {
+    memory: new WebAssembly.Memory({ initial: MEMORY_PAGES, maximum: MAX_PAGES }),
+    buffer: null,
+    u8: null,
+    views: new Map(), // Type -> a view of all of memory
+    lastType: null, // the Type viewAs() was last asked for, and its view
+    lastView: null,
+    epoch: 0, // growths so far
+    epochs: new WeakMap(), // buffer -> the growth that made it
+    kernels: { pack: null, unpack: null, strings: null }, // each module's exports, once attached
+    space: null, // the allocator
+    result: 0, // the address of the kernels' fm_result
+    scratch: null,
+    // alloc()'s bookkeeping (js/wasm/ranges.js RangeSets), made by the first alloc():
+    allocations: null, // live alloc() arrays: { start, end, length, Type, live }
+    records: null, // every alloc() record of this heap's, live or freed (a WeakSet)
+    freed: null, // ranges free() released, until an allocation reuses them
+    generation: 0, // one more at every use of scratch: packView() outputs of an older one have expired
+    output: { start: 0, end: 0, generation: -1 }, // the latest packView() output
+    readInPlace: false, // whether the latest placeAt() input is read in place
+  };
+  renew(h);
+  h.space = new Allocator(HEAP_BASE, h.buffer.byteLength, (bytes) => grow(h, bytes));
+  h.result = h.space.malloc(RESULT.size);
+  h.scratch = newRegion(h, 0);
+  return h;
+}
+
+// ---- modules --------------------------------------------------------------------------
+
+/** Instantiates compiled `module` ('pack', 'unpack', 'strings') on this memory; resolves to its build ('simd', 'scalar'). */
+export async function attach(heap, module, compiled) {
+  const h = stateOf(heap);
+  return started(h, module, await WebAssembly.instantiate(compiled, imports(h)));
+}
+
+/** attach() without a promise (blocks while it instantiates). */
+export function attachSync(heap, module, compiled) {
+  const h = stateOf(heap);
+  return started(h, module, new WebAssembly.Instance(compiled, imports(h)));
+}
+
+function imports(h) {
+  return { env: { memory: h.memory } };
+}
+
+function started(h, module, instance) {
+  const kernels = instance.exports;
+  kernels._initialize?.();
+  h.kernels[module] = kernels;
+  return kernels.fm_simd_enabled() ? 'simd' : 'scalar';
+}
+
+/** Whether module's kernels are attached. */
+export const has = (heap, module) => stateOf(heap).kernels[module] !== null;
+
+/** What memoryStats() reports of this heap. */
+export function stats(heap) {
+  const h = stateOf(heap);
+  return { wasmMemory: h.buffer.byteLength, scratch: regionOf(h.scratch).capacity };
+}
+
+// ---- memory, views and growth ---------------------------------------------------------------
+
+/** Memory grows by at least `bytes`; returns its new size, or -1 when wasm32 memory cannot hold it. */
+function grow(h, bytes) {
+  const pages = Math.ceil(bytes / PAGE);
+  if (h.buffer.byteLength / PAGE + pages > MAX_PAGES) return -1;
+  try {
+    h.memory.grow(pages);
+  } catch {
+    return -1; // (the engine may refuse before wasm32's limit)
   }
+  renew(h);
+  return h.buffer.byteLength;
+}
 
-  #imports() {
-    return { env: { memory: this.#memory } };
-  }
+/** Takes the views of memory again (at start, and after every growth). */
+function renew(h) {
+  if (h.buffer !== null) markDetachedByGrowth(h.buffer);
+  const buffer = h.memory.buffer;
+  h.buffer = buffer;
+  h.epochs.set(buffer, ++h.epoch);
+  h.u8 = new Uint8Array(buffer);
+  h.views.clear();
+  h.lastType = null;
+  own(buffer, (start, end, fn, original) => (locate(h, start, end, fn, original) === IN_OUTPUT ? IN_AN_OUTPUT : IN_ALLOCATION));
+}
 
-  #started(module, instance) {
-    const kernels = instance.exports;
-    kernels._initialize?.();
-    this.#kernels[module] = kernels;
-    return kernels.fm_simd_enabled() ? 'simd' : 'scalar';
-  }
+/** A view of all of memory as `Type` (kept until memory grows). */
+function viewAs(h, Type) {
+  if (Type === h.lastType) return h.lastView; // (most calls ask for the type the previous one did)
+  let v = h.views.get(Type);
+  if (v === undefined) h.views.set(Type, (v = new Type(h.buffer)));
+  h.lastType = Type;
+  h.lastView = v;
+  return v;
+}
 
-  /** Whether module's kernels are attached. */
-  has(module) {
-    return this.#kernels[module] !== null;
-  }
+/** malloc(), or a RangeError that says memory is full. Memory in use again is no longer what free() released. */
+function malloc(h, bytes) {
+  if (bytes + HEAP_BASE > 2 ** 32) throw new RangeError(`fastmp: ${bytes} bytes do not fit in wasm32 memory (at most 4 GiB)`);
+  const now = h.buffer.byteLength;
+  const at = h.space.malloc(bytes);
+  if (at === 0) throw noRoom(bytes, now);
+  if (h.freed !== null && h.freed.size > 0) h.freed.deleteOverlapping(at, at + bytes);
+  return at;
+}
 
-  /** What memoryStats() reports of this heap. */
-  stats() {
-    return { wasmMemory: this.#buffer.byteLength, scratch: regionOf(this.#scratch).capacity };
-  }
+// ---- regions ------------------------------------------------------------------------------------
 
-  // ---- memory, views and growth ---------------------------------------------------------------
+/** A new region of at least `bytes` bytes (no memory until ensure() when 0). */
+export const region = (heap, bytes) => newRegion(stateOf(heap), bytes);
 
-  /** Memory grows by at least `bytes`; returns its new size, or -1 when wasm32 memory cannot hold it. */
-  #grow(bytes) {
-    const pages = Math.ceil(bytes / PAGE);
-    if (this.#buffer.byteLength / PAGE + pages > MAX_PAGES) return -1;
-    try {
-      this.#memory.grow(pages);
-    } catch {
-      return -1; // (the engine may refuse before wasm32's limit)
+function newRegion(h, bytes) {
+  const region = new Region(MADE_HERE, { address: 0, capacity: 0, moves: 0, bytes: null, data: null, epoch: 0, seen: -1 });
+  if (bytes > 0) ensureIn(h, region, bytes, 0);
+  return region;
+}
+
+/** The scratch region, which every call may reuse. */
+export const scratchOf = (heap) => stateOf(heap).scratch;
+
+/** The bytes a region holds now. */
+export const capacity = (heap, region) => regionOf(region).capacity;
+
+/**
+ * The region holds at least `need` bytes afterwards, its first `keep`
+ * bytes as they were. When it must grow it moves (scratch to the next
+ * power of two, where that can be had), which may grow memory; a refused
+ * growth leaves it as it was (a RangeError).
+ */
+export const ensure = (heap, region, need, keep) => ensureIn(stateOf(heap), region, need, keep);
+
+function ensureIn(h, region, need, keep) {
+  const r = regionOf(region);
+  if (region === h.scratch) h.generation++;
+  if (need <= r.capacity) return;
+  // Nothing to keep: the old block is free before the new one is asked
+  // for (a region past 2 GiB cannot have both), and had again if refused.
+  const old = r.capacity;
+  if (keep === 0 && old > 0) h.space.free(r.address);
+  let at;
+  try {
+    at = mallocRegion(h, region, need);
+  } catch (e) {
+    if (keep === 0 && old > 0) {
+      r.address = h.space.malloc(old);
+      r.capacity = r.address === 0 ? 0 : h.space.sizeOf(r.address);
+      r.moves++;
     }
-    this.#renew();
-    return this.#buffer.byteLength;
+    throw e;
   }
-
-  /** Takes the views of memory again (at start, and after every growth). */
-  #renew() {
-    if (this.#buffer !== null) markDetachedByGrowth(this.#buffer);
-    const buffer = this.#memory.buffer;
-    this.#buffer = buffer;
-    this.#epochs.set(buffer, ++this.#epoch);
-    this.#u8 = new Uint8Array(buffer);
-    this.#views.clear();
-    this.#lastType = null;
-    own(buffer, (start, end, fn, original) => (this.#locate(start, end, fn, original) === IN_OUTPUT ? IN_AN_OUTPUT : IN_ALLOCATION));
+  if (keep > 0) {
+    h.u8.copyWithin(at, r.address, r.address + keep);
+    h.space.free(r.address);
   }
+  r.address = at;
+  r.capacity = h.space.sizeOf(at);
+  r.moves++;
+}
 
-  /** A view of all of memory as `Type` (kept until memory grows). */
-  #view(Type) {
-    if (Type === this.#lastType) return this.#lastView; // (most calls ask for the type the previous one did)
-    let v = this.#views.get(Type);
-    if (v === undefined) this.#views.set(Type, (v = new Type(this.#buffer)));
-    this.#lastType = Type;
-    this.#lastView = v;
-    return v;
+/** A block for a region of `need` bytes: scratch's the next power of two, where that can be had, else exactly `need`. */
+function mallocRegion(h, region, need) {
+  if (region !== h.scratch) return malloc(h, need);
+  const size = Math.max(MIN_SCRATCH, 2 ** Math.ceil(Math.log2(need)));
+  try {
+    return malloc(h, size);
+  } catch (e) {
+    if (size === need) throw e;
+    return malloc(h, need); // (past 2 GiB the next power is 4 GiB: exactly what is asked)
   }
+}
 
-  /** malloc(), or a RangeError that says memory is full. Memory in use again is no longer what free() released. */
-  #malloc(bytes) {
-    if (bytes + HEAP_BASE > 2 ** 32) throw new RangeError(`fastmp: ${bytes} bytes do not fit in wasm32 memory (at most 4 GiB)`);
-    const now = this.#buffer.byteLength;
-    const at = this.#space.malloc(bytes);
-    if (at === 0) throw noRoom(bytes, now);
-    if (this.#freed.size > 0) this.#freed.deleteOverlapping(at, at + bytes);
-    return at;
+/** Frees a region's memory (it is not used again). */
+export const release = (heap, region) => releaseIn(stateOf(heap), region);
+
+function releaseIn(h, region) {
+  const r = regionOf(region);
+  if (r.capacity > 0) h.space.free(r.address);
+  r.capacity = 0;
+  r.moves++;
+}
+
+/** The region's bytes as a Uint8Array, valid until memory grows: take it again after any verb. */
+export const bytes = (heap, region) => bytesIn(stateOf(heap), region);
+
+function bytesIn(h, region) {
+  const r = regionOf(region);
+  // (Taken again when memory has grown or the region has moved since: `seen` is its move count then.)
+  if (r.epoch !== h.epoch || r.seen !== r.moves) {
+    r.bytes = new Uint8Array(h.buffer, r.address, r.capacity);
+    r.data = new DataView(h.buffer, r.address, r.capacity);
+    r.epoch = h.epoch;
+    r.seen = r.moves;
   }
+  return r.bytes;
+}
 
-  // ---- regions ------------------------------------------------------------------------------------
+/** A DataView of the region's bytes, as bytes() gives them. */
+export function dataView(heap, region) {
+  bytesIn(stateOf(heap), region);
+  return regionOf(region).data;
+}
 
-  /** A new region of at least `bytes` bytes (no memory until ensure() when 0). */
-  region(bytes) {
-    const region = new Region(MADE_HERE, { address: 0, capacity: 0, moves: 0, bytes: null, data: null, epoch: 0, seen: -1 });
-    if (bytes > 0) this.ensure(region, bytes, 0);
-    return region;
-  }
+// ---- alloc(), free(), refresh() ------------------------------------------------------------------
 
-  /** The scratch region, which every call may reuse. */
-  get scratch() {
-    return this.#scratch;
-  }
-
-  /** The bytes a region holds now. */
-  capacity(region) {
-    return regionOf(region).capacity;
-  }
-
-  /**
-   * The region holds at least `need` bytes afterwards, its first `keep`
-   * bytes as they were. When it must grow it moves (scratch to the next
-   * power of two, where that can be had), which may grow memory; a refused
-   * growth leaves it as it was (a RangeError).
-   */
-  ensure(region, need, keep) {
-    const r = regionOf(region);
-    if (region === this.#scratch) this.#generation++;
-    if (need <= r.capacity) return;
-    // Nothing to keep: the old block is free before the new one is asked
-    // for (a region past 2 GiB cannot have both), and had again if refused.
-    const old = r.capacity;
-    if (keep === 0 && old > 0) this.#space.free(r.address);
-    let at;
-    try {
-      at = this.#mallocRegion(region, need);
-    } catch (e) {
-      if (keep === 0 && old > 0) {
-        r.address = this.#space.malloc(old);
-        r.capacity = r.address === 0 ? 0 : this.#space.sizeOf(r.address);
-        r.moves++;
-      }
-      throw e;
+/**
+ * A `kind` array of n elements in wasm memory. The scratch its packing
+ * needs (`room` bytes) is reserved first, so that packing it never grows
+ * memory. A refused allocation (a RangeError) leaves scratch as it was.
+ */
+export function alloc(heap, kind, n, room) {
+  const h = stateOf(heap);
+  const scratch = regionOf(h.scratch);
+  const previous = scratch.capacity;
+  ensureIn(h, h.scratch, room, 0);
+  const bytes = Math.max(n * kind.bytes, 1);
+  let start;
+  try {
+    start = malloc(h, bytes);
+  } catch (e) {
+    // A refused allocation leaves scratch as it was (a grown one would hold that memory for good).
+    if (scratch.capacity !== previous) {
+      releaseIn(h, h.scratch);
+      if (previous > 0) ensureIn(h, h.scratch, previous, 0);
     }
-    if (keep > 0) {
-      this.#u8.copyWithin(at, r.address, r.address + keep);
-      this.#space.free(r.address);
-    }
-    r.address = at;
-    r.capacity = this.#space.sizeOf(at);
-    r.moves++;
+    throw e;
   }
-
-  /** A block for a region of `need` bytes: scratch's the next power of two, where that can be had, else exactly `need`. */
-  #mallocRegion(region, need) {
-    if (region !== this.#scratch) return this.#malloc(need);
-    const size = Math.max(MIN_SCRATCH, 2 ** Math.ceil(Math.log2(need)));
-    try {
-      return this.#malloc(size);
-    } catch (e) {
-      if (size === need) throw e;
-      return this.#malloc(need); // (past 2 GiB the next power is 4 GiB: exactly what is asked)
-    }
+  const record = { start, end: start + bytes, length: n, Type: kind.Type, live: true };
+  if (h.allocations === null) {
+    h.allocations = new RangeSet();
+    h.records = new WeakSet();
+    h.freed = new RangeSet();
   }
+  h.allocations.add(record);
+  h.records.add(record);
+  return handOut(h, record);
+}
 
-  /** Frees a region's memory (it is not used again). */
-  release(region) {
-    const r = regionOf(region);
-    if (r.capacity > 0) this.#space.free(r.address);
-    r.capacity = 0;
-    r.moves++;
+function handOut(h, record) {
+  const view = new record.Type(h.buffer, record.start, record.length);
+  HANDLES.set(view, record);
+  return view;
+}
+
+/** A live view of the same allocation as x (after growth detached x); undefined when x is none of this heap's. */
+export function refresh(heap, x) {
+  const h = stateOf(heap);
+  const record = HANDLES.get(x);
+  if (h.records === null || !h.records.has(record)) return undefined;
+  if (!record.live) throw lifetimeError('FREED', 'refresh() was given an array that free() has released');
+  return handOut(h, record);
+}
+
+/** Releases an allocation; false when x is none of this heap's alloc() arrays. */
+export function free(heap, x) {
+  const h = stateOf(heap);
+  const record = HANDLES.get(x);
+  if (h.records === null || !h.records.has(record)) return false;
+  if (!record.live) throw lifetimeError('FREED', 'free() was given an array that is already freed');
+  record.live = false;
+  h.allocations.delete(record);
+  h.freed.add({ start: record.start, end: record.end });
+  h.space.free(record.start);
+  return true;
+}
+
+// ---- where a view lies -------------------------------------------------------------------------
+
+/**
+ * Where bytes [start, end) of this memory lie (those of a view of it): an InAllocation
+ * (a live alloc() array: read in place), IN_OUTPUT (the latest packView()
+ * output: copied before the call uses scratch) or OUTSIDE (not this
+ * memory). Any other view of it is refused: an expired output (by its
+ * identity too: STALE wherever a later output lies), a freed array or its
+ * bytes (FREED), anything else (STALE).
+ */
+function locate(h, start, end, fn, original) {
+  const handed = generationOf(original);
+  if (handed !== undefined && handed !== h.generation) throw staleOutputError(fn);
+  // (An empty alloc() array overlaps no range: only its record tells that it was freed.)
+  if (HANDLES.get(original)?.live === false) throw freedError(fn);
+  if (h.allocations !== null && h.allocations.holding(start, end) !== undefined) return new InAllocation(start);
+  const o = h.output;
+  if (o.generation === h.generation && start >= o.start && end <= o.end) return IN_OUTPUT;
+  if (h.freed !== null && h.freed.overlaps(start, end)) throw lifetimeError('FREED', `${fn}() was given a view of an array that free() has released`);
+  throw staleOutputError(fn);
+}
+
+/** locate() of typed array x (read through the intrinsics), with the shortcut for small views from offset 0. */
+function whereIs(h, x, size, fn, original) {
+  if (belowOwned(x, size)) return OUTSIDE;
+  if (bufferOf(x) !== h.buffer) {
+    refuse(x, fn, original); // (another owner's view: refused past its lifetime by its own rules)
+    return OUTSIDE;
   }
+  const start = byteOffsetOf(x);
+  return locate(h, start, start + size, fn, original);
+}
 
-  /** The region's bytes as a Uint8Array, valid until memory grows: take it again after any verb. */
-  bytes(region) {
-    const r = regionOf(region);
-    // (Taken again when memory has grown or the region has moved since: `seen` is its move count then.)
-    if (r.epoch !== this.#epoch || r.seen !== r.moves) {
-      r.bytes = new Uint8Array(this.#buffer, r.address, r.capacity);
-      r.data = new DataView(this.#buffer, r.address, r.capacity);
-      r.epoch = this.#epoch;
-      r.seen = r.moves;
-    }
-    return r.bytes;
+// ---- placing inputs ---------------------------------------------------------------------------
+
+/**
+ * Places `count` elements of typed array x (a Type, read through the
+ * intrinsics), from its element `from`, for a kernel whose output takes
+ * region[0, outEnd) (a store's: from its write position); returns the
+ * Source the kernel verbs read. They are read in place when x lies in a
+ * live alloc() array, else copied into the region at align16(outEnd); the
+ * region holds what is needed afterwards, its first `keep` bytes as they
+ * were. The order is the rule: locate x, copy it out of a live output,
+ * make it readable after growth, grow the region, copy it in. (`fn`,
+ * `original`: the call and the object the caller passed, for refusals.)
+ */
+export function place(heap, Type, x, from, count, fn, original, region, outEnd, keep = 0) {
+  const h = stateOf(heap);
+  const address = placeAt(h, Type, x, from, count, fn, original, region, outEnd, keep);
+  return new Source(MADE_HERE, address, h.readInPlace ? null : region);
+}
+
+/** place() without the Source: the address (h.readInPlace says whether it is the caller's alloc() array). */
+function placeAt(h, Type, x, from, count, fn, original, region, outEnd, keep) {
+  const bytes = Type.BYTES_PER_ELEMENT;
+  const size = byteLengthOf(x);
+  const where = whereIs(h, x, size, fn, original);
+  const inPlace = where instanceof InAllocation;
+  h.readInPlace = inPlace;
+  const at = align16(outEnd);
+  const need = inPlace ? outEnd : at + count * bytes;
+  let input = from === 0 && count === lengthOf(x) ? x : new Type(bufferOf(x), byteOffsetOf(x) + from * bytes, count);
+  // A copy of a live output, which the call's scratch use would overwrite;
+  // or of a small view not asked for its buffer, which a growth would detach if it were of this memory.
+  if (where === IN_OUTPUT || (where === OUTSIDE && need > regionOf(region).capacity && belowOwned(x, size))) input = new Type(input);
+  ensureIn(h, region, need, keep);
+  if (inPlace) return where.address + from * bytes;
+  const address = regionOf(region).address + at;
+  copyInto(viewAs(h, Type), input, address / bytes);
+  return address;
+}
+
+/**
+ * pack() of all n elements of x in one verb: x placed (as place() places
+ * it) after an output of `room` bytes at scratch[at], packed there, and
+ * the output returned as a fresh copy.
+ */
+export function packOut(heap, kind, x, n, fn, at, room) {
+  const h = stateOf(heap);
+  const scratch = h.scratch;
+  const address = placeAt(h, kind.Type, x, 0, n, fn, x, scratch, at + room, 0);
+  const out = regionOf(scratch).address + at;
+  const size = h.kernels.pack[kind.pack](address, n, out) >>> 0;
+  return copyOut(h.u8, out, out + size);
+}
+
+/**
+ * The input bytes [0, from + len) a kernel's error quotes, the bytes at
+ * `from` as the Source holds them (an input in wasm memory may have been
+ * detached by a growth since: quoted from where it was placed).
+ */
+export function quote(heap, source, from, len) {
+  const h = stateOf(heap);
+  const address = sourceOf(source);
+  const bytes = new Uint8Array(from + len);
+  bytes.set(h.u8.subarray(address, address + len), from);
+  return bytes;
+}
+
+/** The Source of bytes [at, ...) of a region of the heap's (bytes a verb or the caller wrote through bytes()). */
+export function sourceIn(heap, region, at) {
+  stateOf(heap); // (a Heap's, or a TypeError)
+  return new Source(MADE_HERE, regionOf(region).address + at, region);
+}
+
+/** Whether typed array x (its `size` bytes, live: refused before) lies in this memory (io.js reads such an input whole, not a chunk at a time). */
+export function holds(heap, x, size, fn, original) {
+  const h = stateOf(heap);
+  return whereIs(h, x, size, fn, original) !== OUTSIDE;
+}
+
+// ---- kernels -----------------------------------------------------------------------------------
+
+/** The pack kernel of `kind` on n elements at `source`, its output at region[outAt]; returns the bytes written. */
+export function pack(heap, kind, source, n, region, outAt) {
+  const h = stateOf(heap);
+  return h.kernels.pack[kind.pack](sourceOf(source), n, regionOf(region).address + outAt) >>> 0;
+}
+
+/**
+ * The unpack kernel of `kind`: `count` elements from source + from (at most
+ * `len` bytes), into region[outAt]; true when it succeeded (end()), else
+ * false (failure()).
+ */
+export function unpack(heap, kind, source, from, len, count, flags, region, outAt) {
+  const h = stateOf(heap);
+  return h.kernels.unpack[kind.unpack](sourceOf(source) + from, len, regionOf(region).address + outAt, count, flags, h.result) === 0;
+}
+
+/** A string kernel `name` (c/fm_string.c) of (source, n, region[outAt]) with the result record; true when it succeeded. */
+export function convert(heap, name, source, n, region, outAt) {
+  const h = stateOf(heap);
+  return h.kernels.strings[name](sourceOf(source), n, regionOf(region).address + outAt, h.result) === 0;
+}
+
+/** A one-byte kind's check kernel `name` on n bytes at source; true when every char is in its set. */
+export function check8(heap, name, source, n) {
+  const h = stateOf(heap);
+  return h.kernels.strings[name](sourceOf(source), n, h.result) === 0;
+}
+
+/** fm_bmp_narrow: how many of n BMP chars at source are at most `max`, written one byte each to region[outAt]. */
+export function narrow(heap, source, n, region, outAt, max) {
+  const h = stateOf(heap);
+  return h.kernels.strings.fm_bmp_narrow(sourceOf(source), n, regionOf(region).address + outAt, max) >>> 0;
+}
+
+/** fm_result.end after a kernel succeeded: where the array it decoded ends. */
+export function end(heap) {
+  const h = stateOf(heap);
+  return viewAs(h, Uint32Array)[(h.result + RESULT.end) >>> 2];
+}
+
+/** The fm_result of a kernel that failed, its code as a name. */
+export function failure(heap) {
+  const h = stateOf(heap);
+  const words = viewAs(h, Uint32Array);
+  const field = (name) => words[(h.result + RESULT[name]) >>> 2];
+  const index = field('index');
+  return {
+    code: CODE_NAMES[field('code')] ?? `C${field('code')}`,
+    count: field('count'),
+    index: index === NO_INDEX_U32 ? -1 : index,
+    offset: field('offset'),
+    end: field('end'),
+    tag: field('tag'),
+    value: (BigInt(field('valueHi')) << 32n) | BigInt(field('valueLo')),
+  };
+}
+
+// ---- outputs --------------------------------------------------------------------------------
+
+/** A fresh copy of region[at, at + size), with its own ArrayBuffer. */
+export function take(heap, region, at, size) {
+  const h = stateOf(heap);
+  const from = regionOf(region).address + at;
+  return copyOut(h.u8, from, from + size);
+}
+
+/** count elements of Type at region[at] (aligned to Type), as a fresh Type or written into `into`. */
+export function takeTyped(heap, Type, region, at, count, into) {
+  const h = stateOf(heap);
+  const first = (regionOf(region).address + at) / Type.BYTES_PER_ELEMENT;
+  const elements = viewAs(h, Type);
+  if (into === undefined) return copyOut(elements, first, first + count);
+  into.set(elements.subarray(first, first + count));
+  return into;
+}
+
+/** As take(), into target[offset...] (the caller's Uint8Array, located as a target: locateTarget()). */
+export function copyTo(heap, target, offset, region, at, size) {
+  const h = stateOf(heap);
+  const from = regionOf(region).address + at;
+  const address = targetAddress(h, target, 'packInto');
+  if (address !== null) h.u8.copyWithin(address + offset, from, from + size); // (an alloc() target, by address: growth may have detached the caller's view)
+  else copyInto(target, h.u8.subarray(from, from + size), offset);
+}
+
+/**
+ * Where target (a Uint8Array a call writes into) lies: the address of a
+ * live alloc() array, or null outside this memory. An output of fastmp's
+ * own is refused (the call would overwrite it: a TypeError), as is any
+ * other view of this memory (STALE, FREED), low addresses included.
+ */
+function targetAddress(h, target, fn) {
+  const start = byteOffsetOf(target);
+  if (bufferOf(target) !== h.buffer) return null;
+  const where = locate(h, start, start + byteLengthOf(target), fn, target);
+  if (where === IN_OUTPUT) throw ownOutputTargetError(fn);
+  return where instanceof InAllocation ? where.address : null;
+}
+
+/** region[at, at + size) of scratch as a packView() output: valid until the next call that uses scratch. */
+export const view = (heap, at, size) => outputView(stateOf(heap), at, size);
+
+function outputView(h, at, size) {
+  const start = regionOf(h.scratch).address + at;
+  const o = h.output;
+  o.start = start;
+  o.end = start + size;
+  o.generation = h.generation;
+  const view = new Uint8Array(h.buffer, start, size);
+  stampOutput(view, h.generation);
+  return view;
+}
+
+/** Bytes already packed (a bin) as a packView() output: copied into scratch. */
+export function viewOf(heap, bytes) {
+  const h = stateOf(heap);
+  ensureIn(h, h.scratch, bytes.length, 0);
+  h.u8.set(bytes, regionOf(h.scratch).address);
+  return outputView(h, 0, bytes.length);
+}
+
+/**
+ * `view` (a typed array or DataView) as a call that began at memory epoch
+ * `since` reads it: itself, unless the call's own growth of memory has
+ * detached it; then a live view of the same alloc() array, which stays
+ * where it was, or of the latest packView() output. Another view of wasm
+ * memory loses its place with its buffer: STALE, saying why. A view
+ * detached before the call is returned as it is, for the usual refusal.
+ * (`original`: the array `view` was made of, whole, as asBools() makes one.)
+ */
+export function reattach(heap, view, since, fn, original = view) {
+  const h = stateOf(heap);
+  if (!isDetached(view) || !(h.epochs.get(viewBuffer(view)) >= since)) return view;
+  const record = HANDLES.get(original);
+  if (record?.live) return handOut(h, record);
+  if (record !== undefined) throw freedError(fn);
+  // (Only the latest output is live: h.output says where it lies.)
+  const o = h.output;
+  if (generationOf(original) === h.generation && o.generation === h.generation) return new Uint8Array(h.buffer, o.start, o.end - o.start);
+  throw lifetimeError('STALE', `${fn}() grew wasm memory for this message, which detached this view of wasm memory before it was read; only an array from alloc() and a packView() output themselves are found again: pass a copy of a subarray`);
+}
+
+/** The growths of memory so far: a call that starts now owns every later one (reattach()). */
+export const epochOf = (heap) => stateOf(heap).epoch;
+
+// ---- strings in and out of memory ------------------------------------------------------------
+
+/**
+ * Writes string `text` into region[at] as 'utf8' (at most `room` bytes;
+ * returns the bytes written) or 'utf16le' (2 bytes a unit).
+ */
+export function writeText(heap, region, at, text, encoding, room) {
+  const h = stateOf(heap);
+  const address = regionOf(region).address + at;
+  if (NodeBuffer !== null) {
+    const buffer = nodeBuffer(h);
+    // (Node's and Bun's Buffer have utf8Write / ucs2Write, which skip write()'s argument handling.)
+    if (encoding === 'utf8') return typeof buffer.utf8Write === 'function' ? buffer.utf8Write(text, address, room) : buffer.write(text, address, room, 'utf8');
+    return typeof buffer.ucs2Write === 'function' ? buffer.ucs2Write(text, address, room) : buffer.write(text, address, room, 'utf16le');
   }
+  if (encoding === 'utf8') return UTF8.encodeInto(text, h.u8.subarray(address, address + room)).written;
+  const units = viewAs(h, Uint16Array);
+  for (let i = 0, p = address >>> 1; i < text.length; i++) units[p + i] = text.charCodeAt(i);
+  return 2 * text.length;
+}
 
-  /** A DataView of the region's bytes, as bytes() gives them. */
-  dataView(region) {
-    this.bytes(region);
-    return regionOf(region).data;
-  }
+/** Writes Uint16Array `units` into region[at] (even). */
+export function writeUnits(heap, region, at, units) {
+  const h = stateOf(heap);
+  viewAs(h, Uint16Array).set(units, (regionOf(region).address + at) >>> 1);
+}
 
-  // ---- alloc(), free(), refresh() ------------------------------------------------------------------
+/** region[at, at + size) as a string: 'latin1' (bytes 0x00-0xFF; without Node, 0x00-0x7F only) or 'utf16le'. */
+export function readText(heap, region, at, size, encoding) {
+  const h = stateOf(heap);
+  const address = regionOf(region).address + at;
+  if (NodeBuffer !== null) return nodeBuffer(h).toString(encoding, address, address + size);
+  return (encoding === 'latin1' ? LATIN1 : UTF16LE).decode(h.u8.subarray(address, address + size));
+}
 
-  /**
-   * A `kind` array of n elements in wasm memory. The scratch its packing
-   * needs (`room` bytes) is reserved first, so that packing it never grows
-   * memory. A refused allocation (a RangeError) leaves scratch as it was.
-   */
-  alloc(kind, n, room) {
-    const scratch = regionOf(this.#scratch);
-    const previous = scratch.capacity;
-    this.ensure(this.#scratch, room, 0);
-    const bytes = Math.max(n * kind.bytes, 1);
-    let start;
-    try {
-      start = this.#malloc(bytes);
-    } catch (e) {
-      // A refused allocation leaves scratch as it was (a grown one would hold that memory for good).
-      if (scratch.capacity !== previous) {
-        this.release(this.#scratch);
-        if (previous > 0) this.ensure(this.#scratch, previous, 0);
-      }
-      throw e;
-    }
-    const record = { start, end: start + bytes, length: n, Type: kind.Type, live: true };
-    this.#allocations.add(record);
-    this.#records.add(record);
-    return this.#handOut(record);
-  }
+/** As readText(), of the bytes at a Source (placed input: the caller's alloc() array, or its copy). */
+export function textAt(heap, source, size, encoding) {
+  const h = stateOf(heap);
+  const address = sourceOf(source);
+  if (NodeBuffer !== null) return nodeBuffer(h).toString(encoding, address, address + size);
+  return (encoding === 'latin1' ? LATIN1 : UTF16LE).decode(h.u8.subarray(address, address + size));
+}
 
-  #handOut(record) {
-    const view = new record.Type(this.#buffer, record.start, record.length);
-    HANDLES.set(view, record);
-    return view;
-  }
+/** Whether readText(…, 'latin1') reads bytes up to 0xFF (Node's Buffer), not only up to 0x7F (TextDecoder's windows-1252). */
+export const LATIN1_MAX = NodeBuffer !== null ? 0xff : 0x7f;
 
-  /** A live view of the same allocation as x (after growth detached x); undefined when x is none of this heap's. */
-  refresh(x) {
-    const record = HANDLES.get(x);
-    if (!this.#records.has(record)) return undefined;
-    if (!record.live) throw lifetimeError('FREED', 'refresh() was given an array that free() has released');
-    return this.#handOut(record);
-  }
-
-  /** Releases an allocation; false when x is none of this heap's alloc() arrays. */
-  free(x) {
-    const record = HANDLES.get(x);
-    if (!this.#records.has(record)) return false;
-    if (!record.live) throw lifetimeError('FREED', 'free() was given an array that is already freed');
-    record.live = false;
-    this.#allocations.delete(record);
-    this.#freed.add({ start: record.start, end: record.end });
-    this.#space.free(record.start);
-    return true;
-  }
-
-  // ---- where a view lies -------------------------------------------------------------------------
-
-  /**
-   * Where bytes [start, end) of this memory lie (those of a view of it): an InAllocation
-   * (a live alloc() array: read in place), IN_OUTPUT (the latest packView()
-   * output: copied before the call uses scratch) or OUTSIDE (not this
-   * memory). Any other view of it is refused: an expired output (by its
-   * identity too: STALE wherever a later output lies), a freed array or its
-   * bytes (FREED), anything else (STALE).
-   */
-  #locate(start, end, fn, original) {
-    const handed = generationOf(original);
-    if (handed !== undefined && handed !== this.#generation) throw staleOutputError(fn);
-    // (An empty alloc() array overlaps no range: only its record tells that it was freed.)
-    if (HANDLES.get(original)?.live === false) throw freedError(fn);
-    if (this.#allocations.holding(start, end) !== undefined) return new InAllocation(start);
-    const o = this.#output;
-    if (o.generation === this.#generation && start >= o.start && end <= o.end) return IN_OUTPUT;
-    if (this.#freed.overlaps(start, end)) throw lifetimeError('FREED', `${fn}() was given a view of an array that free() has released`);
-    throw staleOutputError(fn);
-  }
-
-  /** #locate() of typed array x (read through the intrinsics), with the shortcut for small views from offset 0. */
-  #where(x, size, fn, original) {
-    if (belowOwned(x, size)) return OUTSIDE;
-    if (bufferOf(x) !== this.#buffer) {
-      refuse(x, fn, original); // (another owner's view: refused past its lifetime by its own rules)
-      return OUTSIDE;
-    }
-    const start = byteOffsetOf(x);
-    return this.#locate(start, start + size, fn, original);
-  }
-
-  // ---- placing inputs ---------------------------------------------------------------------------
-
-  /**
-   * Places `count` elements of typed array x (a Type, read through the
-   * intrinsics), from its element `from`, for a kernel whose output takes
-   * region[0, outEnd) (a store's: from its write position); returns the
-   * Source the kernel verbs read. They are read in place when x lies in a
-   * live alloc() array, else copied into the region at align16(outEnd); the
-   * region holds what is needed afterwards, its first `keep` bytes as they
-   * were. The order is the rule: locate x, copy it out of a live output,
-   * make it readable after growth, grow the region, copy it in. (`fn`,
-   * `original`: the call and the object the caller passed, for refusals.)
-   */
-  place(Type, x, from, count, fn, original, region, outEnd, keep = 0) {
-    const address = this.#placeAt(Type, x, from, count, fn, original, region, outEnd, keep);
-    return new Source(MADE_HERE, address, this.#readInPlace ? null : region);
-  }
-
-  /** place() without the Source: the address (#readInPlace says whether it is the caller's alloc() array). */
-  #placeAt(Type, x, from, count, fn, original, region, outEnd, keep) {
-    const bytes = Type.BYTES_PER_ELEMENT;
-    const size = byteLengthOf(x);
-    const where = this.#where(x, size, fn, original);
-    const inPlace = where instanceof InAllocation;
-    this.#readInPlace = inPlace;
-    const at = align16(outEnd);
-    const need = inPlace ? outEnd : at + count * bytes;
-    let input = from === 0 && count === lengthOf(x) ? x : new Type(bufferOf(x), byteOffsetOf(x) + from * bytes, count);
-    // A copy of a live output, which the call's scratch use would overwrite;
-    // or of a small view not asked for its buffer, which a growth would detach if it were of this memory.
-    if (where === IN_OUTPUT || (where === OUTSIDE && need > regionOf(region).capacity && belowOwned(x, size))) input = new Type(input);
-    this.ensure(region, need, keep);
-    if (inPlace) return where.address + from * bytes;
-    const address = regionOf(region).address + at;
-    copyInto(this.#view(Type), input, address / bytes);
-    return address;
-  }
-
-  /**
-   * pack() of all n elements of x in one verb: x placed (as place() places
-   * it) after an output of `room` bytes at scratch[at], packed there, and
-   * the output returned as a fresh copy.
-   */
-  packOut(kind, x, n, fn, at, room) {
-    const scratch = this.#scratch;
-    const address = this.#placeAt(kind.Type, x, 0, n, fn, x, scratch, at + room, 0);
-    const out = regionOf(scratch).address + at;
-    const size = this.#kernels.pack[kind.pack](address, n, out) >>> 0;
-    return copyOut(this.#u8, out, out + size);
-  }
-
-  /**
-   * The input bytes [0, from + len) a kernel's error quotes, the bytes at
-   * `from` as the Source holds them (an input in wasm memory may have been
-   * detached by a growth since: quoted from where it was placed).
-   */
-  quote(source, from, len) {
-    const address = sourceOf(source);
-    const bytes = new Uint8Array(from + len);
-    bytes.set(this.#u8.subarray(address, address + len), from);
-    return bytes;
-  }
-
-  /** The Source of bytes [at, ...) of a region of the heap's (bytes a verb or the caller wrote through bytes()). */
-  sourceIn(region, at) {
-    return new Source(MADE_HERE, regionOf(region).address + at, region);
-  }
-
-  /** Whether typed array x (its `size` bytes, live: refused before) lies in this memory (io.js reads such an input whole, not a chunk at a time). */
-  holds(x, size, fn, original) {
-    return this.#where(x, size, fn, original) !== OUTSIDE;
-  }
-
-  // ---- kernels -----------------------------------------------------------------------------------
-
-  /** The pack kernel of `kind` on n elements at `source`, its output at region[outAt]; returns the bytes written. */
-  pack(kind, source, n, region, outAt) {
-    return this.#kernels.pack[kind.pack](sourceOf(source), n, regionOf(region).address + outAt) >>> 0;
-  }
-
-  /**
-   * The unpack kernel of `kind`: `count` elements from source + from (at most
-   * `len` bytes), into region[outAt]; true when it succeeded (end()), else
-   * false (failure()).
-   */
-  unpack(kind, source, from, len, count, flags, region, outAt) {
-    return this.#kernels.unpack[kind.unpack](sourceOf(source) + from, len, regionOf(region).address + outAt, count, flags, this.#result) === 0;
-  }
-
-  /** A string kernel `name` (c/fm_string.c) of (source, n, region[outAt]) with the result record; true when it succeeded. */
-  convert(name, source, n, region, outAt) {
-    return this.#kernels.strings[name](sourceOf(source), n, regionOf(region).address + outAt, this.#result) === 0;
-  }
-
-  /** A one-byte kind's check kernel `name` on n bytes at source; true when every char is in its set. */
-  check8(name, source, n) {
-    return this.#kernels.strings[name](sourceOf(source), n, this.#result) === 0;
-  }
-
-  /** fm_bmp_narrow: how many of n BMP chars at source are at most `max`, written one byte each to region[outAt]. */
-  narrow(source, n, region, outAt, max) {
-    return this.#kernels.strings.fm_bmp_narrow(sourceOf(source), n, regionOf(region).address + outAt, max) >>> 0;
-  }
-
-  /** fm_result.end after a kernel succeeded: where the array it decoded ends. */
-  end() {
-    return this.#view(Uint32Array)[(this.#result + RESULT.end) >>> 2];
-  }
-
-  /** The fm_result of a kernel that failed, its code as a name. */
-  failure() {
-    const words = this.#view(Uint32Array);
-    const field = (name) => words[(this.#result + RESULT[name]) >>> 2];
-    const index = field('index');
-    return {
-      code: CODE_NAMES[field('code')] ?? `C${field('code')}`,
-      count: field('count'),
-      index: index === NO_INDEX_U32 ? -1 : index,
-      offset: field('offset'),
-      end: field('end'),
-      tag: field('tag'),
-      value: (BigInt(field('valueHi')) << 32n) | BigInt(field('valueLo')),
-    };
-  }
-
-  // ---- outputs --------------------------------------------------------------------------------
-
-  /** A fresh copy of region[at, at + size), with its own ArrayBuffer. */
-  take(region, at, size) {
-    const from = regionOf(region).address + at;
-    return copyOut(this.#u8, from, from + size);
-  }
-
-  /** count elements of Type at region[at] (aligned to Type), as a fresh Type or written into `into`. */
-  takeTyped(Type, region, at, count, into) {
-    const first = (regionOf(region).address + at) / Type.BYTES_PER_ELEMENT;
-    const elements = this.#view(Type);
-    if (into === undefined) return copyOut(elements, first, first + count);
-    into.set(elements.subarray(first, first + count));
-    return into;
-  }
-
-  /** As take(), into target[offset...] (the caller's Uint8Array, located as a target: locateTarget()). */
-  copyTo(target, offset, region, at, size) {
-    const from = regionOf(region).address + at;
-    const address = this.#targetAddress(target, 'packInto');
-    if (address !== null) this.#u8.copyWithin(address + offset, from, from + size); // (an alloc() target, by address: growth may have detached the caller's view)
-    else copyInto(target, this.#u8.subarray(from, from + size), offset);
-  }
-
-  /**
-   * Where target (a Uint8Array a call writes into) lies: the address of a
-   * live alloc() array, or null outside this memory. An output of fastmp's
-   * own is refused (the call would overwrite it: a TypeError), as is any
-   * other view of this memory (STALE, FREED), low addresses included.
-   */
-  #targetAddress(target, fn) {
-    const start = byteOffsetOf(target);
-    if (bufferOf(target) !== this.#buffer) return null;
-    const where = this.#locate(start, start + byteLengthOf(target), fn, target);
-    if (where === IN_OUTPUT) throw ownOutputTargetError(fn);
-    return where instanceof InAllocation ? where.address : null;
-  }
-
-  /** region[at, at + size) of scratch as a packView() output: valid until the next call that uses scratch. */
-  view(at, size) {
-    const start = regionOf(this.#scratch).address + at;
-    const o = this.#output;
-    o.start = start;
-    o.end = start + size;
-    o.generation = this.#generation;
-    const view = new Uint8Array(this.#buffer, start, size);
-    stampOutput(view, this.#generation);
-    return view;
-  }
-
-  /** Bytes already packed (a bin) as a packView() output: copied into scratch. */
-  viewOf(bytes) {
-    this.ensure(this.#scratch, bytes.length, 0);
-    this.#u8.set(bytes, regionOf(this.#scratch).address);
-    return this.view(0, bytes.length);
-  }
-
-  /**
-   * `view` (a typed array or DataView) as a call that began at memory epoch
-   * `since` reads it: itself, unless the call's own growth of memory has
-   * detached it; then a live view of the same alloc() array, which stays
-   * where it was, or of the latest packView() output. Another view of wasm
-   * memory loses its place with its buffer: STALE, saying why. A view
-   * detached before the call is returned as it is, for the usual refusal.
-   * (`original`: the array `view` was made of, whole, as asBools() makes one.)
-   */
-  reattach(view, since, fn, original = view) {
-    if (!isDetached(view) || !(this.#epochs.get(viewBuffer(view)) >= since)) return view;
-    const record = HANDLES.get(original);
-    if (record?.live) return this.#handOut(record);
-    if (record !== undefined) throw freedError(fn);
-    // (Only the latest output is live: #output says where it lies.)
-    const o = this.#output;
-    if (generationOf(original) === this.#generation && o.generation === this.#generation) return new Uint8Array(this.#buffer, o.start, o.end - o.start);
-    throw lifetimeError('STALE', `${fn}() grew wasm memory for this message, which detached this view of wasm memory before it was read; only an array from alloc() and a packView() output themselves are found again: pass a copy of a subarray`);
-  }
-
-  /** The growths of memory so far: a call that starts now owns every later one (reattach()). */
-  get epoch() {
-    return this.#epoch;
-  }
-
-  // ---- strings in and out of memory ------------------------------------------------------------
-
-  /**
-   * Writes string `text` into region[at] as 'utf8' (at most `room` bytes;
-   * returns the bytes written) or 'utf16le' (2 bytes a unit).
-   */
-  writeText(region, at, text, encoding, room) {
-    const address = regionOf(region).address + at;
-    if (NodeBuffer !== null) {
-      const buffer = this.#nodeBuffer();
-      // (Node's and Bun's Buffer have utf8Write / ucs2Write, which skip write()'s argument handling.)
-      if (encoding === 'utf8') return typeof buffer.utf8Write === 'function' ? buffer.utf8Write(text, address, room) : buffer.write(text, address, room, 'utf8');
-      return typeof buffer.ucs2Write === 'function' ? buffer.ucs2Write(text, address, room) : buffer.write(text, address, room, 'utf16le');
-    }
-    if (encoding === 'utf8') return UTF8.encodeInto(text, this.#u8.subarray(address, address + room)).written;
-    const units = this.#view(Uint16Array);
-    for (let i = 0, p = address >>> 1; i < text.length; i++) units[p + i] = text.charCodeAt(i);
-    return 2 * text.length;
-  }
-
-  /** Writes Uint16Array `units` into region[at] (even). */
-  writeUnits(region, at, units) {
-    this.#view(Uint16Array).set(units, (regionOf(region).address + at) >>> 1);
-  }
-
-  /** region[at, at + size) as a string: 'latin1' (bytes 0x00-0xFF; without Node, 0x00-0x7F only) or 'utf16le'. */
-  readText(region, at, size, encoding) {
-    const address = regionOf(region).address + at;
-    if (NodeBuffer !== null) return this.#nodeBuffer().toString(encoding, address, address + size);
-    return (encoding === 'latin1' ? LATIN1 : UTF16LE).decode(this.#u8.subarray(address, address + size));
-  }
-
-  /** As readText(), of the bytes at a Source (placed input: the caller's alloc() array, or its copy). */
-  textAt(source, size, encoding) {
-    const address = sourceOf(source);
-    if (NodeBuffer !== null) return this.#nodeBuffer().toString(encoding, address, address + size);
-    return (encoding === 'latin1' ? LATIN1 : UTF16LE).decode(this.#u8.subarray(address, address + size));
-  }
-
-  /** Whether readText(…, 'latin1') reads bytes up to 0xFF (Node's Buffer), not only up to 0x7F (TextDecoder's windows-1252). */
-  get latin1Max() {
-    return NodeBuffer !== null ? 0xff : 0x7f;
-  }
-
-  #nodeBuffer() {
-    const buffer = this.#views.get(NodeBuffer);
-    if (buffer !== undefined) return buffer;
-    const made = NodeBuffer.from(this.#buffer);
-    this.#views.set(NodeBuffer, made);
-    return made;
-  }
+function nodeBuffer(h) {
+  const buffer = h.views.get(NodeBuffer);
+  if (buffer !== undefined) return buffer;
+  const made = NodeBuffer.from(h.buffer);
+  h.views.set(NodeBuffer, made);
+  return made;
 }
 
 // Every packView() output carries the generation it was made in (a mark of
