@@ -168,9 +168,7 @@ export function packToStore(core, kind, x, n, store, pos, fn) {
   const region = store.regionOf(heap);
   if (region !== null) {
     const source = heapVerbs.place(heap, kind.Type, x, 0, n, fn, x, region, pos + room, pos);
-    const end = pos + heapVerbs.pack(heap, kind, source, n, region, pos);
-    store.refresh();
-    return end;
+    return pos + heapVerbs.pack(heap, kind, source, n, region, pos);
   }
   const { at, size } = packInScratch(heap, kind, x, n, fn);
   store.ensure(pos, size);

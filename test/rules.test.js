@@ -58,3 +58,22 @@ test('a kernel reads only what place() placed: an address or a forged source is 
   expect(heapVerbs.pack(heap, f32, placed, 4, region, 0)).toBe(1 + 5 * 4); // a fixarray header, four float 32s
   heapVerbs.release(heap, region);
 });
+
+test('a codec store\'s views are live whenever read: memory grown by any other call leaves no stale view to refresh', async () => {
+  const { storePool } = await import('../js/codec/stores.js');
+  const fm = await createFastmp({ backend: 'scalar' });
+  fm.pack(new Float32Array(4096));
+  const pool = storePool(fm[CORE]);
+  const store = pool.borrow(256);
+  store.start();
+  store.bytes.set([1, 2, 3]);
+  const before = store.bytes;
+  fm.pack(new Float64Array(1 << 20)); // grows wasm memory: the view taken before is detached
+  expect(before.length).toBe(0);
+  expect(store.bytes.length).toBeGreaterThanOrEqual(256);
+  expect([...store.bytes.subarray(0, 3)]).toEqual([1, 2, 3]);
+  expect(store.view.getUint8(2)).toBe(3);
+  expect('refresh' in store).toBe(false); // (no verb to forget)
+  store.stop();
+  pool.giveBack(store);
+});

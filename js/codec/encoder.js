@@ -149,7 +149,6 @@ class SharedOutput {
       this.bytes = new Uint8Array(new ArrayBuffer(SHARED_AT + capacity), SHARED_AT, capacity);
       own(this.bytes.buffer, this.judge);
     }
-    store.refresh();
     this.bytes.set(store.bytes.subarray(0, size));
     this.size = size;
     const view = this.bytes.subarray(0, size);

@@ -19,16 +19,16 @@
  */
 
 /**
- * An Encoder's output. Indices are store-relative. The encoder re-reads
- * `bytes` / `view` after every call that MAY REPLACE them.
+ * An Encoder's output. Indices are store-relative. `bytes` / `view` are
+ * live when read; a copy the encoder keeps is read again after every call
+ * that MAY REPLACE them (and a kept view that growth detached has length 0,
+ * so the encoder's next room check grows, and reads them again).
  * @typedef {object} Store
  * @property {Uint8Array} bytes the store; its length is the capacity
  * @property {DataView} view over the same bytes
- * @property {() => void} start at the start of every encode: as refresh(),
- *   and growth from here on is the call's own (live())
+ * @property {() => void} start at the start of every encode: growth from
+ *   here on is the call's own (live())
  * @property {() => void} stop at the end of every encode
- * @property {() => void} refresh re-takes bytes / view if they went stale
- *   (wasm memory growth)
  * @property {(view: ArrayBufferView, original?: ArrayBufferView, fn?: string) => ArrayBufferView} live
  *   a typed array or DataView met in the value (or encodeInto's target), as
  *   the call can read it (a growth of the call's own may have detached it);
@@ -72,6 +72,6 @@
 /** The members of each interface above, as the contract test checks them. */
 export const PORT_MEMBERS = Object.freeze({
   Port: ['build', 'limits', 'heap', 'ready', 'kernels', 'pools', 'window', 'windowUses'],
-  Store: ['bytes', 'view', 'start', 'stop', 'refresh', 'live', 'source', 'ensure', 'beforeGrowth', 'regionOf', 'writeTyped', 'take', 'copyInto', 'release'],
+  Store: ['bytes', 'view', 'start', 'stop', 'live', 'source', 'ensure', 'beforeGrowth', 'regionOf', 'writeTyped', 'take', 'copyInto', 'release'],
   Reader: ['read', 'end'],
 });

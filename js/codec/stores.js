@@ -58,8 +58,6 @@ class JsStore {
 
   stop() {}
 
-  refresh() {}
-
   live(view, original, fn = 'encode') {
     return usableView(view, fn);
   }
@@ -109,24 +107,24 @@ class WasmStore {
     this.heap = core.heap;
     this.region = heapVerbs.region(this.heap, Math.max(initialBytes, 64));
     this.since = 0;
-    this.refresh();
+  }
+
+  // The region's views, as the heap hands them out: live whenever read (taken
+  // again after any growth of memory or move of the region, whoever caused it).
+  get bytes() {
+    return heapVerbs.bytes(this.heap, this.region);
+  }
+
+  get view() {
+    return heapVerbs.dataView(this.heap, this.region);
   }
 
   /** At the start of every encode: the memory epoch from which growth is the call's own (live()). */
   start() {
     this.since = heapVerbs.epochOf(this.heap);
-    this.refresh();
   }
 
   stop() {}
-
-  /** The region's views, taken again (after any call into the heap: memory may have grown). */
-  refresh() {
-    const bytes = heapVerbs.bytes(this.heap, this.region);
-    if (bytes === this.bytes) return;
-    this.bytes = bytes;
-    this.view = heapVerbs.dataView(this.heap, this.region);
-  }
 
   /**
    * A view met in the message (or the encodeInto target), as the call reads
@@ -149,19 +147,14 @@ class WasmStore {
     return belowOwned(data, size) || heapVerbs.holds(this.heap, data, size, 'encode', data) ? new Uint8Array(data) : data;
   }
 
-  /**
-   * Whether the region holds fewer than `need` bytes. this.bytes spans it
-   * while memory has not grown (the quick answer); a view detached by a
-   * growth has length 0, and the heap's capacity answers.
-   */
+  /** Whether the region holds fewer than `need` bytes. */
   #short(need) {
-    return need > this.bytes.length && need > heapVerbs.capacity(this.heap, this.region);
+    return need > heapVerbs.capacity(this.heap, this.region);
   }
 
   ensure(pos, extra) {
     const need = pos + extra;
     if (this.#short(need)) heapVerbs.ensure(this.heap, this.region, Math.max(need, 2 * heapVerbs.capacity(this.heap, this.region)), pos);
-    this.refresh(); // (also after no growth of its own: user code the call ran, an extension say, may have grown memory)
   }
 
   /** x as it can be read once the store holds `need` bytes: a copy where the growth could detach it (see source()). */
@@ -183,7 +176,6 @@ class WasmStore {
   }
 
   copyInto(target, offset, pos) {
-    this.refresh();
     target.set(this.bytes.subarray(0, pos), offset);
   }
 

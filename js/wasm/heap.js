@@ -21,8 +21,9 @@
 //   codec's stores and input windows. A region moves only in ensure(); a
 //   Source of a region that has moved since is refused.
 // - Growth: only the allocator grows memory, through grow(), which renews
-//   every view of it; views the verbs hand out (bytes(), dataView()) are to
-//   be taken again after any verb.
+//   every view of it. bytes() and dataView() answer with a live view of a
+//   region, taken again when memory has grown or the region has moved since
+//   the last time: whoever asks each time holds no stale view.
 // - Outputs: packView() outputs are views of scratch, valid until the next
 //   verb that uses scratch; alloc() arrays until free().
 
@@ -299,7 +300,7 @@ function releaseIn(h, region) {
   r.moves++;
 }
 
-/** The region's bytes as a Uint8Array, valid until memory grows: take it again after any verb. */
+/** The region's bytes as a Uint8Array: live now (a later growth detaches it: ask again). */
 export const bytes = (heap, region) => bytesIn(stateOf(heap), region);
 
 function bytesIn(h, region) {
