@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { INTEGRAL_FLOATS, RESULT, TYPES, loadKernels, packOutput } from './kernels.js';
-import { packF32, packI32, unpackF32, unpackI32 } from './loops.js';
+import { jsLoop } from './loops.js';
 import { MSGPACK_C_OPS, nativeHarnesses, runParityHarness, runSpeedHarness } from './native.js';
 import { comparison, proseRatio, renderTable, wrap } from './report.js';
 import { bestNs, gc, median as medianOf, prepare, runRound, stats } from './timing.js';
@@ -29,7 +29,7 @@ const MODES = {
 
 const OPS = ['pack', 'unpack'];
 const TYPE_NAMES = { f32: 'Float32Array', i32: 'Int32Array' };
-const LOOPS = { f32: { pack: packF32, unpack: unpackF32 }, i32: { pack: packI32, unpack: unpackI32 } };
+const LOOPS = { f32: jsLoop(Float32Array), i32: jsLoop(Int32Array) };
 
 /**
  * The peers as installed where the bench runs from (the current directory):
