@@ -12,14 +12,14 @@ import { Encoder } from './codec/encoder.js';
 import { encoderOf } from './codec/encoding.js';
 import { STREAM_DECODERS } from './codec/stream.js';
 import { PACK, STRINGS, UNPACK } from './io.js';
-import { STRING_FUNCTIONS, stringsOf } from './strings.js';
+import * as strings from './strings.js';
 import * as typed from './typed.js';
 
 const ALL_MODULES = [PACK, UNPACK, STRINGS];
 
 /** An instance's methods over `core`: js/surface.js's names (test/surface.test.js holds them to it). */
 function makeInstance(core) {
-  const strings = Object.fromEntries(STRING_FUNCTIONS.map((name) => [name, (a, b) => stringsOf(core)[name](a, b)]));
+  const stringMethods = Object.fromEntries(Object.entries(strings).map(([name, fn]) => [name, (a, b) => fn(core, a, b)]));
   const instance = {
     pack: (x, options) => typed.pack(core, x, options),
     packBool: (x) => typed.packBool(core, x),
@@ -33,7 +33,7 @@ function makeInstance(core) {
     alloc: (Type, n) => typed.alloc(core, Type, n),
     free: (x) => typed.free(core, x),
     refresh: (x) => typed.refresh(core, x),
-    ...strings,
+    ...stringMethods,
     encode: (value, options) => encoderOf(core, options).encode(value),
     encodeInto: (value, target, offset = 0, options = undefined) => encoderOf(core, options).encodeInto(value, target, offset),
     Encoder: bindPort(Encoder, core),

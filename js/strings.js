@@ -5,8 +5,8 @@
 // kernels are c/fm_string.c; the pure-JS path below follows them rule for
 // rule, and the parity tests hold both to the native builds.
 //
-// The API is made by stringsApi(core) for each instance (js/core.js): the
-// functions are bound to that instance's options and heap. js/io.js says
+// Each function takes an instance's core (js/core.js) first: its options
+// and its heap. js/io.js says
 // when a kernel runs (kernelTakes()); the wasm side of every such call
 // (placing, kernel calls, copies out) is js/wasm/strings.js's. An input may
 // be an alloc() array or a packView() output: refused past its lifetime
@@ -21,24 +21,24 @@ import { decodeChars, encodeChars } from './wasm/strings.js';
 
 /** 1 for each char 0x00-0x7F that `test` admits: the pure-JS path's set of a one-byte kind. */
 const charSet = (test) => Uint8Array.from({ length: 0x80 }, (_, c) => (test(String.fromCharCode(c)) ? 1 : 0));
-const between = (lo, hi) => (ch) => ch >= lo && ch <= hi;
 
-// The string kinds, one table (the C kernels are named after `c`). One shape
-// for all (BMP's set, lo, hi and check unused): the shared functions below then
-// see a single map, where several would make their accesses polymorphic.
-// `lo`-`hi` bound the set; `chars` names a set with holes in messages.
-const stringKind = (name, api, tag, wide, lo, hi, set, chars) => {
+// The string kinds (the C kernels are named after `c`). One shape for all
+// (BMP's set, lo, hi and check unused): the shared functions below then see a
+// single map, where several would make their accesses polymorphic. `lo`-`hi`
+// bound the set (`test`: which chars of 0x00-0x7F it admits); `chars` names
+// a set with holes in messages. (Pure: a page bundles the kinds it calls.)
+const stringKind = (name, api, tag, wide, lo, hi, test, chars) => {
   const c = api.toLowerCase();
+  const set = test === null ? null : charSet(test);
   return { name, api, tag, wide, lo, hi, set, chars, encode: `fm_${c}_encode`, decode: `fm_${c}_decode`, check: wide ? null : `fm_${c}_check` };
 };
-const BMP = stringKind('BMPString', 'BMP', 0x1e, true, 0x0000, 0xffff, null, null);
-const IA5 = stringKind('IA5String', 'IA5', 0x16, false, 0x00, 0x7f, charSet(between('\x00', '\x7f')), null);
-const VISIBLE = stringKind('VisibleString', 'Visible', 0x1a, false, 0x20, 0x7e, charSet(between(' ', '~')), null);
+const BMP = /* @__PURE__ */ stringKind('BMPString', 'BMP', 0x1e, true, 0x0000, 0xffff, null, null);
+const IA5 = /* @__PURE__ */ stringKind('IA5String', 'IA5', 0x16, false, 0x00, 0x7f, (ch) => ch <= '\x7f', null);
+const VISIBLE = /* @__PURE__ */ stringKind('VisibleString', 'Visible', 0x1a, false, 0x20, 0x7e, (ch) => ch >= ' ' && ch <= '~', null);
 // X.680 41.4 Table 10.
-const PRINTABLE = stringKind('PrintableString', 'Printable', 0x13, false, 0x20, 0x7a, charSet((ch) => /[A-Za-z0-9 '()+,\-./:=?]/.test(ch)),
+const PRINTABLE = /* @__PURE__ */ stringKind('PrintableString', 'Printable', 0x13, false, 0x20, 0x7a, (ch) => /[A-Za-z0-9 '()+,\-./:=?]/.test(ch),
   "A-Z a-z 0-9 space ' ( ) + , - . / : = ?");
-const NUMERIC = stringKind('NumericString', 'Numeric', 0x12, false, 0x20, 0x39, charSet((ch) => /[0-9 ]/.test(ch)), '0-9 and space');
-const KINDS = [BMP, IA5, VISIBLE, PRINTABLE, NUMERIC];
+const NUMERIC = /* @__PURE__ */ stringKind('NumericString', 'Numeric', 0x12, false, 0x20, 0x39, (ch) => /[0-9 ]/.test(ch), '0-9 and space');
 
 // Node's Buffer builds strings from UTF-16LE or Latin-1 bytes natively; browsers have TextDecoder.
 const utf16le = typeof TextDecoder === 'function' ? new TextDecoder('utf-16le', { ignoreBOM: true }) : null;
@@ -279,116 +279,127 @@ function asChars(value, fn) {
 // (string | Uint16Array -> content), decode<stem> (content -> string),
 // decode<stem>ToUint16 (content -> its chars), write<stem>String (-> DER),
 // read<stem>String (the DER string at bytes[offset] -> { value, end }).
-const namesOf = (k) => [`encode${k.api}`, `decode${k.api}`, `decode${k.api}ToUint16`, `write${k.api}String`, `read${k.api}String`];
+// ---- one call, of any kind -------------------------------------------------------------
 
-/** The names of the functions stringsApi() makes. */
-export const STRING_FUNCTIONS = KINDS.flatMap(namesOf);
+/**
+ * The input as the wasm path and the Buffer / TextDecoder routes read it: an
+ * own view (inputBytes() gave the caller's Uint8Array itself, which the pure-JS
+ * loops read by index only), or the view it made of an ArrayBuffer.
+ */
+const own = (input, original, fn) => (input === original ? ownView(input, Uint8Array, fn) : input);
 
-/** The string functions of an instance, bound to its core (js/core.js), made once. */
-export const stringsOf = (core) => (core.strings ??= stringsApi(core));
-
-function stringsApi(core) {
-  /**
-   * The input as the wasm path and the Buffer / TextDecoder routes read it: an
-   * own view (inputBytes() gave the caller's Uint8Array itself, which the pure-JS
-   * loops read by index only), or the view it made of an ArrayBuffer.
-   */
-  const own = (input, original, fn) => (input === original ? ownView(input, Uint8Array, fn) : input);
-
-  /** Content bytes of `chars`, with `header` bytes of room before them. */
-  function encode(kind, chars, original, header, tag, fn) {
-    const n = chars.length;
-    const size = kind.wide ? 2 * n : n;
-    if (!kernelTakes(core, kind.wide ? 'encodeBMP' : 'encodeASCII', n)) {
-      const out = freshBytes(header + size);
-      if (header) writeHeader(out, tag, size);
-      if (kind.wide) jsEncodeBMP(chars, out, header);
-      else jsEncodeNarrow(kind, chars, out, header);
-      return out;
-    }
-    const fail = (r, quoted) => charEncodeError(r.code, kind, r.index, header + r.offset, unitAt(quoted, r.index));
-    const out = encodeChars(core.heap, kind, chars, original, header, fail, fn);
+/** Content bytes of `chars`, with `header` bytes of room before them. */
+function encode(core, kind, chars, original, header, tag, fn) {
+  const n = chars.length;
+  const size = kind.wide ? 2 * n : n;
+  if (!kernelTakes(core, kind.wide ? 'encodeBMP' : 'encodeASCII', n)) {
+    const out = freshBytes(header + size);
     if (header) writeHeader(out, tag, size);
+    if (kind.wide) jsEncodeBMP(chars, out, header);
+    else jsEncodeNarrow(kind, chars, out, header);
     return out;
   }
-
-  /** Content bytes[start, end) as a string (or units). */
-  function decode(kind, bytes, original, fn, start, end, toUnits) {
-    const len = end - start;
-    if (kind.wide && len % 2) throw oddLengthError(len, end - 1);
-    const n = kind.wide ? len / 2 : len; // no >> 1: content reaches 4 GiB
-    const kernel = kernelTakes(core, kind.wide ? 'decodeBMP' : 'decodeASCII', n);
-    if (n < SMALL && !toUnits && !kernel) { // the short strings, first
-      return kind.wide ? jsDecodeBMPShort(bytes, start, end) : jsDecodeNarrowShort(kind, bytes, start, end);
-    }
-    if (toUnits) return decodeContent(kind, bytes, original, fn, start, end, true, kernel);
-    if (n > MAX_STRING) throw stringTooLong(kind, n);
-    try {
-      return decodeContent(kind, bytes, original, fn, start, end, false, kernel);
-    } catch (e) {
-      if (e instanceof FastmpError || e instanceof RangeError || n <= MIN_ENGINE_MAX_STRING) throw e;
-      throw stringTooLong(kind, n, e);
-    }
-  }
-
-  function decodeContent(kind, input, original, fn, start, end, toUnits, kernel) {
-    if (!kernel) {
-      if (kind.wide) {
-        // No one-byte route here: V8 makes a one-byte string of Latin-1 units
-        // itself, and in Chromium the loop costs more than TextDecoder saves.
-        const units = jsDecodeBMPUnits(input, start, end);
-        return toUnits ? units : unitsToString(units);
-      }
-      if (toUnits) return jsDecodeNarrowUnits(kind, input, start, end);
-      const bytes = onceReadable(own(input, original, fn)); // checked, then converted: read twice
-      jsCheck(kind, bytes, start, end);
-      return asciiToString(bytes, start, end);
-    }
-    const fail = (r) => {
-      const p = start + r.offset;
-      return charDecodeError(r.code, kind, r.index, p, kind.wide ? (input[p] << 8) | input[p + 1] : input[p]);
-    };
-    return decodeChars(core.heap, kind, own(input, original, fn), original, start, end, toUnits, fail, fn);
-  }
-
-  /** Every argument is read and checked before where the chars are is asked (their lifetime). */
-  function encodeAll(kind, value, fn) {
-    return encode(kind, asChars(value, fn), value, 0, 0, fn);
-  }
-
-  function write(kind, value, fn) {
-    const chars = asChars(value, fn);
-    const size = kind.wide ? 2 * chars.length : chars.length;
-    if (size > 0xffffffff) throw new RangeError(`fastmp: ${fn}(): ${size} content bytes have no DER length (at most 2^32-1)`);
-    return encode(kind, chars, value, headerSize(size), kind.tag, fn);
-  }
-
-  // The input is the caller's Uint8Array itself (the pure-JS loops read it
-  // by index; an own view is made for the rest), its length read once.
-  function read(kind, bytes, offset, fn) {
-    const input = inputBytes(bytes, fn);
-    const len = usableLength(input, fn);
-    asOffset(offset, input, fn);
-    refuse(input, fn, bytes); // a freed or stale input is refused before its bytes are read
-    const { start, end } = readHeader(kind, input, offset, len);
-    return { value: decode(kind, input, bytes, fn, start, end, false), end };
-  }
-
-  function decodeAll(kind, bytes, fn, toUnits) {
-    const input = inputBytes(bytes, fn);
-    const len = usableLength(input, fn);
-    refuse(input, fn, bytes); // a freed or stale input is refused before its bytes are read
-    return decode(kind, input, bytes, fn, 0, len, toUnits);
-  }
-
-  return Object.fromEntries(KINDS.flatMap((k) => {
-    const [encodeName, decodeName, unitsName, writeName, readName] = namesOf(k);
-    return [
-      [encodeName, (value) => encodeAll(k, value, encodeName)],
-      [decodeName, (bytes) => decodeAll(k, bytes, decodeName, false)],
-      [unitsName, (bytes) => decodeAll(k, bytes, unitsName, true)],
-      [writeName, (value) => write(k, value, writeName)],
-      [readName, (bytes, offset = 0) => read(k, bytes, offset, readName)],
-    ];
-  }));
+  const fail = (r, quoted) => charEncodeError(r.code, kind, r.index, header + r.offset, unitAt(quoted, r.index));
+  const out = encodeChars(core.heap, kind, chars, original, header, fail, fn);
+  if (header) writeHeader(out, tag, size);
+  return out;
 }
+
+/** Content bytes[start, end) as a string (or units). */
+function decode(core, kind, bytes, original, fn, start, end, toUnits) {
+  const len = end - start;
+  if (kind.wide && len % 2) throw oddLengthError(len, end - 1);
+  const n = kind.wide ? len / 2 : len; // no >> 1: content reaches 4 GiB
+  const kernel = kernelTakes(core, kind.wide ? 'decodeBMP' : 'decodeASCII', n);
+  if (n < SMALL && !toUnits && !kernel) { // the short strings, first
+    return kind.wide ? jsDecodeBMPShort(bytes, start, end) : jsDecodeNarrowShort(kind, bytes, start, end);
+  }
+  if (toUnits) return decodeContent(core, kind, bytes, original, fn, start, end, true, kernel);
+  if (n > MAX_STRING) throw stringTooLong(kind, n);
+  try {
+    return decodeContent(core, kind, bytes, original, fn, start, end, false, kernel);
+  } catch (e) {
+    if (e instanceof FastmpError || e instanceof RangeError || n <= MIN_ENGINE_MAX_STRING) throw e;
+    throw stringTooLong(kind, n, e);
+  }
+}
+
+function decodeContent(core, kind, input, original, fn, start, end, toUnits, kernel) {
+  if (!kernel) {
+    if (kind.wide) {
+      // No one-byte route here: V8 makes a one-byte string of Latin-1 units
+      // itself, and in Chromium the loop costs more than TextDecoder saves.
+      const units = jsDecodeBMPUnits(input, start, end);
+      return toUnits ? units : unitsToString(units);
+    }
+    if (toUnits) return jsDecodeNarrowUnits(kind, input, start, end);
+    const bytes = onceReadable(own(input, original, fn)); // checked, then converted: read twice
+    jsCheck(kind, bytes, start, end);
+    return asciiToString(bytes, start, end);
+  }
+  const fail = (r) => {
+    const p = start + r.offset;
+    return charDecodeError(r.code, kind, r.index, p, kind.wide ? (input[p] << 8) | input[p + 1] : input[p]);
+  };
+  return decodeChars(core.heap, kind, own(input, original, fn), original, start, end, toUnits, fail, fn);
+}
+
+/** Every argument is read and checked before where the chars are is asked (their lifetime). */
+function encodeAll(core, kind, value, fn) {
+  return encode(core, kind, asChars(value, fn), value, 0, 0, fn);
+}
+
+function write(core, kind, value, fn) {
+  const chars = asChars(value, fn);
+  const size = kind.wide ? 2 * chars.length : chars.length;
+  if (size > 0xffffffff) throw new RangeError(`fastmp: ${fn}(): ${size} content bytes have no DER length (at most 2^32-1)`);
+  return encode(core, kind, chars, value, headerSize(size), kind.tag, fn);
+}
+
+// The input is the caller's Uint8Array itself (the pure-JS loops read it
+// by index; an own view is made for the rest), its length read once.
+function read(core, kind, bytes, offset, fn) {
+  const input = inputBytes(bytes, fn);
+  const len = usableLength(input, fn);
+  asOffset(offset, input, fn);
+  refuse(input, fn, bytes); // a freed or stale input is refused before its bytes are read
+  const { start, end } = readHeader(kind, input, offset, len);
+  return { value: decode(core, kind, input, bytes, fn, start, end, false), end };
+}
+
+function decodeAll(core, kind, bytes, fn, toUnits) {
+  const input = inputBytes(bytes, fn);
+  const len = usableLength(input, fn);
+  refuse(input, fn, bytes); // a freed or stale input is refused before its bytes are read
+  return decode(core, kind, input, bytes, fn, 0, len, toUnits);
+}
+
+// ---- the functions, each of an instance's core (js/core.js) --------------------------------
+// One export a function, so that a page bundles only the kinds and the
+// directions it calls (js/api/strings.js; an instance's methods: js/instances.js).
+
+export const encodeBMP = (core, value) => encodeAll(core, BMP, value, 'encodeBMP');
+export const decodeBMP = (core, bytes) => decodeAll(core, BMP, bytes, 'decodeBMP', false);
+export const decodeBMPToUint16 = (core, bytes) => decodeAll(core, BMP, bytes, 'decodeBMPToUint16', true);
+export const writeBMPString = (core, value) => write(core, BMP, value, 'writeBMPString');
+export const readBMPString = (core, bytes, offset = 0) => read(core, BMP, bytes, offset, 'readBMPString');
+export const encodeIA5 = (core, value) => encodeAll(core, IA5, value, 'encodeIA5');
+export const decodeIA5 = (core, bytes) => decodeAll(core, IA5, bytes, 'decodeIA5', false);
+export const decodeIA5ToUint16 = (core, bytes) => decodeAll(core, IA5, bytes, 'decodeIA5ToUint16', true);
+export const writeIA5String = (core, value) => write(core, IA5, value, 'writeIA5String');
+export const readIA5String = (core, bytes, offset = 0) => read(core, IA5, bytes, offset, 'readIA5String');
+export const encodeVisible = (core, value) => encodeAll(core, VISIBLE, value, 'encodeVisible');
+export const decodeVisible = (core, bytes) => decodeAll(core, VISIBLE, bytes, 'decodeVisible', false);
+export const decodeVisibleToUint16 = (core, bytes) => decodeAll(core, VISIBLE, bytes, 'decodeVisibleToUint16', true);
+export const writeVisibleString = (core, value) => write(core, VISIBLE, value, 'writeVisibleString');
+export const readVisibleString = (core, bytes, offset = 0) => read(core, VISIBLE, bytes, offset, 'readVisibleString');
+export const encodePrintable = (core, value) => encodeAll(core, PRINTABLE, value, 'encodePrintable');
+export const decodePrintable = (core, bytes) => decodeAll(core, PRINTABLE, bytes, 'decodePrintable', false);
+export const decodePrintableToUint16 = (core, bytes) => decodeAll(core, PRINTABLE, bytes, 'decodePrintableToUint16', true);
+export const writePrintableString = (core, value) => write(core, PRINTABLE, value, 'writePrintableString');
+export const readPrintableString = (core, bytes, offset = 0) => read(core, PRINTABLE, bytes, offset, 'readPrintableString');
+export const encodeNumeric = (core, value) => encodeAll(core, NUMERIC, value, 'encodeNumeric');
+export const decodeNumeric = (core, bytes) => decodeAll(core, NUMERIC, bytes, 'decodeNumeric', false);
+export const decodeNumericToUint16 = (core, bytes) => decodeAll(core, NUMERIC, bytes, 'decodeNumericToUint16', true);
+export const writeNumericString = (core, value) => write(core, NUMERIC, value, 'writeNumericString');
+export const readNumericString = (core, bytes, offset = 0) => read(core, NUMERIC, bytes, offset, 'readNumericString');
