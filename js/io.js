@@ -66,12 +66,15 @@ export const kernelTakes = (core, op, n) => n >= core.limits.strings[op] && core
 // ---- pack -------------------------------------------------------------------------------
 
 /**
- * Packs n elements of kind from x into scratch: { at, size } of the output
- * there. Its elements, after the array header, start at a 16-byte boundary
- * (the SIMD packers' vector stores then never straddle a cache line).
+ * Where in scratch the output of n elements starts: its elements, after the
+ * array header, then start at a 16-byte boundary (the SIMD packers' vector
+ * stores never straddle a cache line).
  */
+const outputAt = (n) => -arrayHeaderSize(n) & 15;
+
+/** Packs n elements of kind from x into scratch: { at, size } of the output there. */
 function packInScratch(heap, kind, x, n, fn) {
-  const at = -arrayHeaderSize(n) & 15;
+  const at = outputAt(n);
   const scratch = heapVerbs.scratchOf(heap);
   const source = heapVerbs.place(heap, kind.Type, x, 0, n, fn, x, scratch, at + packBound(n, kind.wire));
   return { at, size: heapVerbs.pack(heap, kind, source, n, scratch, at) };
@@ -86,7 +89,7 @@ function packInJs(kind, x, n, fn) {
 /** x's n elements of kind as a standard msgpack array in a fresh Uint8Array. */
 export function pack(core, kind, x, n, fn) {
   if (!kernelPacks(core, kind, n)) return packInJs(kind, x, n, fn);
-  return heapVerbs.packOut(core.heap, kind, x, n, fn, -arrayHeaderSize(n) & 15, packBound(n, kind.wire));
+  return heapVerbs.packOut(core.heap, kind, x, n, fn, outputAt(n), packBound(n, kind.wire));
 }
 
 /**
@@ -112,7 +115,7 @@ export function packedView(core, bytes, fn) {
  * so that packing it never grows memory.
  */
 export function alloc(core, kind, n) {
-  return heapVerbs.alloc(core.kernels(PACK, 'alloc'), kind, n, (-arrayHeaderSize(n) & 15) + packBound(n, kind.wire));
+  return heapVerbs.alloc(core.kernels(PACK, 'alloc'), kind, n, outputAt(n) + packBound(n, kind.wire));
 }
 
 // packInto()'s pure-JS output, reused (the path runs below the crossovers, a
