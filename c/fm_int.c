@@ -37,7 +37,7 @@ DEFINE_PACK_SCALAR(pack_u32_scalar, uint32_t, fm_write_uint)
 DEFINE_PACK_SCALAR(pack_i64_scalar, int64_t, fm_write_int)
 DEFINE_PACK_SCALAR(pack_u64_scalar, uint64_t, fm_write_uint)
 
-#if FM_SIMD
+#if FM_SIMD_PACK
 
 /* ---- pack: 8-bit lanes ------------------------------------------------------
  * A byte is a fixint or takes a tag (0xd0 for int8 below -32, 0xcc for uint8
@@ -423,12 +423,12 @@ FM_INLINE uint8_t *pack_at32(const int32_t *p, bool is_signed, uint8_t *out) {
 #define PACK_WIDE_SIMD(in, n, out, W, is_signed) \
   for (; done + 16 <= (n); done += 16) out = pack_at##W((const int##W##_t *)(in) + done, is_signed, out);
 
-#endif /* FM_SIMD */
+#endif /* FM_SIMD_PACK */
 
 /* ---- pack: entry points -------------------------------------------------------
  * SIMD takes whole vectors, the scalar loop the rest (and all of it in the
  * scalar build). */
-#if FM_SIMD
+#if FM_SIMD_PACK
 #define SIMD_PART(...) __VA_ARGS__
 #else
 #define SIMD_PART(...)

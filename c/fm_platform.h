@@ -49,6 +49,16 @@
 #define FM_UNPACK_EXPORT FM_EXPORT
 #endif
 
+/* FM_SIMD_PACK: whether the build holds the SIMD pack kernels (FM_SIMD, but
+ * not in the unpack module). The int pack kernels' tables are built by
+ * constructors, which the linker keeps whatever is exported: the unpack
+ * module leaves out the SIMD pack code, and so the constructors and tables. */
+#if FM_SIMD && !defined(FM_UNPACK_ONLY)
+#define FM_SIMD_PACK 1
+#else
+#define FM_SIMD_PACK 0
+#endif
+
 /* The wire is big-endian and the kernels read typed-array memory as little-
  * endian (wasm memory always is; so are x86-64 and aarch64 Linux). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
