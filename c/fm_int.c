@@ -43,19 +43,9 @@ DEFINE_PACK_SCALAR(pack_u64_scalar, uint64_t, fm_write_uint)
  * A byte is a fixint or takes a tag (0xd0 for int8 below -32, 0xcc for uint8
  * from 128). For each 8-lane mask of "needs a tag", EXPAND8[mask] is the
  * swizzle control that spreads source bytes 0-7 to their places with the tag
- * (source byte 8) before each flagged one; lanes past the end read 0x80, 0. */
+ * (source byte 8) before each flagged one; lanes past the end read 0x80, 0
+ * (built by init_shapes, as the shapes of 8 lanes of one byte). */
 static uint8_t EXPAND8[256][16];
-
-__attribute__((constructor)) static void init_expand8(void) {
-  for (unsigned mask = 0; mask < 256; mask++) {
-    unsigned p = 0;
-    for (unsigned j = 0; j < 8; j++) {
-      if (mask >> j & 1) EXPAND8[mask][p++] = 8;
-      EXPAND8[mask][p++] = (uint8_t)j;
-    }
-    while (p < 16) EXPAND8[mask][p++] = 0x80;
-  }
-}
 
 /* Writes the 8 bytes of one half of v (with `tag` before the flagged ones). */
 FM_INLINE uint8_t *expand_half(v128_t half_and_tag, unsigned mask, uint8_t *out) {
@@ -116,30 +106,34 @@ static uint8_t SHAPE32[16][16]; /* 2 lanes: bits 2j, 2j+1 = lane j's class */
 static uint8_t SHAPES32[256][2][16]; /* a vector's two: SHAPE32[key & 15], SHAPE32[key >> 4] */
 static uint8_t SHAPE64[64][32], LEN64[64], SECOND64[64];
 
-/* Fills SHAPE..[key] and LEN..[key] for every key below `keys`, for a group
- * of G lanes of `width` bytes at the start of the source: bit b of lane j's
- * class is key bit bit[b] + step*j (NO_BIT: 0). Its tag is the source byte
- * tag + tag_step*j, plus class - 1 where the source holds a tag per class
- * (`by_class`). Classes past 4 never occur: any shape will do. */
+/* Fills SHAPE..[key] and LEN..[key] (no lengths where len is NULL) for every
+ * key below `keys`, for a group of G lanes of `width` bytes at the start of
+ * the source: bit b of lane j's class is key bit bit[b] + step*j (NO_BIT: 0).
+ * Its tag is the source byte tag + tag_step*j, plus class - 1 where the
+ * source holds a tag per class (`by_class`). Classes past 4 never occur: any
+ * shape will do. Run once: compiled for size (FM_COLD). */
 #define NO_BIT 31
 typedef struct {
   unsigned keys, G, width, bit[3], step, tag, tag_step;
   bool by_class;
 } shape_spec;
-static void build_shapes(uint8_t *shape, size_t stride, uint8_t *len, shape_spec s) {
+FM_COLD static void build_shapes(uint8_t *shape, size_t stride, uint8_t *len, const shape_spec *s) {
   static const unsigned payload[8] = {0, 1, 2, 4, 8, 8, 8, 8};
-  for (unsigned key = 0; key < s.keys; key++) {
+  for (unsigned key = 0; key < s->keys; key++) {
     uint8_t *c = shape + key * stride;
     unsigned p = 0;
-    memset(c, 0x80, stride);
-    for (unsigned j = 0; j < s.G; j++) {
-      unsigned cls = 0, lane = s.width * j;
-      for (unsigned b = 0; b < 3; b++) cls |= (s.bit[b] != NO_BIT && (key >> (s.bit[b] + s.step * j) & 1)) << b;
-      unsigned size = FM_MIN(payload[cls], s.width);
-      c[p++] = (uint8_t)(cls == 0 ? lane : s.tag + s.tag_step * j + (s.by_class ? cls - 1 : 0));
+    /* two fixed-size fills, not one of `stride` bytes: that one would be a
+     * call to a memset the module otherwise does without */
+    memset(c, 0x80, 16);
+    if (stride > 16) memset(c + 16, 0x80, 16);
+    for (unsigned j = 0; j < s->G; j++) {
+      unsigned cls = 0, lane = s->width * j;
+      for (unsigned b = 0; b < 3; b++) cls |= (s->bit[b] != NO_BIT && (key >> (s->bit[b] + s->step * j) & 1)) << b;
+      unsigned size = FM_MIN(payload[cls], s->width);
+      c[p++] = (uint8_t)(cls == 0 ? lane : s->tag + s->tag_step * j + (s->by_class ? cls - 1 : 0));
       while (size > 0) c[p++] = (uint8_t)(lane + --size); /* big-endian */
     }
-    len[key * (len == shape + 15 ? stride : 1)] = (uint8_t)p;
+    if (len) len[key * (len == shape + 15 ? stride : 1)] = (uint8_t)p;
   }
 }
 
@@ -166,14 +160,21 @@ typedef struct {
 } limits;
 static limits LIMITS16, LIMITS32;
 
-__attribute__((constructor)) static void init_shapes(void) {
-  build_shapes(&SHAPE16[0][0], 16, &SHAPE16[0][15], (shape_spec){256, 4, 2, {0, 1, NO_BIT}, 2, 8, 2, true});
-  build_shapes(&SHAPE32[0][0], 16, &SHAPE32[0][15], (shape_spec){16, 2, 4, {0, 1, NO_BIT}, 2, 8, 4, true});
+FM_COLD __attribute__((constructor)) static void init_shapes(void) {
+  static const shape_spec spec[4] = {
+      {256, 8, 1, {0, NO_BIT, NO_BIT}, 1, 8, 0, false}, /* EXPAND8: a byte's class is 0 or 1 */
+      {256, 4, 2, {0, 1, NO_BIT}, 2, 8, 2, true},       /* SHAPE16 */
+      {16, 2, 4, {0, 1, NO_BIT}, 2, 8, 4, true},        /* SHAPE32 */
+      {64, 2, 8, {0, 2, 4}, 1, 16, 8, false},           /* SHAPE64 */
+  };
+  build_shapes(&EXPAND8[0][0], 16, NULL, &spec[0]);
+  build_shapes(&SHAPE16[0][0], 16, &SHAPE16[0][15], &spec[1]);
+  build_shapes(&SHAPE32[0][0], 16, &SHAPE32[0][15], &spec[2]);
   for (unsigned key = 0; key < 256; key++) {
     memcpy(SHAPES32[key][0], SHAPE32[key & 15], 16);
     memcpy(SHAPES32[key][1], SHAPE32[key >> 4], 16);
   }
-  build_shapes(&SHAPE64[0][0], 32, LEN64, (shape_spec){64, 2, 8, {0, 2, 4}, 1, 16, 8, false});
+  build_shapes(&SHAPE64[0][0], 32, LEN64, &spec[3]);
   for (unsigned key = 0; key < 64; key++) SECOND64[key] = (uint8_t)FM_MIN(LEN64[key], 16);
   /* A lane is above class k when it lies outside [lo, hi]: when v - lo, as
    * an unsigned number, exceeds hi - lo; flipping the sign bits of both

@@ -70,6 +70,15 @@
  * trip through memory, which leaves unpack far behind its inlined speed. */
 #define FM_INLINE static inline __attribute__((always_inline))
 
+/* FM_COLD on a function that runs once (the constructors that build the
+ * kernels' tables): kept out of line and compiled for size, as its speed
+ * does not count and its code is fetched with the module. */
+#if defined(__clang__)
+#define FM_COLD __attribute__((cold, minsize, noinline))
+#else
+#define FM_COLD __attribute__((cold, noinline))
+#endif
+
 /* wasm_i8x16_make takes 16 lane arguments (and may be a macro); this
  * indirection lets a macro that expands to the 16 be passed. */
 #define FM_I8X16(...) wasm_i8x16_make(__VA_ARGS__)
