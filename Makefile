@@ -23,10 +23,14 @@ TYPES     := $(strip $(shell echo 'FM_ELEMENT_TYPES(NAME)' | \
 # What the modules export is marked in the C: FM_EXPORT (c/fm_platform.h) on
 # the definition of every kernel the JS boundary calls, so that a kernel and
 # its export cannot drift apart. No allocator: the JS heap allocates.
+# The module's size counts after gzip: binaryen's -O3 runs twice (the extra
+# pass renumbers locals and finishes simplifications the first began: the
+# same code, which gzip finds more repeats in).
 EMCC      ?= emcc
 upper      = $(shell echo $(1) | tr a-z A-Z)
 WASM_FLAGS := -O3 $(CWARN) --no-entry -sSTANDALONE_WASM -sMALLOC=none -sIMPORTED_MEMORY -sALLOW_MEMORY_GROWTH \
-              -sFILESYSTEM=0 -sSUPPORT_ERRNO=0 -sTOTAL_STACK=65536 -sINITIAL_MEMORY=2MB -sMAXIMUM_MEMORY=4GB
+              -sFILESYSTEM=0 -sSUPPORT_ERRNO=0 -sTOTAL_STACK=65536 -sINITIAL_MEMORY=2MB -sMAXIMUM_MEMORY=4GB \
+              -sBINARYEN_EXTRA_PASSES=-O3
 # Each module's slot in the shared memory (its static data, then its stack),
 # read from c/fastmp.h: $(call slot,PACK) is FM_SLOT_PACK.
 slot       = $(shell echo 'FM_SLOT_$(1)' | cpp -P -imacros c/fastmp.h - | tr -d 'u \n\t')
