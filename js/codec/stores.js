@@ -109,14 +109,14 @@ class WasmStore {
     this.since = 0;
   }
 
-  // The region's views, as the heap hands them out: live whenever read (taken
-  // again after any growth of memory or move of the region, whoever caused it).
+  // The region's views: live whenever read (the heap takes them again after
+  // any growth of memory or move of the region, whoever caused it).
   get bytes() {
-    return heapVerbs.bytes(this.heap, this.region);
+    return this.region.bytes;
   }
 
   get view() {
-    return heapVerbs.dataView(this.heap, this.region);
+    return this.region.view;
   }
 
   /** At the start of every encode: the memory epoch from which growth is the call's own (live()). */

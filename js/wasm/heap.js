@@ -21,9 +21,9 @@
 //   codec's stores and input windows. A region moves only in ensure(); a
 //   Source of a region that has moved since is refused.
 // - Growth: only the allocator grows memory, through grow(), which renews
-//   every view of it. bytes() and dataView() answer with a live view of a
-//   region, taken again when memory has grown or the region has moved since
-//   the last time: whoever asks each time holds no stale view.
+//   every view of it. A region's own views (region.bytes, region.view) are
+//   taken again whenever it moves or memory grows: read through the region,
+//   they are never stale.
 // - Outputs: packView() outputs are views of scratch, valid until the next
 //   verb that uses scratch; alloc() arrays until free().
 
@@ -64,6 +64,16 @@ class Region {
   constructor(key, state) {
     if (key !== MADE_HERE) throw new TypeError('fastmp: internal: regions are made by a Heap');
     this.#state = state;
+  }
+
+  /** The region's bytes: live whenever read (the heap takes them again when the region moves or memory grows). */
+  get bytes() {
+    return this.#state.bytes;
+  }
+
+  /** A DataView of the same bytes, as live. */
+  get view() {
+    return this.#state.data;
   }
 
   static {
@@ -129,6 +139,7 @@ function newState() {
     space: null, // the allocator
     result: 0, // the address of the kernels' fm_result
     scratch: null,
+    regions: new Set(), // every live region, whose views renew() takes again
     // alloc()'s bookkeeping (js/wasm/ranges.js RangeSets), made by the first alloc():
     allocations: null, // live alloc() arrays: { start, end, length, Type, live }
     records: null, // every alloc() record of this heap's, live or freed (a WeakSet)
@@ -202,6 +213,7 @@ function renew(h) {
   h.u8 = new Uint8Array(buffer);
   h.views.clear();
   h.lastType = null;
+  for (const region of h.regions) retake(h, regionOf(region));
   own(buffer, (start, end, fn, original) => (locate(h, start, end, fn, original) === IN_OUTPUT ? IN_AN_OUTPUT : IN_ALLOCATION));
 }
 
@@ -231,9 +243,25 @@ function malloc(h, bytes) {
 export const region = (heap, bytes) => newRegion(stateOf(heap), bytes);
 
 function newRegion(h, bytes) {
-  const region = new Region(MADE_HERE, { address: 0, capacity: 0, moves: 0, bytes: null, data: null, epoch: 0, seen: -1 });
+  const region = new Region(MADE_HERE, { address: 0, capacity: 0, moves: 0, bytes: NO_BYTES, data: NO_DATA });
+  h.regions.add(region);
   if (bytes > 0) ensureIn(h, region, bytes, 0);
   return region;
+}
+
+const NO_BYTES = new Uint8Array(0);
+const NO_DATA = new DataView(NO_BYTES.buffer);
+
+/** Region state r has moved (or been released): its views are taken again. */
+function moved(h, r) {
+  r.moves++;
+  retake(h, r);
+}
+
+/** Region state r's views, taken anew (after it moved, or memory grew). */
+function retake(h, r) {
+  r.bytes = new Uint8Array(h.buffer, r.address, r.capacity);
+  r.data = new DataView(h.buffer, r.address, r.capacity);
 }
 
 /** The scratch region, which every call may reuse. */
@@ -265,7 +293,7 @@ function ensureIn(h, region, need, keep) {
     if (keep === 0 && old > 0) {
       r.address = h.space.malloc(old);
       r.capacity = r.address === 0 ? 0 : h.space.sizeOf(r.address);
-      r.moves++;
+      moved(h, r);
     }
     throw e;
   }
@@ -275,7 +303,7 @@ function ensureIn(h, region, need, keep) {
   }
   r.address = at;
   r.capacity = h.space.sizeOf(at);
-  r.moves++;
+  moved(h, r);
 }
 
 /** A block for a region of `need` bytes: scratch's the next power of two, where that can be had, else exactly `need`. */
@@ -297,28 +325,9 @@ function releaseIn(h, region) {
   const r = regionOf(region);
   if (r.capacity > 0) h.space.free(r.address);
   r.capacity = 0;
-  r.moves++;
-}
-
-/** The region's bytes as a Uint8Array: live now (a later growth detaches it: ask again). */
-export const bytes = (heap, region) => bytesIn(stateOf(heap), region);
-
-function bytesIn(h, region) {
-  const r = regionOf(region);
-  // (Taken again when memory has grown or the region has moved since: `seen` is its move count then.)
-  if (r.epoch !== h.epoch || r.seen !== r.moves) {
-    r.bytes = new Uint8Array(h.buffer, r.address, r.capacity);
-    r.data = new DataView(h.buffer, r.address, r.capacity);
-    r.epoch = h.epoch;
-    r.seen = r.moves;
-  }
-  return r.bytes;
-}
-
-/** A DataView of the region's bytes, as bytes() gives them. */
-export function dataView(heap, region) {
-  bytesIn(stateOf(heap), region);
-  return regionOf(region).data;
+  r.address = 0;
+  moved(h, r);
+  h.regions.delete(region);
 }
 
 // ---- alloc(), free(), refresh() ------------------------------------------------------------------
