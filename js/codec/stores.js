@@ -147,14 +147,14 @@ class WasmStore {
     return belowOwned(data, size) || heapVerbs.holds(this.heap, data, size, 'encode', data) ? new Uint8Array(data) : data;
   }
 
-  /** Whether the region holds fewer than `need` bytes. */
+  /** Whether the region holds fewer than `need` bytes (its live view spans all it holds). */
   #short(need) {
-    return need > heapVerbs.capacity(this.heap, this.region);
+    return need > this.region.bytes.length;
   }
 
   ensure(pos, extra) {
     const need = pos + extra;
-    if (this.#short(need)) heapVerbs.ensure(this.heap, this.region, Math.max(need, 2 * heapVerbs.capacity(this.heap, this.region)), pos);
+    if (this.#short(need)) heapVerbs.ensure(this.heap, this.region, Math.max(need, 2 * this.region.bytes.length), pos);
   }
 
   /** x as it can be read once the store holds `need` bytes: a copy where the growth could detach it (see source()). */
