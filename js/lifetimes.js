@@ -21,7 +21,7 @@
 // buffer is detached).
 
 import { ownOutputTargetError, usageError } from './errors.js';
-import { byteLengthOf, byteOffsetOf, isDetached, typedArrayName, viewBuffer, viewByteLength, viewByteOffset } from './intrinsics.js';
+import { bufferOf, byteLengthOf, byteOffsetOf, isDetached, typedArrayName, viewBuffer, viewByteLength, viewByteOffset } from './intrinsics.js';
 
 /** No owner hands out the first LOW_BYTES bytes of its buffer. */
 export const LOW_BYTES = 1024;
@@ -122,10 +122,20 @@ export function refuse(view, fn, original = view) {
   const typed = typedArrayName(view) !== undefined;
   const size = typed ? byteLengthOf(view) : viewByteLength(view);
   if (size === 0 && isDetached(view)) throw detachedError(view, fn);
-  if (typed && belowOwned(view, size)) return ELSEWHERE;
+  if (typed) return refuseSized(view, size, fn, original);
   const judge = OWNERS.get(viewBuffer(view));
+  return judge === undefined ? ELSEWHERE : judge(viewByteOffset(view), viewByteOffset(view) + size, fn, original);
+}
+
+/**
+ * refuse() of a typed array of `size` bytes, more than 0 (the caller read
+ * its length through the intrinsics: it is attached), without asking again.
+ */
+export function refuseSized(x, size, fn, original = x) {
+  if (belowOwned(x, size)) return ELSEWHERE;
+  const judge = OWNERS.get(bufferOf(x));
   if (judge === undefined) return ELSEWHERE;
-  const start = typed ? byteOffsetOf(view) : viewByteOffset(view);
+  const start = byteOffsetOf(x);
   return judge(start, start + size, fn, original);
 }
 

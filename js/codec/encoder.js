@@ -20,7 +20,7 @@
 import { asOffset, dateTime, isMap, isSet, lengthOf, ownView, typedArrayName, viewBytes } from '../args.js';
 import { expiredRefError } from '../errors.js';
 import { BOOL, KIND_OF_NAME, kindOfName } from '../kinds.js';
-import { IN_OUTPUT, LOW_BYTES, makeMark, own, refuse, refuseTarget } from '../lifetimes.js';
+import { IN_OUTPUT, LOW_BYTES, makeMark, own, refuse, refuseSized, refuseTarget } from '../lifetimes.js';
 import { MAX_ELEMENTS } from '../wire.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { encoderConfig } from './options.js';
@@ -766,7 +766,8 @@ export class Encoder {
     if (n > MAX_ELEMENTS) {
       throw codecError('LENGTH', `a ${kind.name} of ${n} elements is longer than a msgpack array can be (2^32-1)`, this.pos);
     }
-    refuse(x, 'encode');
+    if (n === 0) refuse(x, 'encode');
+    else refuseSized(x, n * kind.bytes, 'encode'); // (n read through the intrinsics: x is attached)
     const store = this.store;
     this.pos = store.writeTyped(kind, x, n, this.pos);
     this.bytes = store.bytes;
