@@ -56,6 +56,9 @@ test('a kernel reads only what place() placed: an address or a forged source is 
   }
   const placed = heapVerbs.place(heap, Float32Array, new Float32Array([1, 2, 3, 4]), 0, 4, 'pack', null, region, 32);
   expect(heapVerbs.pack(heap, f32, placed, 4, region, 0)).toBe(1 + 5 * 4); // a fixarray header, four float 32s
+  // A Source of a region that has moved since is refused: the input is no longer where it was placed.
+  heapVerbs.ensure(heap, region, 1 << 20, 0);
+  expect(() => heapVerbs.pack(heap, f32, placed, 4, region, 0)).toThrow(/moved since/);
   heapVerbs.release(heap, region);
 });
 

@@ -84,14 +84,14 @@ class Region {
 /** Where a kernel reads a placed input (Heap.place()): an address, valid while its region has not moved. */
 class Source {
   #address;
-  #region; // the region it was copied into (null: in place, in an alloc() array)
+  #region; // the state of the region it was copied into (null: in place, in an alloc() array)
   #moves; // that region's move count then
 
   constructor(key, address, region) {
-    if (key !== MADE_HERE) throw new TypeError('fastmp: internal: sources are made by Heap.place()');
+    if (key !== MADE_HERE) throw new TypeError('fastmp: internal: sources are made by place()');
     this.#address = address;
-    this.#region = region;
-    this.#moves = region === null ? 0 : region.moves;
+    this.#region = region === null ? null : regionOf(region);
+    this.#moves = region === null ? 0 : this.#region.moves;
   }
 
   static {
