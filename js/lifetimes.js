@@ -124,7 +124,9 @@ export function refuse(view, fn, original = view) {
   if (size === 0 && isDetached(view)) throw detachedError(view, fn);
   if (typed) return refuseSized(view, size, fn, original);
   const judge = OWNERS.get(viewBuffer(view));
-  return judge === undefined ? ELSEWHERE : judge(viewByteOffset(view), viewByteOffset(view) + size, fn, original);
+  if (judge === undefined) return ELSEWHERE;
+  const start = viewByteOffset(view);
+  return judge(start, start + size, fn, original);
 }
 
 /**

@@ -68,7 +68,7 @@ test('100 000 calls of mixed sizes: wasm memory stops growing once the largest s
 
 // The heap's sizes reach 4 GiB: no 32-bit wrap anywhere (issue 6).
 test('align16 is exact past 2 GiB', async () => {
-  const { align16 } = await import('../js/wasm/heap.js');
+  const { align16 } = await import('../js/wasm/allocator.js');
   for (const [n, want] of [[0, 0], [1, 16], [16, 16], [2 ** 31 - 1, 2 ** 31], [2 ** 31 + 1, 2 ** 31 + 16], [2 ** 32 - 17, 2 ** 32 - 16], [4.5e9 + 1, 4.5e9 + 16]]) {
     expect(align16(n)).toBe(want);
   }

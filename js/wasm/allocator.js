@@ -7,7 +7,9 @@
 
 import { RangeSet } from './ranges.js';
 
-const align16 = (n) => n + (-n & 15);
+// Sizes reach 4 GiB: no 32-bit bitwise arithmetic on them ((n + 15) & ~15 wraps from 2 GiB on).
+export const align16 = (n) => n + (-n & 15);
+
 /** The size class of a block of `size` bytes: floor(log2(size)) (sizes below 2^32). */
 const classOf = (size) => 31 - Math.clz32(size);
 /** How many blocks of the class below a request's are looked at before memory grows. */

@@ -33,7 +33,7 @@ import { bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, lengthOf, v
 import {
   HANDLES, IN_ALLOCATION, IN_OUTPUT as IN_AN_OUTPUT, belowOwned, freedError, lifetimeError, makeMark, markDetachedByGrowth, own, refuse,
 } from '../lifetimes.js';
-import { Allocator } from './allocator.js';
+import { Allocator, align16 } from './allocator.js';
 import { NodeBuffer, copyOut } from './outputs.js';
 import { RangeSet } from './ranges.js';
 
@@ -43,8 +43,6 @@ const MAX_PAGES = 65536;
 /** The smallest scratch region, and the rule by which it grows (to the next power of two that holds the request). */
 export const MIN_SCRATCH = 1 << 16;
 
-// Sizes reach 4 GiB: no 32-bit bitwise arithmetic on them ((n + 15) & ~15 wraps from 2 GiB on).
-export const align16 = (n) => n + (-n & 15);
 
 const staleOutputError = (fn) => lifetimeError('STALE', `${fn}() was given a view of wasm memory that a later call has overwritten (a packView() output is valid until the next call; copy it (slice()) to keep it)`);
 const noRoom = (bytes, now) => new RangeError(`fastmp: wasm memory cannot grow to hold ${bytes} bytes (wasm32 memory is at most 4 GiB; ${now} bytes now)`);
@@ -81,7 +79,7 @@ class Region {
   }
 }
 
-/** Where a kernel reads a placed input (Heap.place()): an address, valid while its region has not moved. */
+/** Where a kernel reads a placed input (place()): an address, valid while its region has not moved. */
 class Source {
   #address;
   #region; // the state of the region it was copied into (null: in place, in an alloc() array)
@@ -266,9 +264,6 @@ function retake(h, r) {
 
 /** The scratch region, which every call may reuse. */
 export const scratchOf = (heap) => stateOf(heap).scratch;
-
-/** The bytes a region holds now. */
-export const capacity = (heap, region) => regionOf(region).capacity;
 
 /**
  * The region holds at least `need` bytes afterwards, its first `keep`
@@ -492,7 +487,7 @@ export function quote(heap, source, from, len) {
   return bytes;
 }
 
-/** The Source of bytes [at, ...) of a region of the heap's (bytes a verb or the caller wrote through bytes()). */
+/** The Source of bytes [at, ...) of a region of the heap's (bytes a verb or the caller wrote through region.bytes). */
 export function sourceIn(heap, region, at) {
   stateOf(heap); // (a Heap's, or a TypeError)
   return new Source(MADE_HERE, regionOf(region).address + at, region);
@@ -670,12 +665,6 @@ export function writeText(heap, region, at, text, encoding, room) {
   const units = viewAs(h, Uint16Array);
   for (let i = 0, p = address >>> 1; i < text.length; i++) units[p + i] = text.charCodeAt(i);
   return 2 * text.length;
-}
-
-/** Writes Uint16Array `units` into region[at] (even). */
-export function writeUnits(heap, region, at, units) {
-  const h = stateOf(heap);
-  viewAs(h, Uint16Array).set(units, (regionOf(region).address + at) >>> 1);
 }
 
 /** region[at, at + size) as a string: 'latin1' (bytes 0x00-0xFF; without Node, 0x00-0x7F only) or 'utf16le'. */
