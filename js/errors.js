@@ -9,12 +9,12 @@ import { plural, withArticle } from './text.js';
 import { FIXED_SIZE, describeTag, headerSize } from './tags.js';
 
 /** C fm_code number (c/fastmp.h) -> FastmpError code. */
-export const CODE_NAMES = { 0: 'OK', 1: 'NOT_ARRAY', 2: 'TRUNCATED', 3: 'LENGTH', 4: 'TYPE', 5: 'CAPACITY', 6: 'RANGE' };
-// Strings and DER (c/fm_string.c); a DER input cut short is TRUNCATED (2).
-Object.assign(CODE_NAMES, {
+export const CODE_NAMES = {
+  0: 'OK', 1: 'NOT_ARRAY', 2: 'TRUNCATED', 3: 'LENGTH', 4: 'TYPE', 5: 'CAPACITY', 6: 'RANGE',
+  // Strings and DER (c/fm_string.c); a DER input cut short is TRUNCATED (2).
   16: 'SURROGATE', 17: 'ODD_LENGTH', 18: 'RANGE', 19: 'DER_TAG', 20: 'DER_CONSTRUCTED',
   21: 'DER_INDEFINITE', 22: 'DER_NONMINIMAL', 23: 'DER_LENGTH',
-});
+};
 
 /** `index` of an error that belongs to no element. */
 export const NO_INDEX = -1;

@@ -45,13 +45,13 @@ export const byteLengthOf = (x) => byteLengthGetter.call(x);
 export const isArrayBuffer = (v) => hasBrand(arrayBufferByteLength, v);
 /** Whether v is a SharedArrayBuffer (any realm). */
 export const isSharedArrayBuffer = (v) => hasBrand(sharedByteLength, v);
-const mapSize = intrinsicGetter(Map.prototype, 'size');
-const setSize = intrinsicGetter(Set.prototype, 'size');
+const mapSize = /* @__PURE__ */ intrinsicGetter(Map.prototype, 'size');
+const setSize = /* @__PURE__ */ intrinsicGetter(Set.prototype, 'size');
 /** Whether v is a Map (any realm, a subclass's too; not an object that only inherits from Map, nor a Proxy). */
 export const isMap = (v) => hasBrand(mapSize, v);
 /** Whether v is a Set, as isMap() asks. */
 export const isSet = (v) => hasBrand(setSize, v);
-const dateGetTime = Date.prototype.getTime;
+const dateGetTime = /* @__PURE__ */ Object.getOwnPropertyDescriptor(Date.prototype, 'getTime').value;
 /** A Date's time value (any realm; a subclass's own getTime is not asked), or undefined when v is no Date. */
 export function dateTime(v) {
   try {

@@ -61,14 +61,14 @@ function kind(index, Type, c, wire, { float = false, big = false, ext, min = 0, 
 export const KERNEL_KINDS = /* @__PURE__ */ [...KINDS, BOOL].filter((k, i, all) => all.findIndex((other) => other.c === k.c) === i);
 
 /** "Float32Array, Float64Array, …": the names, for error messages. */
-export const TYPE_NAMES = KINDS.map((k) => k.name).join(', ');
+export const TYPE_NAMES = /* @__PURE__ */ KINDS.map((k) => k.name).join(', ');
 
 /** Kind by constructor (of this realm). */
-export const KIND_OF_TYPE = new Map(KINDS.map((k) => [k.Type, k]));
+export const KIND_OF_TYPE = /* @__PURE__ */ new Map(KINDS.map((k) => [k.Type, k]));
 /** Kind by the brand name the engine reports (any realm). */
 export const KIND_OF_NAME = new Map(KINDS.map((k) => [k.name, k]));
 /** Kind by msgpackr ext 0x74 element code. */
-export const KIND_OF_EXT = new Map(KINDS.map((k) => [k.ext, k]));
+export const KIND_OF_EXT = /* @__PURE__ */ new Map(KINDS.map((k) => [k.ext, k]));
 
 // The per-call lookups of pack() / unpack(): a switch of identity
 // comparisons, which V8 compiles to pointer comparisons (the brand names are

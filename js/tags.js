@@ -22,7 +22,7 @@ export function describeTag(tag) {
  * a length that follows it (str, bin, ext, array, map), for a fixstr, fixmap
  * and fixarray, and for 0xc1.
  */
-export const FIXED_SIZE = new Uint8Array(256).map((_, tag) => {
+export const FIXED_SIZE = /* @__PURE__ */ new Uint8Array(256).map((_, tag) => {
   if (tag < 0x80 || tag >= 0xe0 || tag === 0xc0 || tag === 0xc2 || tag === 0xc3) return 1;
   const sizes = {
     0xca: 5, 0xcb: 9, 0xcc: 2, 0xcd: 3, 0xce: 5, 0xcf: 9, 0xd0: 2, 0xd1: 3, 0xd2: 5, 0xd3: 9,

@@ -19,7 +19,7 @@ import * as heapVerbs from './wasm/heap.js';
 const PACK_OPTIONS = { bin: BOOLEAN };
 const UNPACK_OPTIONS = { integralFloats: BOOLEAN };
 
-const FLOAT64 = KIND_OF_NAME.get('Float64Array');
+const FLOAT64 = /* @__PURE__ */ KIND_OF_NAME.get('Float64Array');
 // A Float16Array (where the engine has one) is packed as float32 elements and
 // unpacked through float64: codec/typed.js HALF. alloc() makes none: no kernel reads float16.
 const API_TYPE_NAMES = HALF.Type === undefined ? TYPE_NAMES : `${TYPE_NAMES}, Float16Array`;

@@ -235,7 +235,7 @@ function nearestF32OfInt64(hi, lo, bytes, p, signed) {
 const COPY_BYTES = 1024;
 const COPY_FROM = 8;
 const COPY = new Uint8Array(COPY_BYTES);
-const COPY_VIEW = new DataView(COPY.buffer);
+const COPY_VIEW = /* @__PURE__ */ new DataView(COPY.buffer);
 
 /** Whether the decode of `count` elements reads bytes[0, len) faster from a copy in COPY; if so, copies them. */
 function copied(bytes, len, count) {
@@ -723,7 +723,7 @@ function copyIntAt(tag, q) {
 }
 
 // Bytes of the int forms of up to 32 bits by tag (fixints 1), 0 for every other tag.
-const SMALL_INT_SIZE = new Uint8Array(256).map((_, tag) => (
+const SMALL_INT_SIZE = /* @__PURE__ */ new Uint8Array(256).map((_, tag) => (
   tag < 0x80 || tag >= 0xe0 ? 1 : tag === 0xcc || tag === 0xd0 ? 2 : tag === 0xcd || tag === 0xd1 ? 3 : tag === 0xce || tag === 0xd2 ? 5 : 0));
 
 /** decodeInts() into a BigInt64Array / BigUint64Array: every element through intElement(). */

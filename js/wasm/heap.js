@@ -708,7 +708,7 @@ class InAllocation {
 const OUTSIDE = Object.freeze({ where: 'outside' });
 const IN_OUTPUT = Object.freeze({ where: 'latest packView() output' });
 
-const UTF8 = typeof TextEncoder === 'function' ? new TextEncoder() : null;
-const UTF16LE = typeof TextDecoder === 'function' ? new TextDecoder('utf-16le', { ignoreBOM: true }) : null;
+const UTF8 = typeof TextEncoder === 'function' ? /* @__PURE__ */ new TextEncoder() : null;
+const UTF16LE = typeof TextDecoder === 'function' ? /* @__PURE__ */ new TextDecoder('utf-16le', { ignoreBOM: true }) : null;
 // For bytes 0x00-0x7F (all that is ever read with it) windows-1252 is the identity.
-const LATIN1 = typeof TextDecoder === 'function' ? new TextDecoder('windows-1252') : null;
+const LATIN1 = typeof TextDecoder === 'function' ? /* @__PURE__ */ new TextDecoder('windows-1252') : null;
