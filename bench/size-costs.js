@@ -78,7 +78,7 @@ export const FEATURES = [
     names: ['lifetimes.js:*', 'liveSource'],
   },
   { name: 'pure-JS typed-array packers (small arrays; no wasm)', group: SMALL, names: ['packF32Into', 'packF64Into', 'packIntsInto', 'byKind', 'PACKERS_INTO', 'packKindInto'] },
-  { name: 'crossover table (JS below a length, per engine)', group: SMALL, names: ['io.js:TABLE', 'jsEngine', 'jsBelowFor'] },
+  { name: 'crossover table (JS below a length, per engine)', group: SMALL, names: ['crossovers.js:*', 'opLimits', 'packLimits', 'forEachKind'] },
   {
     name: 'the wasm path: loader, SIMD probe, heap, kernel calls (its JS)',
     wasm: true,

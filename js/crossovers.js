@@ -5,11 +5,14 @@
 // ASN.1 string ops (in chars).
 
 /**
- * { engine: { simd|scalar: { pack|unpack: { type: n }, strings: { op: n } } } }:
- * `auto` runs pure JS below n elements (chars), wasm from n on; 1: wasm from
- * one element. Types are js/kinds.js's kernel names (`c`: f32 ... u64, and
- * bool for packBool / unpackBool); string ops are js/strings.js's (encodeBMP,
- * decodeBMP, and encodeASCII / decodeASCII for the one-byte kinds).
+ * Three tables, one per operation: `auto` runs pure JS below n elements
+ * (chars), wasm from n on; 1: wasm from one element. A row is an engine's:
+ * [simd, scalar], each its counts in the order of the table's columns (a
+ * string of numbers: a page carries all three engines' rows). Typed-array
+ * columns are js/kinds.js's kernel names (`c`: Uint8Array and
+ * Uint8ClampedArray share u8), and bool for packBool / unpackBool; string
+ * columns are js/strings.js's ops (encodeASCII / decodeASCII: the one-byte
+ * kinds). A page bundles the table of each operation it calls, no other.
  *
  * Every value is checked on its engine (x86-64):
  * - v8: pack / unpack from `node --expose-gc bench/crossover.js` (random
@@ -30,7 +33,7 @@
  *   contents' values; 1024 where wasm never stayed ahead up to 512, the
  *   grid's largest size.
  *
- * Every engine has a whole table, so the table says what each engine runs.
+ * Every engine has a whole row, so the tables say what each engine runs.
  * Near a crossover both paths are within noise of each other, and runs
  * disagree by a size or two of the grid (unpacks and the booleans by more):
  * a difference from V8 that one run shows and the other does not is noise,
@@ -39,43 +42,55 @@
  * engine. A change to what a call copies in or out moves the crossovers:
  * measure again.
  */
-const TABLE = {
-  v8: {
-    simd: {
-      pack: { f32: 48, f64: 48, i8: 48, u8: 64, i16: 24, u16: 16, i32: 8, u32: 4, i64: 1, u64: 1, bool: 96 },
-      unpack: { f32: 96, f64: 128, i8: 48, u8: 48, i16: 32, u16: 32, i32: 64, u32: 48, i64: 4, u64: 1, bool: 96 },
-      strings: { encodeBMP: 96, decodeBMP: 64, encodeASCII: 48, decodeASCII: 64 },
-    },
-    scalar: {
-      pack: { f32: 64, f64: 96, i8: 48, u8: 64, i16: 32, u16: 16, i32: 8, u32: 8, i64: 1, u64: 1, bool: 256 },
-      unpack: { f32: 256, f64: 256, i8: 48, u8: 48, i16: 96, u16: 64, i32: 64, u32: 96, i64: 4, u64: 1, bool: 256 },
-      strings: { encodeBMP: 128, decodeBMP: 64, encodeASCII: 48, decodeASCII: 64 },
-    },
-  },
-  jsc: {
-    simd: {
-      pack: { f32: 48, f64: 48, i8: 16, u8: 16, i16: 24, u16: 16, i32: 8, u32: 4, i64: 1, u64: 1, bool: 96 },
-      unpack: { f32: 96, f64: 1024, i8: 48, u8: 48, i16: 256, u16: 256, i32: 64, u32: 48, i64: 4, u64: 1, bool: 512 },
-      strings: { encodeBMP: 96, decodeBMP: 64, encodeASCII: 48, decodeASCII: 64 },
-    },
-    scalar: {
-      pack: { f32: 64, f64: 96, i8: 48, u8: 16, i16: 32, u16: 16, i32: 8, u32: 8, i64: 1, u64: 1, bool: 256 },
-      unpack: { f32: 256, f64: 1024, i8: 48, u8: 48, i16: 96, u16: 64, i32: 64, u32: 96, i64: 4, u64: 1, bool: 256 },
-      strings: { encodeBMP: 128, decodeBMP: 64, encodeASCII: 48, decodeASCII: 64 },
-    },
-  },
-  spidermonkey: {
-    simd: {
-      pack: { f32: 512, f64: 1024, i8: 16, u8: 16, i16: 24, u16: 16, i32: 8, u32: 4, i64: 1, u64: 1, bool: 1024 },
-      unpack: { f32: 1024, f64: 256, i8: 48, u8: 48, i16: 32, u16: 32, i32: 64, u32: 96, i64: 4, u64: 1, bool: 1024 },
-      strings: { encodeBMP: 1024, decodeBMP: 256, encodeASCII: 1024, decodeASCII: 1024 },
-    },
-    scalar: {
-      pack: { f32: 512, f64: 128, i8: 48, u8: 16, i16: 32, u16: 16, i32: 8, u32: 8, i64: 1, u64: 1, bool: 1024 },
-      unpack: { f32: 512, f64: 256, i8: 48, u8: 48, i16: 96, u16: 64, i32: 64, u32: 96, i64: 4, u64: 1, bool: 1024 },
-      strings: { encodeBMP: 1024, decodeBMP: 1024, encodeASCII: 1024, decodeASCII: 512 },
-    },
-  },
+const TYPES = ['f32', 'f64', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'bool'];
+const STRING_OPS = ['encodeBMP', 'decodeBMP', 'encodeASCII', 'decodeASCII'];
+
+//                  f32  f64 i8 u8 i16 u16 i32 u32 i64 u64 bool
+const PACK = {
+  v8: [
+    ' 48   48 48 64  24  16   8   4   1   1   96', // simd
+    ' 64   96 48 64  32  16   8   8   1   1  256', // scalar
+  ],
+  jsc: [
+    ' 48   48 16 16  24  16   8   4   1   1   96', // simd
+    ' 64   96 48 16  32  16   8   8   1   1  256', // scalar
+  ],
+  spidermonkey: [
+    '512 1024 16 16  24  16   8   4   1   1 1024', // simd
+    '512  128 48 16  32  16   8   8   1   1 1024', // scalar
+  ],
+};
+
+//                  f32  f64 i8 u8 i16 u16 i32 u32 i64 u64 bool
+const UNPACK = {
+  v8: [
+    ' 96  128 48 48  32  32  64  48   4   1   96', // simd
+    '256  256 48 48  96  64  64  96   4   1  256', // scalar
+  ],
+  jsc: [
+    ' 96 1024 48 48 256 256  64  48   4   1  512', // simd
+    '256 1024 48 48  96  64  64  96   4   1  256', // scalar
+  ],
+  spidermonkey: [
+    '1024 256 48 48  32  32  64  96   4   1 1024', // simd
+    '512  256 48 48  96  64  64  96   4   1 1024', // scalar
+  ],
+};
+
+//                encodeBMP decodeBMP encodeASCII decodeASCII
+const STRINGS = {
+  v8: [
+    '  96   64   48   64', // simd
+    ' 128   64   48   64', // scalar
+  ],
+  jsc: [
+    '  96   64   48   64', // simd
+    ' 128   64   48   64', // scalar
+  ],
+  spidermonkey: [
+    '1024  256 1024 1024', // simd
+    '1024 1024 1024  512', // scalar
+  ],
 };
 
 /**
@@ -93,12 +108,25 @@ export function jsEngine({ versions = globalThis.process?.versions, userAgent = 
   return 'unknown';
 }
 
+/** `backend`'s ('simd', 'scalar') row of `table` on `engine` (V8's for any engine the table lacks), as { column: n }. */
+function rowOf(table, columns, backend, engine) {
+  const row = table[Object.hasOwn(table, engine) ? engine : 'v8'][backend === 'simd' ? 0 : 1].trim().split(/ +/);
+  return Object.fromEntries(columns.map((column, i) => [column, Number(row[i])]));
+}
+
+/** { type: n } of pack on `backend` and `engine` (by default this one's). */
+export const packBelow = (backend, engine = jsEngine()) => rowOf(PACK, TYPES, backend, engine);
+/** { type: n } of unpack. */
+export const unpackBelow = (backend, engine = jsEngine()) => rowOf(UNPACK, TYPES, backend, engine);
+/** { op: n } of the string ops. */
+export const stringsBelow = (backend, engine = jsEngine()) => rowOf(STRINGS, STRING_OPS, backend, engine);
+
 /**
- * The crossover table `auto` uses on `engine` (V8's for 'unknown' and any
- * engine the table lacks): { simd|scalar: { pack|unpack: { type: n }, strings:
- * { op: n } } }, a fresh object each call.
+ * The crossovers `auto` uses on `engine` (V8's for 'unknown' and any engine
+ * the tables lack), all three tables: { simd|scalar: { pack|unpack: { type:
+ * n }, strings: { op: n } } }, a fresh object each call.
  */
 export function jsBelowFor(engine = jsEngine()) {
-  const table = TABLE[Object.hasOwn(TABLE, engine) ? engine : 'v8'];
-  return Object.fromEntries(Object.entries(table).map(([backend, ops]) => [backend, Object.fromEntries(Object.entries(ops).map(([op, n]) => [op, { ...n }]))]));
+  const backend = (b) => ({ pack: packBelow(b, engine), unpack: unpackBelow(b, engine), strings: stringsBelow(b, engine) });
+  return { simd: backend('simd'), scalar: backend('scalar') };
 }

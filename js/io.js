@@ -12,7 +12,7 @@
 // now (loading them, synchronously where it can, on first need).
 
 import { ELEMENTS_ONLY, INTEGRAL_FLOATS, MAX_ELEMENTS, MAX_NUMBER_BYTES, packBound } from './abi.js';
-import { jsBelowFor } from './crossovers.js';
+import { packBelow, stringsBelow, unpackBelow } from './crossovers.js';
 import { copyInto, lengthOf } from './intrinsics.js';
 import { BOOL, KINDS } from './kinds.js';
 import { refuse } from './lifetimes.js';
@@ -30,38 +30,43 @@ export const STRINGS = 'strings';
 // ---- the crossovers ------------------------------------------------------------------
 
 const ALL = MAX_ELEMENTS + 1; // 'always': every count a msgpack array can hold
-const TABLE = jsBelowFor();
 
 /**
  * An instance's limits: the pure-JS path takes n elements of kind (chars of
  * a string op) when n < limits[op][kind.index] (limits.strings[op]). 'js'
- * runs no kernel; pureJs 'always' none either, 'never' every one.
+ * runs no kernel; pureJs 'always' none either, 'never' every one. Each op's
+ * are read from its table on its first call (opLimits()): a page bundles
+ * only the tables of the ops it calls.
  */
-export function limitsOf(backend, pureJs) {
+export const limitsOf = (backend, pureJs) => ({ backend, pureJs, pack: null, unpack: null, strings: null });
+
+/** limits[op], made from below(backend) (a table of js/crossovers.js) on first use, with `keys` its entries in order. */
+function opLimits(limits, op, below, keys, all) {
+  const { backend, pureJs } = limits;
   const js = backend === 'js' || pureJs === 'always';
-  const of = (op, key) => (js ? ALL : pureJs === 'never' ? 0 : TABLE[backend][op][key]);
-  const byKind = (op) => [...KINDS, BOOL].map((k) => of(op, k.c));
-  return {
-    pack: byKind('pack'),
-    unpack: byKind('unpack'),
-    strings: Object.fromEntries(['encodeBMP', 'decodeBMP', 'encodeASCII', 'decodeASCII'].map((op) => [op, js ? Infinity : of('strings', op)])),
-  };
+  const table = js || pureJs === 'never' ? null : below(backend);
+  return limits[op] = keys((key) => (js ? all : table === null ? 0 : table[key]));
 }
+const forEachKind = (of) => [...KINDS, BOOL].map((k) => of(k.c));
+const forEachStringOp = (of) => ({ encodeBMP: of('encodeBMP'), decodeBMP: of('decodeBMP'), encodeASCII: of('encodeASCII'), decodeASCII: of('decodeASCII') });
+const packLimits = (limits) => limits.pack ?? opLimits(limits, 'pack', packBelow, forEachKind, ALL);
+const unpackLimits = (limits) => limits.unpack ?? opLimits(limits, 'unpack', unpackBelow, forEachKind, ALL);
+const stringLimits = (limits) => limits.strings ?? opLimits(limits, 'strings', stringsBelow, forEachStringOp, Infinity);
 
 /** Whether `n` elements of kind are packed by the kernel: from the crossover on, with the pack kernels ready. */
-const kernelPacks = (core, kind, n) => n >= core.limits.pack[kind.index] && core.ready(PACK);
+const kernelPacks = (core, kind, n) => n >= packLimits(core.limits)[kind.index] && core.ready(PACK);
 
 /** Whether `count` elements of kind are unpacked by the kernel. */
-export const kernelUnpacks = (core, kind, count) => count >= core.limits.unpack[kind.index] && core.ready(UNPACK);
+export const kernelUnpacks = (core, kind, count) => count >= unpackLimits(core.limits)[kind.index] && core.ready(UNPACK);
 
 /**
  * The decoder's small fields: whether every fixarray-sized field of kind
  * (at most 15 elements) is decoded in JS; the decoder then reads them itself.
  */
-export const smallInJs = (core, kind) => core.limits.unpack[kind.index] > 15;
+export const smallInJs = (core, kind) => unpackLimits(core.limits)[kind.index] > 15;
 
 /** Whether a string op (js/strings.js) runs its kernel for n chars: from the crossover on, with the string kernels ready. */
-export const kernelTakes = (core, op, n) => n >= core.limits.strings[op] && core.ready(STRINGS);
+export const kernelTakes = (core, op, n) => n >= stringLimits(core.limits)[op] && core.ready(STRINGS);
 
 // ---- pack -------------------------------------------------------------------------------
 
