@@ -2,7 +2,7 @@
 // stops growing once the largest size has been seen), results stay right
 // across memory growth (no stale views), outputs belong to the caller.
 import { beforeAll, expect, test } from 'vitest';
-import { init, memoryStats, pack, unpack } from '../js/index.js';
+import { createFastmp, init, memoryStats, pack, unpack } from '../js/index.js';
 import { bytesOf, randomF32, randomF64, rng } from './helpers.js';
 
 beforeAll(() => init({ pureJs: 'never' }));
@@ -104,4 +104,46 @@ test('the allocator grows memory by what a request lacks, reuses and merges rele
   space.free(b);
   expect(space.malloc(2.2e9 + 1000)).toBe(a); // ...and merged with its free neighbours
   expect(grown).toHaveLength(3);
+});
+
+// A heap that holds nothing but scratch takes its blocks as a stack (no
+// Allocator bundled for a page that only packs); its first other region or
+// alloc() array makes the Allocator, which takes the stack's blocks over.
+test('the stack hands out from its top, reuses its top block, and its Allocator keeps its blocks and reuses its holes', async () => {
+  const { Allocator, Stack } = await import('../js/wasm/allocator.js');
+  let end = 2 ** 21;
+  const grown = [];
+  const stack = new Stack(2 ** 20, end, (bytes) => {
+    grown.push(bytes);
+    if (end + bytes > 2 ** 32) return -1;
+    return (end += bytes);
+  });
+  const result = stack.malloc(32);
+  const scratch = stack.malloc(2 ** 16);
+  expect([result, scratch, stack.sizeOf(scratch)]).toEqual([2 ** 20, 2 ** 20 + 32, 2 ** 16]);
+  stack.free(scratch); // scratch grows: freed first, then taken again from the same start
+  expect(stack.malloc(2 ** 21)).toBe(scratch);
+  expect(grown).toEqual([scratch + 2 ** 21 - 2 ** 21]); // by what the top lacked
+  expect(stack.malloc(2 ** 32)).toBe(0); // refused: nothing taken
+  const above = stack.malloc(100);
+  stack.free(scratch); // not the top: a hole
+  expect(stack.holes).toEqual([{ start: scratch, end: scratch + 2 ** 21 }]);
+  const space = Allocator.over(stack);
+  expect(space.sizeOf(result)).toBe(32); // blocks in use stay in use
+  expect(space.sizeOf(above)).toBe(112);
+  expect(space.malloc(2 ** 20)).toBe(scratch); // the hole is free
+  expect(() => space.free(scratch + 16)).toThrow(/internal: no block/);
+  space.free(above); // merged with what is left of the hole below it
+  expect(space.malloc(2 ** 20 + 112)).toBe(scratch + 2 ** 20);
+});
+
+test('a heap that packs, then allocates, keeps its scratch and its arrays apart as the allocator takes over', async () => {
+  const fm = await createFastmp({ backend: 'scalar' });
+  const big = new Float64Array(100_000).map((_, i) => i + 0.5);
+  const packed = fm.pack(big); // scratch grows on the stack
+  const arrays = Array.from({ length: 8 }, (_, i) => fm.alloc(Int32Array, 1000 * (i + 1)).fill(i));
+  expect(fm.pack(new Float64Array(300_000).fill(2.5)).length).toBe(5 + 9 * 300_000); // scratch grows again, now the allocator's
+  expect(Buffer.compare(fm.pack(big), packed)).toBe(0);
+  arrays.forEach((a, i) => expect(fm.refresh(a).every((v) => v === i)).toBe(true));
+  for (const a of arrays) fm.free(a);
 });

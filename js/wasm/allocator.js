@@ -1,9 +1,13 @@
 // allocator.js - the free space of an instance's wasm memory, which its heap
-// (heap.js, the only importer) hands out: blocks of 16-byte aligned sizes,
-// found in O(1) bins by size class, split when larger, and merged with their
-// free neighbours when released, so that memory is reused whatever the order
-// of allocations and releases. When no free block fits, memory grows (the
-// heap's `grow`), and the new space joins the free block at the top.
+// (heap.js, the only importer) hands out, in two stages. A heap that holds
+// nothing but scratch (and the kernels' result) takes its blocks from the top,
+// as a stack (Stack): all that a page that only packs, or only converts
+// strings, bundles. Its first other region or alloc() array makes the
+// Allocator, which takes the stack's blocks over: blocks of 16-byte aligned
+// sizes, found in O(1) bins by size class, split when larger, and merged with
+// their free neighbours when released, so that memory is reused whatever the
+// order of allocations and releases. In both, when no free block fits, memory
+// grows (the heap's `grow`), and the new space joins the free space at the top.
 
 import { RangeSet } from './ranges.js';
 
@@ -14,6 +18,49 @@ export const align16 = (n) => n + (-n & 15);
 const classOf = (size) => 31 - Math.clz32(size);
 /** How many blocks of the class below a request's are looked at before memory grows. */
 const NEAR_MISSES = 8;
+
+/**
+ * Blocks taken from the top of the space, as a stack: freeing the top one
+ * (scratch, freed to grow) lowers the top; freeing another leaves a hole that
+ * only the Allocator that takes over reuses (Allocator.over()).
+ */
+export class Stack {
+  constructor(start, end, grow) {
+    this.top = start; // the start of the free space
+    this.end = end; // the end of memory
+    this.grow = grow; // as Allocator's
+    this.used = new Map(); // start -> end of every block handed out
+    this.holes = []; // blocks freed below the top: { start, end }
+  }
+
+  /** As Allocator's malloc(). */
+  malloc(bytes) {
+    const start = this.top;
+    const end = start + align16(Math.max(bytes, 16));
+    if (end > this.end) {
+      const grown = this.grow(end - this.end);
+      if (grown < 0) return 0;
+      this.end = grown;
+    }
+    this.used.set(start, end);
+    this.top = end;
+    return start;
+  }
+
+  /** As Allocator's free(). */
+  free(start) {
+    const end = this.used.get(start);
+    if (end === undefined) throw new Error(`fastmp: internal: no block at ${start}`);
+    this.used.delete(start);
+    if (end === this.top) this.top = start;
+    else this.holes.push({ start, end });
+  }
+
+  /** As Allocator's sizeOf(). */
+  sizeOf(start) {
+    return this.used.get(start) - start;
+  }
+}
 
 export class Allocator {
   #free = new RangeSet(); // free blocks { start, end }, by address
@@ -26,6 +73,17 @@ export class Allocator {
     this.#end = end;
     this.#grow = grow;
     if (end > start) this.#add({ start, end });
+  }
+
+  /** The Allocator of a Stack's space: its blocks in use still, its holes and what lies above its top free. */
+  static over(stack) {
+    const allocator = new Allocator(stack.top, stack.end, stack.grow);
+    for (const [start, end] of stack.used) allocator.#used.set(start, end);
+    for (const hole of stack.holes) {
+      allocator.#used.set(hole.start, hole.end);
+      allocator.free(hole.start); // (merged with its free neighbours)
+    }
+    return allocator;
   }
 
   /** The start of a free block of at least `bytes` bytes, now in use; 0 when memory cannot hold it. */

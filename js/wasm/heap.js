@@ -33,7 +33,7 @@ import { bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, lengthOf, v
 import {
   HANDLES, IN_ALLOCATION, IN_OUTPUT as IN_AN_OUTPUT, belowOwned, freedError, lifetimeError, makeMark, markDetachedByGrowth, own, refuse,
 } from '../lifetimes.js';
-import { Allocator, align16 } from './allocator.js';
+import { Allocator, Stack, align16 } from './allocator.js';
 import { NodeBuffer, copyOut } from './outputs.js';
 import { RangeSet } from './ranges.js';
 
@@ -134,7 +134,7 @@ function newState() {
     epoch: 0, // growths so far
     epochs: new WeakMap(), // buffer -> the growth that made it
     kernels: { pack: null, unpack: null, strings: null }, // each module's exports, once attached
-    space: null, // the allocator
+    space: null, // the free space: a Stack, until the first region but scratch or alloc() array makes the Allocator (allocating())
     result: 0, // the address of the kernels' fm_result
     scratch: null,
     regions: new Set(), // every live region, whose views renew() takes again
@@ -147,7 +147,7 @@ function newState() {
     readInPlace: false, // whether the latest placeAt() input is read in place
   };
   renew(h);
-  h.space = new Allocator(HEAP_BASE, h.buffer.byteLength, (bytes) => grow(h, bytes));
+  h.space = new Stack(HEAP_BASE, h.buffer.byteLength, (bytes) => grow(h, bytes));
   h.result = h.space.malloc(RESULT.size);
   h.scratch = newRegion(h, 0);
   return h;
@@ -238,13 +238,19 @@ function malloc(h, bytes) {
 // ---- regions ------------------------------------------------------------------------------------
 
 /** A new region of at least `bytes` bytes (no memory until ensure() when 0). */
-export const region = (heap, bytes) => newRegion(stateOf(heap), bytes);
+export const region = (heap, bytes) => newRegion(allocating(stateOf(heap)), bytes);
 
 function newRegion(h, bytes) {
   const region = new Region(MADE_HERE, { address: 0, capacity: 0, moves: 0, bytes: NO_BYTES, data: NO_DATA });
   h.regions.add(region);
   if (bytes > 0) ensureIn(h, region, bytes, 0);
   return region;
+}
+
+/** h, its space an Allocator from now on (js/wasm/allocator.js): a heap with no region but scratch needs none. */
+function allocating(h) {
+  if (h.space instanceof Stack) h.space = Allocator.over(h.space);
+  return h;
 }
 
 const NO_BYTES = new Uint8Array(0);
@@ -333,7 +339,7 @@ function releaseIn(h, region) {
  * memory. A refused allocation (a RangeError) leaves scratch as it was.
  */
 export function alloc(heap, kind, n, room) {
-  const h = stateOf(heap);
+  const h = allocating(stateOf(heap));
   const scratch = regionOf(h.scratch);
   const previous = scratch.capacity;
   ensureIn(h, h.scratch, room, 0);
