@@ -6,9 +6,13 @@
 // typed-array suite's targets name. Each case of each checkout runs in a fresh
 // node process of its own, so that neither checkout's code shares a process
 // (or its JIT's feedback) with the other's; within a round the two alternate,
-// and which goes first flips every round.
+// and which goes first flips every round. With --together, each round of a
+// case is one process that loads both checkouts (each its own modules, so its
+// own JIT feedback) and takes their samples in turn: what a process draws (on
+// this VM, two processes of the same code may differ by 1.5x and more) is then
+// the same for both, and each round's ratio compares the code.
 //
-//   node bench/compare.js OLD_DIR NEW_DIR [--rounds 5] [--regime kept|plain] [--only REGEX] [--time MS] [--json FILE]
+//   node bench/compare.js OLD_DIR NEW_DIR [--rounds 5] [--regime kept|plain] [--together] [--only REGEX] [--time MS] [--json FILE]
 //
 // A checkout is a directory with the package's files, its wasm built and
 // node_modules reachable; an older commit, for example:
@@ -90,36 +94,68 @@ async function casesOf(dir) {
   return cases;
 }
 
-/** Median ns per call of `fn`: a warm-up of `time` ms, a full collection, then 25 samples of about time/15 ms each. */
-function timeCalls(fn, time) {
-  let sink;
+/**
+ * Median ns per call of each of `fns`: a warm-up of `time` ms each, a full
+ * collection, then 25 samples of about time/15 ms each, the functions' samples
+ * taken in turn (which goes first flips every sample).
+ */
+function timeCalls(fns, time) {
+  const perSample = fns.map((fn) => Math.max(1, Math.round(warmUp(fn, time) / 15)));
+  globalThis.gc?.(); // (the parent runs each child with --expose-gc) no sample pays for the warm-up's garbage
+  const samples = fns.map(() => []);
+  for (let s = 0; s < 25; s++) {
+    for (let k = 0; k < fns.length; k++) {
+      const j = s % 2 ? fns.length - 1 - k : k;
+      samples[j].push(sample(fns[j], perSample[j]));
+    }
+  }
+  return samples.map(median);
+}
+
+/** Calls fn for `time` ms; returns how many calls that was. */
+function warmUp(fn, time) {
   let calls = 0;
   const start = performance.now();
   while (performance.now() - start < time) {
-    sink = fn();
+    if (fn() === undefined) throw new Error('compare.js: a case returned nothing');
     calls++;
   }
-  const perSample = Math.max(1, Math.round(calls / 15));
-  globalThis.gc?.(); // (the parent runs each child with --expose-gc) no sample pays for the warm-up's garbage
-  const samples = [];
-  for (let s = 0; s < 25; s++) {
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < perSample; i++) sink = fn();
-    samples.push(Number(process.hrtime.bigint() - t0) / perSample);
-  }
+  return calls;
+}
+
+/** ns per call of `calls` calls of fn. */
+function sample(fn, calls) {
+  let sink;
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < calls; i++) sink = fn();
+  const ns = Number(process.hrtime.bigint() - t0) / calls;
   if (sink === undefined) throw new Error('compare.js: a case returned nothing');
-  return median(samples);
+  return ns;
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
-/** In a child: `--child DIR NAME [TIME]` prints one case's median; `--child DIR --list` the names. */
+/**
+ * In a child: `--child DIR NAME [TIME]` prints one case's median; `--child
+ * DIR --list` the names; `--child-pair DIR DIR NAME TIME` the case's median in
+ * each of two checkouts, timed in turn in this process.
+ */
 async function child([dir, name, time = '300']) {
   const cases = await casesOf(dir);
   if (name === '--list') return console.log(JSON.stringify([...cases.keys()]));
+  console.log(JSON.stringify({ ns: timeCalls([caseOf(cases, dir, name)], Number(time))[0] }));
+}
+
+async function childPair([first, second, name, time]) {
+  const fns = [];
+  for (const dir of [first, second]) fns.push(caseOf(await casesOf(dir), dir, name));
+  console.log(JSON.stringify({ ns: timeCalls(fns, Number(time)) }));
+}
+
+function caseOf(cases, dir, name) {
   const fn = cases.get(name);
   if (!fn) throw new Error(`compare.js: no case '${name}' in ${dir}`);
-  console.log(JSON.stringify({ ns: timeCalls(fn, Number(time)) }));
+  return fn;
 }
 
 /** Fewer rounds all on one side of 1 are too likely by chance (one time in eight at four) to tell anything. */
@@ -139,30 +175,37 @@ async function parent() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: { rounds: { type: 'string', default: '5' }, regime: { type: 'string', default: 'kept' }, only: { type: 'string' },
-      time: { type: 'string', default: '300' }, json: { type: 'string' } },
+      time: { type: 'string', default: '300' }, json: { type: 'string' }, together: { type: 'boolean', default: false } },
   });
-  if (positionals.length !== 2) throw new Error('usage: node bench/compare.js OLD_DIR NEW_DIR [--rounds N] [--regime kept|plain] [--only REGEX] [--time MS] [--json FILE]');
+  if (positionals.length !== 2) throw new Error('usage: node bench/compare.js OLD_DIR NEW_DIR [--rounds N] [--regime kept|plain] [--together] [--only REGEX] [--time MS] [--json FILE]');
   const [oldDir, newDir] = positionals.map((p) => resolve(p));
   const { REGIMES } = await import('./messages.js');
   const regime = REGIMES[values.regime];
   if (!regime) throw new Error(`compare.js: --regime is one of ${Object.keys(REGIMES).join(', ')}`);
   const env = { ...process.env };
   if (regime.env) env.GLIBC_TUNABLES = regime.env;
-  const run = (dir, ...rest) => {
-    const out = execFileSync(process.execPath, ['--expose-gc', SELF, '--child', dir, ...rest], { env, encoding: 'utf8' });
+  const run = (mode, ...rest) => {
+    const out = execFileSync(process.execPath, ['--expose-gc', SELF, mode, ...rest], { env, encoding: 'utf8' });
     return JSON.parse(out.trim().split('\n').at(-1));
   };
   const only = values.only === undefined ? null : new RegExp(values.only);
-  const names = run(newDir, '--list').filter((n) => !only || only.test(n));
+  const names = run('--child', newDir, '--list').filter((n) => !only || only.test(n));
   const times = new Map(names.map((n) => [n, { old: [], new: [] }]));
+  const dirOf = { old: oldDir, new: newDir };
   for (let round = 0; round < Number(values.rounds); round++) {
+    const order = round % 2 ? ['new', 'old'] : ['old', 'new'];
     for (const name of names) {
-      for (const which of round % 2 ? ['new', 'old'] : ['old', 'new']) {
-        times.get(name)[which].push(run(which === 'old' ? oldDir : newDir, name, values.time).ns);
+      const t = times.get(name);
+      if (values.together) {
+        const ns = run('--child-pair', dirOf[order[0]], dirOf[order[1]], name, values.time).ns;
+        order.forEach((which, i) => t[which].push(ns[i]));
+      } else {
+        for (const which of order) t[which].push(run('--child', dirOf[which], name, values.time).ns);
       }
     }
   }
-  console.log(`${regime.title}; ${values.rounds} rounds; old ${oldDir}, new ${newDir}\n`);
+  const how = values.together ? 'both checkouts in one process a round, sampled in turn' : 'a process a checkout a round';
+  console.log(`${regime.title}; ${values.rounds} rounds, ${how}; old ${oldDir}, new ${newDir}\n`);
   console.log('| case | old | new | new ÷ old | rounds\' new ÷ old | spread old, new | fastest new ÷ old | verdict |\n| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const [name, t] of times) {
     const ratios = t.old.map((o, i) => t.new[i] / o);
@@ -170,10 +213,11 @@ async function parent() {
       + `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)} | ${spreadOf(t.old).toFixed(2)}, ${spreadOf(t.new).toFixed(2)} | `
       + `${(Math.min(...t.new) / Math.min(...t.old)).toFixed(3)} | ${verdict(ratios)} |`);
   }
-  if (values.json) writeFileSync(values.json, `${JSON.stringify({ regime: values.regime, oldDir, newDir, times: Object.fromEntries(times) })}\n`);
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({ regime: values.regime, together: values.together, oldDir, newDir, times: Object.fromEntries(times) })}\n`);
 }
 
 if (process.argv[1] === SELF) {
   if (process.argv[2] === '--child') await child(process.argv.slice(3));
+  else if (process.argv[2] === '--child-pair') await childPair(process.argv.slice(3));
   else await parent();
 }

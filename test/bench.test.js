@@ -123,6 +123,15 @@ test('bench/compare.js times each case of two checkouts in processes of their ow
   expect(rows).toHaveLength(2);
   // Two rounds are too few for a verdict.
   for (const row of rows) expect(row).toMatch(/\| [\d.]+ \| no verdict below 5 rounds \|$/);
+  // --together: both checkouts in one process a round (here the same directory twice, so one set of modules).
+  const pairJson = join(out, 'compare-together.json');
+  const together = execFileSync(process.execPath, [join(ROOT, 'bench', 'compare.js'), ROOT, ROOT, '--rounds', '2', '--time', '20',
+    '--only', '^W3 decode$', '--together', '--json', pairJson], { encoding: 'utf8' });
+  expect(together).toMatch(/both checkouts in one process a round/);
+  const paired = JSON.parse(readFileSync(pairJson, 'utf8'));
+  expect(paired.together).toBe(true);
+  for (const ns of [...paired.times['W3 decode'].old, ...paired.times['W3 decode'].new]) expect(ns).toBeGreaterThan(0);
+  expect([paired.times['W3 decode'].old.length, paired.times['W3 decode'].new.length]).toEqual([2, 2]);
   expect([[0.9, 0.8, 0.99, 0.95, 0.9], [1.1, 1.01, 1.2, 1.3, 1.05], [0.9, 1.1, 0.9, 0.9, 0.9], [0.5, 0.5, 0.5, 0.5]].map(verdict)).toEqual([
     'new faster every round', 'new slower every round', 'mixed', 'no verdict below 5 rounds',
   ]);
