@@ -105,7 +105,7 @@ const describeView = (view) => {
 };
 
 /** Whether typed array x (of `size` bytes) lies below LOW_BYTES from offset 0: no owner's (its buffer is not asked). */
-export const belowOwned = (x, size) => byteOffsetOf(x) === 0 && size <= LOW_BYTES;
+export const belowOwned = (x, size) => size <= LOW_BYTES && byteOffsetOf(x) === 0;
 
 /**
  * THE QUESTION every path asks of a view it reads or writes (`fn`: the call
@@ -133,8 +133,10 @@ export function refuse(view, fn, original = view) {
  * refuse() of a typed array of `size` bytes, more than 0 (the caller read
  * its length through the intrinsics: it is attached), without asking again.
  */
-export function refuseSized(x, size, fn, original = x) {
-  if (belowOwned(x, size)) return ELSEWHERE;
+export const refuseSized = (x, size, fn, original = x) => (belowOwned(x, size) ? ELSEWHERE : refuseOwned(x, size, fn, original));
+
+/** refuseSized() of a view that may be an owner's (apart, so that V8 inlines the common case: a small field's every call asks). */
+function refuseOwned(x, size, fn, original) {
   const judge = OWNERS.get(bufferOf(x));
   if (judge === undefined) return ELSEWHERE;
   const start = byteOffsetOf(x);

@@ -770,8 +770,12 @@ export class Encoder {
     else refuseSized(x, n * kind.bytes, 'encode'); // (n read through the intrinsics: x is attached)
     const store = this.store;
     this.pos = store.writeTyped(kind, x, n, this.pos);
-    this.bytes = store.bytes;
-    this.view = store.view;
+    // The store's bytes, taken again: the call may have grown it, or grown memory (a kernel's scratch).
+    const bytes = store.bytes;
+    if (bytes !== this.bytes) {
+      this.bytes = bytes;
+      this.view = store.view;
+    }
   }
 
   writeBin(data) {
