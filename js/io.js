@@ -168,15 +168,9 @@ export const noRoom = (size, offset, room) => new RangeError(`fastmp: packInto()
 export function packToStore(core, kind, x, n, store, pos, fn) {
   const room = packBound(n, kind.wire);
   if (!kernelPacks(core, kind, n)) {
-    // (Many small fields take this path: the store's bytes are read once where it has room.)
-    let bytes = store.bytes;
-    let elements = x;
-    if (pos + room > bytes.length) {
-      elements = store.beforeGrowth(kind, x, n, pos + room);
-      store.ensure(pos, room);
-      bytes = store.bytes;
-    }
-    return packKindInto(kind, elements, n, bytes, pos);
+    const elements = store.beforeGrowth(kind, x, n, pos + room);
+    store.ensure(pos, room);
+    return packKindInto(kind, elements, n, store.bytes, pos);
   }
   const heap = core.heap;
   const region = store.regionOf(heap);
