@@ -22,6 +22,7 @@
 
 import { ownOutputTargetError, usageError } from './errors.js';
 import { bufferOf, byteLengthOf, byteOffsetOf, isDetached, typedArrayName, viewBuffer, viewByteLength, viewByteOffset } from './intrinsics.js';
+import { withArticle } from './text.js';
 
 /** No owner hands out the first LOW_BYTES bytes of its buffer. */
 export const LOW_BYTES = 1024;
@@ -99,10 +100,7 @@ export function detachedError(view, fn) {
   return releasedError(view, fn) ?? lifetimeError('DETACHED', `${fn}() was given ${describeView(view)} whose buffer is detached (or a resizable buffer shrank below it)`);
 }
 
-const describeView = (view) => {
-  const name = typedArrayName(view) ?? 'DataView';
-  return `${/^[aeio]/i.test(name) ? 'an' : 'a'} ${name}`;
-};
+const describeView = (view) => withArticle(typedArrayName(view) ?? 'DataView');
 
 /** Whether typed array x (of `size` bytes) lies below LOW_BYTES from offset 0: no owner's (its buffer is not asked). */
 export const belowOwned = (x, size) => size <= LOW_BYTES && byteOffsetOf(x) === 0;

@@ -6,6 +6,9 @@
 // Literal URLs, so that bundlers see and copy the files; `?no-inline` keeps
 // Vite from inlining a small build (under 4 KB) into the JS as a data: URL,
 // where every page would carry it, needed or not (Vite strips the query).
+
+import { isNode } from './intrinsics.js';
+
 const URLS = {
   pack: {
     simd: () => new URL('../dist/fastmp-pack-simd.wasm?no-inline', import.meta.url),
@@ -30,8 +33,6 @@ const nodeUrl = (module, build) => {
   const base = import.meta.url;
   return new URL(`../dist/fastmp-${module}-${build}.wasm`, base);
 };
-
-const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
 
 /** The module's build: its bytes (Node, from a file: URL) or the fetch Response (everywhere else). */
 async function readSibling(module, build) {
