@@ -130,16 +130,16 @@ export const GOALS = {
 
 /**
  * What CI holds each page to, in bytes: issue 42's goal where the page meets
- * it, else its total as measured when set (2026-12-06, `node bench/size.js`),
+ * it, else its total as measured when set (2026-12-07, `node bench/size.js`),
  * rounded up to the next 128 B above it: a change that adds weight fails; one that removes it
  * lowers the ceiling to the new total (down to the goal) in the same commit.
  * The goals that are missed, and what bounds them: bench/RESULTS-size-costs.md.
  */
 export const CEILINGS = {
-  pack: 15_744,
-  encode: 22_400,
+  pack: 14_720,
+  encode: 22_272,
   shaped: 39_808,
-  asn1: 13_952,
+  asn1: 12_672,
   inline: (all) => GOALS.inline.limit(all),
 };
 
