@@ -29,7 +29,7 @@
 
 import { HEAP_BASE, MEMORY_PAGES, NO_INDEX_U32, RESULT } from '../abi.js';
 import { CODE_NAMES, ownOutputTargetError } from '../errors.js';
-import { bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, lengthOf, viewBuffer } from '../intrinsics.js';
+import { bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, viewBuffer } from '../intrinsics.js';
 import {
   HANDLES, IN_ALLOCATION, IN_OUTPUT as IN_AN_OUTPUT, belowOwned, freedError, lifetimeError, makeMark, markDetachedByGrowth, own, refuse,
 } from '../lifetimes.js';
@@ -442,20 +442,19 @@ function whereIs(h, x, size, fn, original) {
  */
 export function place(heap, Type, x, from, count, fn, original, region, outEnd, keep = 0) {
   const h = stateOf(heap);
-  const address = placeAt(h, Type, x, from, count, fn, original, region, outEnd, keep);
+  const address = placeAt(h, Type, x, byteLengthOf(x), from, count, fn, original, region, outEnd, keep);
   return new Source(MADE_HERE, address, h.readInPlace ? null : region);
 }
 
 /** place() without the Source: the address (h.readInPlace says whether it is the caller's alloc() array). */
-function placeAt(h, Type, x, from, count, fn, original, region, outEnd, keep) {
+function placeAt(h, Type, x, size, from, count, fn, original, region, outEnd, keep) {
   const bytes = Type.BYTES_PER_ELEMENT;
-  const size = byteLengthOf(x);
   const where = whereIs(h, x, size, fn, original);
   const inPlace = where instanceof InAllocation;
   h.readInPlace = inPlace;
   const at = align16(outEnd);
   const need = inPlace ? outEnd : at + count * bytes;
-  let input = from === 0 && count === lengthOf(x) ? x : new Type(bufferOf(x), byteOffsetOf(x) + from * bytes, count);
+  let input = from === 0 && count * bytes === size ? x : new Type(bufferOf(x), byteOffsetOf(x) + from * bytes, count);
   // A copy of a live output, which the call's scratch use would overwrite;
   // or of a small view not asked for its buffer, which a growth would detach if it were of this memory.
   if (where === IN_OUTPUT || (where === OUTSIDE && need > regionOf(region).capacity && belowOwned(x, size))) input = new Type(input);
@@ -467,14 +466,15 @@ function placeAt(h, Type, x, from, count, fn, original, region, outEnd, keep) {
 }
 
 /**
- * pack() of all n elements of x in one verb: x placed (as place() places
- * it) after an output of `room` bytes at scratch[at], packed there, and
- * the output returned as a fresh copy.
+ * pack() of all n elements of x (its size: n * kind.bytes, which is not
+ * asked again) in one verb: x placed (as place() places it) after an output
+ * of `room` bytes at scratch[at], packed there, and the output returned as a
+ * fresh copy.
  */
 export function packOut(heap, kind, x, n, fn, at, room) {
   const h = stateOf(heap);
   const scratch = h.scratch;
-  const address = placeAt(h, kind.Type, x, 0, n, fn, x, scratch, at + room, 0);
+  const address = placeAt(h, kind.Type, x, n * kind.bytes, 0, n, fn, x, scratch, at + room, 0);
   const out = regionOf(scratch).address + at;
   const size = h.kernels.pack[kind.pack](address, n, out) >>> 0;
   return copyOut(h.u8, out, out + size);
