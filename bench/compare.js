@@ -8,8 +8,8 @@
 // (or its JIT's feedback) with the other's; within a round the two alternate,
 // and which goes first flips every round. With --together, each round of a
 // case is one process that loads both checkouts (each its own modules, so its
-// own JIT feedback) and takes their samples in turn: what a process draws (on
-// this VM, two processes of the same code may differ by 1.5x and more) is then
+// own JIT feedback) and takes their samples in turn: what a process draws
+// (processes of the same code can differ by more than a change does) is then
 // the same for both, and each round's ratio compares the code.
 //
 //   node bench/compare.js OLD_DIR NEW_DIR [--rounds 5] [--regime kept|plain] [--together] [--only REGEX] [--time MS] [--json FILE]

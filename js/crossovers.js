@@ -43,7 +43,7 @@
  * measure again.
  */
 const TYPES = ['f32', 'f64', 'i8', 'u8', 'i16', 'u16', 'i32', 'u32', 'i64', 'u64', 'bool'];
-const STRING_OPS = ['encodeBMP', 'decodeBMP', 'encodeASCII', 'decodeASCII'];
+export const STRING_OPS = ['encodeBMP', 'decodeBMP', 'encodeASCII', 'decodeASCII'];
 
 //                  f32  f64 i8 u8 i16 u16 i32 u32 i64 u64 bool
 const PACK = {

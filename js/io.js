@@ -12,7 +12,7 @@
 // now (loading them, synchronously where it can, on first need).
 
 import { ELEMENTS_ONLY, INTEGRAL_FLOATS, MAX_ELEMENTS, MAX_NUMBER_BYTES, packBound } from './abi.js';
-import { packBelow, stringsBelow, unpackBelow } from './crossovers.js';
+import { STRING_OPS, packBelow, stringsBelow, unpackBelow } from './crossovers.js';
 import { copyInto, lengthOf } from './intrinsics.js';
 import { BOOL, KINDS } from './kinds.js';
 import { refuse } from './lifetimes.js';
@@ -48,7 +48,7 @@ function opLimits(limits, op, below, keys, all) {
   return limits[op] = keys((key) => (js ? all : table === null ? 0 : table[key]));
 }
 const forEachKind = (of) => [...KINDS, BOOL].map((k) => of(k.c));
-const forEachStringOp = (of) => ({ encodeBMP: of('encodeBMP'), decodeBMP: of('decodeBMP'), encodeASCII: of('encodeASCII'), decodeASCII: of('decodeASCII') });
+const forEachStringOp = (of) => Object.fromEntries(STRING_OPS.map((op) => [op, of(op)]));
 const packLimits = (limits) => limits.pack ?? opLimits(limits, 'pack', packBelow, forEachKind, ALL);
 const unpackLimits = (limits) => limits.unpack ?? opLimits(limits, 'unpack', unpackBelow, forEachKind, ALL);
 const stringLimits = (limits) => limits.strings ?? opLimits(limits, 'strings', stringsBelow, forEachStringOp, Infinity);

@@ -128,8 +128,9 @@ export function refuse(view, fn, original = view) {
 }
 
 /**
- * refuse() of a typed array of `size` bytes, more than 0 (the caller read
- * its length through the intrinsics: it is attached), without asking again.
+ * refuse() of a typed array of `size` bytes that is attached (the caller
+ * read its length through the intrinsics, or refused it detached), without
+ * asking again.
  */
 export const refuseSized = (x, size, fn, original = x) => (belowOwned(x, size) ? ELSEWHERE : refuseOwned(x, size, fn, original));
 
