@@ -6,6 +6,13 @@
 
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
 const intrinsicGetter = (prototype, key) => Object.getOwnPropertyDescriptor(prototype, key).get;
+/**
+ * The getter (method) of `key` on constructor C's prototype. Takes C, not its
+ * prototype: a bundler keeps the arguments of a call it drops as unused, and
+ * `C.prototype`, a property read, would stay on every page.
+ */
+const getterOf = (C, key) => intrinsicGetter(C.prototype, key);
+const methodOf = (C, key) => Object.getOwnPropertyDescriptor(C.prototype, key).value;
 const brandGetter = intrinsicGetter(TypedArrayPrototype, Symbol.toStringTag);
 const lengthGetter = intrinsicGetter(TypedArrayPrototype, 'length');
 const bufferGetter = intrinsicGetter(TypedArrayPrototype, 'buffer');
@@ -45,13 +52,13 @@ export const byteLengthOf = (x) => byteLengthGetter.call(x);
 export const isArrayBuffer = (v) => hasBrand(arrayBufferByteLength, v);
 /** Whether v is a SharedArrayBuffer (any realm). */
 export const isSharedArrayBuffer = (v) => hasBrand(sharedByteLength, v);
-const mapSize = /* @__PURE__ */ intrinsicGetter(Map.prototype, 'size');
-const setSize = /* @__PURE__ */ intrinsicGetter(Set.prototype, 'size');
+const mapSize = /* @__PURE__ */ getterOf(Map, 'size');
+const setSize = /* @__PURE__ */ getterOf(Set, 'size');
 /** Whether v is a Map (any realm, a subclass's too; not an object that only inherits from Map, nor a Proxy). */
 export const isMap = (v) => hasBrand(mapSize, v);
 /** Whether v is a Set, as isMap() asks. */
 export const isSet = (v) => hasBrand(setSize, v);
-const dateGetTime = /* @__PURE__ */ Object.getOwnPropertyDescriptor(Date.prototype, 'getTime').value;
+const dateGetTime = /* @__PURE__ */ methodOf(Date, 'getTime');
 /** A Date's time value (any realm; a subclass's own getTime is not asked), or undefined when v is no Date. */
 export function dateTime(v) {
   try {

@@ -63,12 +63,14 @@ export const KERNEL_KINDS = /* @__PURE__ */ [...KINDS, BOOL].filter((k, i, all) 
 /** "Float32Array, Float64Array, …": the names, for error messages. */
 export const TYPE_NAMES = /* @__PURE__ */ KINDS.map((k) => k.name).join(', ');
 
+/** A Map of KINDS by `key` (a function, so that a page that never reads the Map bundles none of it). */
+const kindsBy = (key) => new Map(KINDS.map((k) => [key(k), k]));
 /** Kind by constructor (of this realm). */
-export const KIND_OF_TYPE = /* @__PURE__ */ new Map(KINDS.map((k) => [k.Type, k]));
+export const KIND_OF_TYPE = /* @__PURE__ */ kindsBy((k) => k.Type);
 /** Kind by the brand name the engine reports (any realm). */
-export const KIND_OF_NAME = new Map(KINDS.map((k) => [k.name, k]));
+export const KIND_OF_NAME = /* @__PURE__ */ kindsBy((k) => k.name);
 /** Kind by msgpackr ext 0x74 element code. */
-export const KIND_OF_EXT = /* @__PURE__ */ new Map(KINDS.map((k) => [k.ext, k]));
+export const KIND_OF_EXT = /* @__PURE__ */ kindsBy((k) => k.ext);
 
 // The per-call lookups of pack() / unpack(): a switch of identity
 // comparisons, which V8 compiles to pointer comparisons (the brand names are

@@ -235,7 +235,9 @@ function nearestF32OfInt64(hi, lo, bytes, p, signed) {
 const COPY_BYTES = 1024;
 const COPY_FROM = 8;
 const COPY = new Uint8Array(COPY_BYTES);
-const COPY_VIEW = /* @__PURE__ */ new DataView(COPY.buffer);
+/** (A function: a bundler keeps the arguments of a dropped call, and `COPY.buffer` is a property read.) */
+const dataViewOf = (bytes) => new DataView(bytes.buffer);
+const COPY_VIEW = /* @__PURE__ */ dataViewOf(COPY);
 
 /** Whether the decode of `count` elements reads bytes[0, len) faster from a copy in COPY; if so, copies them. */
 function copied(bytes, len, count) {
