@@ -145,6 +145,7 @@ function newState() {
     generation: 0, // one more at every use of scratch: packView() outputs of an older one have expired
     output: { start: 0, end: 0, generation: -1 }, // the latest packView() output
     readInPlace: false, // whether the latest placeAt() input is read in place
+    watch: null, // WATCH once a view of memory has been handed out (watching())
   };
   renew(h);
   h.space = new Stack(HEAP_BASE, h.buffer.byteLength, (bytes) => grow(h, bytes));
@@ -204,7 +205,7 @@ function grow(h, bytes) {
 
 /** Takes the views of memory again (at start, and after every growth). */
 function renew(h) {
-  if (h.buffer !== null) markDetachedByGrowth(h.buffer);
+  const old = h.buffer;
   const buffer = h.memory.buffer;
   h.buffer = buffer;
   h.epochs.set(buffer, ++h.epoch);
@@ -212,7 +213,7 @@ function renew(h) {
   h.views.clear();
   h.lastType = null;
   for (const region of h.regions) retake(h, regionOf(region));
-  own(buffer, (start, end, fn, original) => (locate(h, start, end, fn, original) === IN_OUTPUT ? IN_AN_OUTPUT : IN_ALLOCATION));
+  if (h.watch !== null) h.watch.renewed(h, old);
 }
 
 /** A view of all of memory as `Type` (kept until memory grows). */
@@ -367,6 +368,7 @@ export function alloc(heap, kind, n, room) {
 }
 
 function handOut(h, record) {
+  watching(h);
   const view = new record.Type(h.buffer, record.start, record.length);
   HANDLES.set(view, record);
   return view;
@@ -394,6 +396,31 @@ export function free(heap, x) {
   return true;
 }
 
+// ---- watching the views handed out ------------------------------------------------------------
+// A heap's memory is its own: no view of it exists outside the heap until
+// one is handed out (a packView() output, an alloc() array). The first
+// hand-out makes the heap watch its views from then on (watching()): each
+// buffer of its memory is an owner's (js/lifetimes.js own(), whose judge
+// locates a view), and growth records the buffer it detached. Until then a
+// view of its memory is none of the caller's, and a page whose app hands
+// none out bundles none of this.
+
+/** What a watching heap does (h.watch): locate a view of its memory; register a buffer that growth made. */
+const WATCH = { locate, renewed: (h, old) => { markDetachedByGrowth(old); ownBuffer(h); } };
+
+/** h, watching its views from now on (called by every verb that hands one out). */
+function watching(h) {
+  if (h.watch === null) {
+    h.watch = WATCH;
+    ownBuffer(h);
+  }
+  return h;
+}
+
+function ownBuffer(h) {
+  own(h.buffer, (start, end, fn, original) => (locate(h, start, end, fn, original) === IN_OUTPUT ? IN_AN_OUTPUT : IN_ALLOCATION));
+}
+
 // ---- where a view lies -------------------------------------------------------------------------
 
 /**
@@ -405,7 +432,7 @@ export function free(heap, x) {
  * bytes (FREED), anything else (STALE).
  */
 function locate(h, start, end, fn, original) {
-  const handed = generationOf(original);
+  const handed = OUTPUT_MARK.markOf(original);
   if (handed !== undefined && handed !== h.generation) throw staleOutputError(fn);
   // (An empty alloc() array overlaps no range: only its record tells that it was freed.)
   if (HANDLES.get(original)?.live === false) throw freedError(fn);
@@ -423,8 +450,9 @@ function whereIs(h, x, size, fn, original) {
     refuse(x, fn, original); // (another owner's view: refused past its lifetime by its own rules)
     return OUTSIDE;
   }
+  if (h.watch === null) throw new Error(`fastmp: internal: ${fn}() was given a view of wasm memory that no call handed out`);
   const start = byteOffsetOf(x);
-  return locate(h, start, start + size, fn, original);
+  return h.watch.locate(h, start, start + size, fn, original);
 }
 
 // ---- placing inputs ---------------------------------------------------------------------------
@@ -610,13 +638,14 @@ function targetAddress(h, target, fn) {
 export const view = (heap, at, size) => outputView(stateOf(heap), at, size);
 
 function outputView(h, at, size) {
+  watching(h);
   const start = regionOf(h.scratch).address + at;
   const o = h.output;
   o.start = start;
   o.end = start + size;
   o.generation = h.generation;
   const view = new Uint8Array(h.buffer, start, size);
-  stampOutput(view, h.generation);
+  OUTPUT_MARK.mark(view, h.generation);
   return view;
 }
 
@@ -645,7 +674,7 @@ export function reattach(heap, view, since, fn, original = view) {
   if (record !== undefined) throw freedError(fn);
   // (Only the latest output is live: h.output says where it lies.)
   const o = h.output;
-  if (generationOf(original) === h.generation && o.generation === h.generation) return new Uint8Array(h.buffer, o.start, o.end - o.start);
+  if (OUTPUT_MARK.markOf(original) === h.generation && o.generation === h.generation) return new Uint8Array(h.buffer, o.start, o.end - o.start);
   throw lifetimeError('STALE', `${fn}() grew wasm memory for this message, which detached this view of wasm memory before it was read; only an array from alloc() and a packView() output themselves are found again: pass a copy of a subarray`);
 }
 
@@ -703,7 +732,7 @@ function nodeBuffer(h) {
 // Every packView() output carries the generation it was made in (a mark of
 // lifetimes.js's): an expired output is known by its identity, wherever a
 // later output lies.
-const { mark: stampOutput, markOf: generationOf } = makeMark();
+const OUTPUT_MARK = /* @__PURE__ */ makeMark();
 
 /** A location in a live alloc() array: its address. */
 class InAllocation {
