@@ -13,7 +13,6 @@
 
 import { ANY, oneOf, readOptions } from './args.js';
 import { PACK, STRINGS, UNPACK, limitsOf } from './io.js';
-import { FastmpError } from './errors.js';
 import { chooseBuild, compile, compileSync, moduleOf } from './loader.js';
 import * as heapVerbs from './wasm/heap.js';
 
@@ -127,14 +126,6 @@ export class Core {
     return false;
   }
 
-  /** The heap, once `module` is ready; else a FastmpError that says why (`fn` needs the kernels by nature). */
-  kernels(module, fn) {
-    if (this.ready(module)) return this.heap;
-    if (this.build === 'js') throw new FastmpError('NO_WASM', `fastmp: ${fn}() needs wasm, which this instance does not run (backend 'js': asked for, or a Content Security Policy refuses to compile wasm)`, -1, -1);
-    const why = this.failed[module] === null ? 'still loading' : `not loaded (${this.failed[module].message})`;
-    throw new FastmpError('NOT_READY', `fastmp: ${fn}() needs the wasm kernels, ${why}: \`await init()\` first (every call with a pure-JS path works before)`, -1, -1);
-  }
-
   /** Loads `module` synchronously where its source can be read so; false where it cannot. */
   loadSync(module) {
     if (!this.settleGivenSync()) return false;
@@ -217,12 +208,10 @@ export class Core {
     if (this.build !== null && this.build !== 'js' && this.heap === null && MODULES.every((m) => this.failed[m] !== null)) return 'js';
     return this.build ?? chooseBuild('auto');
   }
-
-  /** memoryStats() of this instance. */
-  stats() {
-    return this.heap === null ? { wasmMemory: 0, scratch: 0 } : heapVerbs.stats(this.heap);
-  }
 }
+
+/** memoryStats() of an instance. */
+export const statsOf = (core) => (core.heap === null ? { wasmMemory: 0, scratch: 0 } : heapVerbs.stats(core.heap));
 
 // ---- the default instance -------------------------------------------------------------------
 // One per realm, shared by the ES module and require() entries (Node's

@@ -4,7 +4,7 @@
 // default instance. Instances share nothing: two with different backends
 // live side by side.
 
-import { Core, readInitOptions } from './core.js';
+import { Core, readInitOptions, statsOf } from './core.js';
 import { bindPort } from './codec/bind.js';
 import { Decoder } from './codec/decoder.js';
 import { decodeMultiOf, decoderOf } from './codec/decoding.js';
@@ -45,7 +45,7 @@ function makeInstance(core) {
     decodeMultiStream: (stream, options) => new Decoder(options, core, STREAM_DECODERS).decodeStream(stream),
     decodeArrayStream: (stream, options) => new Decoder(options, core, STREAM_DECODERS).decodeArrayStream(stream),
     backend: () => core.builtAs(),
-    memoryStats: () => core.stats(),
+    memoryStats: () => statsOf(core),
   };
   return Object.freeze(Object.defineProperty(instance, CORE, { value: core }));
 }

@@ -14,6 +14,7 @@
 import { ELEMENTS_ONLY, INTEGRAL_FLOATS, MAX_ELEMENTS, MAX_NUMBER_BYTES, packBound } from './abi.js';
 import { STRING_OPS, packBelow, stringsBelow, unpackBelow } from './crossovers.js';
 import { copyInto, lengthOf } from './intrinsics.js';
+import { FastmpError } from './errors.js';
 import { BOOL, KINDS } from './kinds.js';
 import { refuse } from './lifetimes.js';
 import { kernelError } from './wasm/errors.js';
@@ -71,6 +72,17 @@ export const kernelTakes = (core, op, n) => n >= stringLimits(core.limits)[op] &
 // ---- pack -------------------------------------------------------------------------------
 
 /**
+ * core's heap, once `module` is ready; else a FastmpError that says why
+ * (`fn` needs the kernels by nature).
+ */
+function kernelsOf(core, module, fn) {
+  if (core.ready(module)) return core.heap;
+  if (core.build === 'js') throw new FastmpError('NO_WASM', `fastmp: ${fn}() needs wasm, which this instance does not run (backend 'js': asked for, or a Content Security Policy refuses to compile wasm)`, -1, -1);
+  const why = core.failed[module] === null ? 'still loading' : `not loaded (${core.failed[module].message})`;
+  throw new FastmpError('NOT_READY', `fastmp: ${fn}() needs the wasm kernels, ${why}: \`await init()\` first (every call with a pure-JS path works before)`, -1, -1);
+}
+
+/**
  * Where in scratch the output of n elements starts: its elements, after the
  * array header, then start at a 16-byte boundary (the SIMD packers' vector
  * stores never straddle a cache line).
@@ -104,14 +116,14 @@ export function pack(core, kind, x, n, fn) {
  */
 export function packView(core, kind, x, n, fn) {
   if (core.build === 'js') return packInJs(kind, x, n, fn);
-  const heap = core.kernels(PACK, fn);
+  const heap = kernelsOf(core, PACK, fn);
   const { at, size } = packInScratch(heap, kind, x, n, fn);
   return heapVerbs.view(heap, at, size);
 }
 
 /** Bytes already packed (a bin) as packView() gives them: copied into scratch (without wasm, the bytes themselves). */
 export function packedView(core, bytes, fn) {
-  return core.build === 'js' ? bytes : heapVerbs.viewOf(core.kernels(PACK, fn), bytes);
+  return core.build === 'js' ? bytes : heapVerbs.viewOf(kernelsOf(core, PACK, fn), bytes);
 }
 
 /**
@@ -120,7 +132,7 @@ export function packedView(core, bytes, fn) {
  * so that packing it never grows memory.
  */
 export function alloc(core, kind, n) {
-  return heapVerbs.alloc(core.kernels(PACK, 'alloc'), kind, n, outputAt(n) + packBound(n, kind.wire));
+  return heapVerbs.alloc(kernelsOf(core, PACK, 'alloc'), kind, n, outputAt(n) + packBound(n, kind.wire));
 }
 
 // packInto()'s pure-JS output, reused (the path runs below the crossovers, a

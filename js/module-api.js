@@ -7,7 +7,7 @@
 // loaders out of this file keeps the sibling files out of the inline
 // entry's module graph, so that a bundler emits no .wasm for it.
 
-import { current } from './core.js';
+import { current, statsOf } from './core.js';
 import { decode, decodeMulti } from './api/decoding.js';
 import { Encoder, encode } from './api/encoding.js';
 import { Decoder, decodeArrayStream, decodeAsync, decodeMultiStream } from './api/streaming.js';
@@ -41,7 +41,7 @@ export const backend = () => current().builtAs();
  * memory, and `scratch`, the reused region that inputs and outputs pass
  * through. Both only grow, and only until the largest input so far fits.
  */
-export const memoryStats = () => current().stats();
+export const memoryStats = () => statsOf(current());
 
 /**
  * The message codec as one object, with @msgpack/msgpack's names: for
