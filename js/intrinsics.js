@@ -109,6 +109,3 @@ export function isDetached(view) {
 
 /** Whether a typed array's bytes can be read: not detached, and not a view past the end of a resizable buffer that shrank (values() validates both). */
 export const hasUsableBytes = (x) => hasBrand(typedValues, x);
-
-/** Whether this runtime says it is Node (process.versions.node, which Bun reports too). */
-export const isNode = typeof process !== 'undefined' && process.versions?.node != null;

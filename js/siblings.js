@@ -7,7 +7,7 @@
 // Vite from inlining a small build (under 4 KB) into the JS as a data: URL,
 // where every page would carry it, needed or not (Vite strips the query).
 
-import { isNode } from './intrinsics.js';
+import { isNode } from './runtime.js';
 
 const URLS = {
   pack: {

@@ -129,3 +129,14 @@ test('require() of the package is the CommonJS entry, ready on return; FASTMP_BA
   expect(run({ FASTMP_BACKEND: '' })).toBe('simd 91cb3fe0000000000000');
   expect(run({ FASTMP_BACKEND: 'scalar' })).toBe('scalar 91cb3fe0000000000000');
 });
+
+test('a browser build takes js/runtime.browser.js for js/runtime.js (package.json "browser"): the same exports, and not Node', async () => {
+  const { browser, files } = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8'));
+  expect(browser).toEqual({ './js/runtime.js': './js/runtime.browser.js' });
+  expect(files).toContain('js/*.js'); // (both files ship)
+  const generic = await import('../js/runtime.js');
+  const forBrowsers = await import('../js/runtime.browser.js');
+  expect(Object.keys(forBrowsers).sort()).toEqual(Object.keys(generic).sort());
+  expect(generic.isNode).toBe(true); // (this test runs in Node)
+  expect(forBrowsers.isNode).toBe(false);
+});

@@ -6,7 +6,7 @@
 // every size). Every byte is written before the caller sees the array. The
 // result is a plain typed array, never a Buffer (whose slice() would not copy).
 
-import { isNode } from '../intrinsics.js';
+import { isNode } from '../runtime.js';
 
 /** Node's Buffer, only in Node (a bundler's Buffer polyfill is not taken for it). */
 export const NodeBuffer = isNode ? globalThis.Buffer : null;
