@@ -3,3 +3,6 @@
 
 /** Whether this runtime says it is Node: a page built for browsers is not. */
 export const isNode = false;
+
+/** Node's Buffer: none. */
+export const NodeBuffer = null;

@@ -7,3 +7,6 @@
 
 /** Whether this runtime says it is Node (process.versions.node, which Bun reports too). */
 export const isNode = typeof process !== 'undefined' && process.versions?.node != null;
+
+/** Node's Buffer, only in Node (a bundler's Buffer polyfill is not taken for it). */
+export const NodeBuffer = isNode ? globalThis.Buffer : null;

@@ -16,7 +16,8 @@ import { asOffset, describe, inputBytes, onceReadable, ownView, typedArrayName, 
 import { FastmpError, NO_INDEX } from './errors.js';
 import { kernelTakes } from './io.js';
 import { refuse } from './lifetimes.js';
-import { NodeBuffer, freshBytes } from './wasm/outputs.js';
+import { isNode, NodeBuffer } from './runtime.js';
+import { freshBytes } from './wasm/outputs.js';
 import { decodeChars, encodeChars } from './wasm/strings.js';
 
 /** 1 for each char 0x00-0x7F that `test` admits: the pure-JS path's set of a one-byte kind. */
@@ -79,7 +80,7 @@ function oddLengthError(len, last) {
 // Node reports it with a plain Error (ERR_STRING_TOO_LONG), after the whole
 // decode. Node tells the cap up front; elsewhere what the engine throws while
 // making a string that long becomes the same RangeError.
-const MAX_STRING = globalThis.process?.getBuiltinModule?.('node:buffer')?.constants?.MAX_STRING_LENGTH ?? Infinity;
+const MAX_STRING = (isNode && process.getBuiltinModule?.('node:buffer')?.constants?.MAX_STRING_LENGTH) || Infinity;
 const MIN_ENGINE_MAX_STRING = 2 ** 28 - 16; // no engine caps strings below this (V8 on 32-bit)
 
 function stringTooLong(kind, chars, cause) {

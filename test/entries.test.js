@@ -130,7 +130,7 @@ test('require() of the package is the CommonJS entry, ready on return; FASTMP_BA
   expect(run({ FASTMP_BACKEND: 'scalar' })).toBe('scalar 91cb3fe0000000000000');
 });
 
-test('a browser build takes js/runtime.browser.js for js/runtime.js (package.json "browser"): the same exports, and not Node', async () => {
+test('a browser build takes js/runtime.browser.js for js/runtime.js (package.json "browser"): the same exports, and neither Node nor its Buffer', async () => {
   const { browser, files } = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8'));
   expect(browser).toEqual({ './js/runtime.js': './js/runtime.browser.js' });
   expect(files).toContain('js/*.js'); // (both files ship)
@@ -138,5 +138,7 @@ test('a browser build takes js/runtime.browser.js for js/runtime.js (package.jso
   const forBrowsers = await import('../js/runtime.browser.js');
   expect(Object.keys(forBrowsers).sort()).toEqual(Object.keys(generic).sort());
   expect(generic.isNode).toBe(true); // (this test runs in Node)
+  expect(generic.NodeBuffer).toBe(Buffer);
   expect(forBrowsers.isNode).toBe(false);
+  expect(forBrowsers.NodeBuffer).toBe(null);
 });

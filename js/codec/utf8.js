@@ -13,6 +13,8 @@
 // others by a JS loop; long ones by a fatal TextDecoder. (The decoder's input
 // is never in a SharedArrayBuffer here: bytes checked stay as checked.)
 
+import { NodeBuffer } from '../runtime.js';
+
 /** Above this many UTF-16 units @msgpack/msgpack writes with TextEncoder. */
 export const TEXT_ENCODER_THRESHOLD = 50;
 /** Above this many bytes strings are read with TextDecoder. */
@@ -89,11 +91,12 @@ const fromCharCode = String.fromCharCode;
 
 /**
  * Node's Buffer method that makes a string of bytes read as Latin-1, called on
- * any Uint8Array (checked here: a Buffer of another runtime, or a polyfill,
- * may have none, or one that takes other arguments); null without one.
+ * any Uint8Array (checked here: another runtime's Buffer may have none, or
+ * one that takes other arguments); null without one (a page's Buffer
+ * polyfill is not asked: js/runtime.js NodeBuffer).
  */
 const latin1Slice = (() => {
-  const slice = globalThis.Buffer?.prototype?.latin1Slice;
+  const slice = NodeBuffer?.prototype?.latin1Slice;
   try {
     return typeof slice === 'function' && slice.call(new Uint8Array([0x41, 0x62, 0x63]), 1, 3) === 'bc' ? slice : null;
   } catch {

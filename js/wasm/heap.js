@@ -34,7 +34,8 @@ import {
   HANDLES, IN_ALLOCATION, IN_OUTPUT as IN_AN_OUTPUT, belowOwned, freedError, lifetimeError, makeMark, markDetachedByGrowth, own, refuse,
 } from '../lifetimes.js';
 import { Allocator, Stack, align16 } from './allocator.js';
-import { NodeBuffer, copyOut } from './outputs.js';
+import { NodeBuffer } from '../runtime.js';
+import { copyOut } from './outputs.js';
 import { RangeSet } from './ranges.js';
 
 const PAGE = 65536;

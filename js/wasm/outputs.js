@@ -6,10 +6,8 @@
 // every size). Every byte is written before the caller sees the array. The
 // result is a plain typed array, never a Buffer (whose slice() would not copy).
 
-import { isNode } from '../runtime.js';
+import { NodeBuffer } from '../runtime.js';
 
-/** Node's Buffer, only in Node (a bundler's Buffer polyfill is not taken for it). */
-export const NodeBuffer = isNode ? globalThis.Buffer : null;
 const UNINIT_FROM = 4096;
 
 /** A fresh Uint8Array of `size` bytes, with its own ArrayBuffer, contents undefined. */
