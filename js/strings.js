@@ -23,6 +23,11 @@ import { decodeChars, encodeChars } from './wasm/strings.js';
 /** 1 for each char 0x00-0x7F that `test` admits: the pure-JS path's set of a one-byte kind. */
 const charSet = (test) => Uint8Array.from({ length: 0x80 }, (_, c) => (test(String.fromCharCode(c)) ? 1 : 0));
 
+// The pure-JS loops of each width (see "the pure-JS path" below), which a
+// kind carries (`js`): a page bundles those of the kinds it calls.
+const WIDE_JS = { encode: jsEncodeBMP, decodeShort: jsDecodeBMPShort, decodeUnits: jsDecodeBMPUnits, decodeString: jsDecodeBMPString };
+const NARROW_JS = { encode: jsEncodeNarrow, decodeShort: jsDecodeNarrowShort, decodeUnits: jsDecodeNarrowUnits, decodeString: jsDecodeNarrowString };
+
 // The string kinds (the C kernels are named after `c`). One shape for all
 // (BMP's set, lo, hi and check unused): the shared functions below then see a
 // single map, where several would make their accesses polymorphic. `lo`-`hi`
@@ -31,7 +36,8 @@ const charSet = (test) => Uint8Array.from({ length: 0x80 }, (_, c) => (test(Stri
 const stringKind = (name, api, tag, wide, lo, hi, test, chars) => {
   const c = api.toLowerCase();
   const set = test === null ? null : charSet(test);
-  return { name, api, tag, wide, lo, hi, set, chars, encode: `fm_${c}_encode`, decode: `fm_${c}_decode`, check: wide ? null : `fm_${c}_check` };
+  const js = wide ? WIDE_JS : NARROW_JS;
+  return { name, api, tag, wide, lo, hi, set, chars, js, encode: `fm_${c}_encode`, decode: `fm_${c}_decode`, check: wide ? null : `fm_${c}_check` };
 };
 const BMP = /* @__PURE__ */ stringKind('BMPString', 'BMP', 0x1e, true, 0x0000, 0xffff, null, null);
 const IA5 = /* @__PURE__ */ stringKind('IA5String', 'IA5', 0x16, false, 0x00, 0x7f, (ch) => ch <= '\x7f', null);
@@ -149,8 +155,10 @@ function readHeader(kind, bytes, at, len) {
 
 const unitAt = (value, i) => (typeof value === 'string' ? value.charCodeAt(i) : value[i]);
 
+// Each takes the kind first (the wide ones leave it: BMP is their only kind).
+
 /** BMP content of `value` (string or Uint16Array) into out[at..]; error offsets are in `out`. */
-function jsEncodeBMP(value, out, at) {
+function jsEncodeBMP(kind, value, out, at) {
   const isString = typeof value === 'string';
   for (let i = 0, n = value.length, p = at; i < n; i++, p += 2) {
     const c = isString ? value.charCodeAt(i) : value[i];
@@ -183,7 +191,7 @@ const ARRAYS = [];
 const arrayOf = (n) => ARRAYS[n] ?? (ARRAYS[n] = new Array(n).fill(0));
 
 /** BMP content bytes[start, end) (fewer than SMALL chars) as a string, checked. */
-function jsDecodeBMPShort(bytes, start, end) {
+function jsDecodeBMPShort(kind, bytes, start, end) {
   const n = (end - start) >>> 1; // even, and below 2 * SMALL
   const units = arrayOf(n);
   for (let i = 0, p = start; i < n; i++, p += 2) {
@@ -195,7 +203,7 @@ function jsDecodeBMPShort(bytes, start, end) {
 }
 
 /** The units of BMP content bytes[start, end), checked. */
-function jsDecodeBMPUnits(bytes, start, end) {
+function jsDecodeBMPUnits(kind, bytes, start, end) {
   const n = (end - start) / 2;
   const units = new Uint16Array(n);
   for (let i = 0, p = start; i < n; i++, p += 2) {
@@ -228,6 +236,22 @@ function jsDecodeNarrowUnits(kind, bytes, start, end) {
     units[p - start] = c;
   }
   return units;
+}
+
+/**
+ * BMP content input[start, end) (SMALL chars or more) as a string, checked.
+ * No one-byte route here: V8 makes a one-byte string of Latin-1 units
+ * itself, and in Chromium the loop costs more than TextDecoder saves.
+ */
+function jsDecodeBMPString(kind, input, original, fn, start, end) {
+  return unitsToString(jsDecodeBMPUnits(kind, input, start, end));
+}
+
+/** One-byte kind content input[start, end) (SMALL chars or more) as a string: checked, then converted (read twice, so from an own view). */
+function jsDecodeNarrowString(kind, input, original, fn, start, end) {
+  const bytes = onceReadable(own(input, original, fn));
+  jsCheck(kind, bytes, start, end);
+  return asciiToString(bytes, start, end);
 }
 
 /** Checks one-byte kind content bytes[start, end) (then converted by asciiToString: a second reading). */
@@ -296,8 +320,7 @@ function encode(core, kind, chars, original, header, tag, fn) {
   if (!kernelTakes(core, kind.wide ? 'encodeBMP' : 'encodeASCII', n)) {
     const out = freshBytes(header + size);
     if (header) writeHeader(out, tag, size);
-    if (kind.wide) jsEncodeBMP(chars, out, header);
-    else jsEncodeNarrow(kind, chars, out, header);
+    kind.js.encode(kind, chars, out, header);
     return out;
   }
   const fail = (r, quoted) => charEncodeError(r.code, kind, r.index, header + r.offset, unitAt(quoted, r.index));
@@ -313,7 +336,7 @@ function decode(core, kind, bytes, original, fn, start, end, toUnits) {
   const n = kind.wide ? len / 2 : len; // no >> 1: content reaches 4 GiB
   const kernel = kernelTakes(core, kind.wide ? 'decodeBMP' : 'decodeASCII', n);
   if (n < SMALL && !toUnits && !kernel) { // the short strings, first
-    return kind.wide ? jsDecodeBMPShort(bytes, start, end) : jsDecodeNarrowShort(kind, bytes, start, end);
+    return kind.js.decodeShort(kind, bytes, start, end);
   }
   if (toUnits) return decodeContent(core, kind, bytes, original, fn, start, end, true, kernel);
   if (n > MAX_STRING) throw stringTooLong(kind, n);
@@ -326,18 +349,7 @@ function decode(core, kind, bytes, original, fn, start, end, toUnits) {
 }
 
 function decodeContent(core, kind, input, original, fn, start, end, toUnits, kernel) {
-  if (!kernel) {
-    if (kind.wide) {
-      // No one-byte route here: V8 makes a one-byte string of Latin-1 units
-      // itself, and in Chromium the loop costs more than TextDecoder saves.
-      const units = jsDecodeBMPUnits(input, start, end);
-      return toUnits ? units : unitsToString(units);
-    }
-    if (toUnits) return jsDecodeNarrowUnits(kind, input, start, end);
-    const bytes = onceReadable(own(input, original, fn)); // checked, then converted: read twice
-    jsCheck(kind, bytes, start, end);
-    return asciiToString(bytes, start, end);
-  }
+  if (!kernel) return toUnits ? kind.js.decodeUnits(kind, input, start, end) : kind.js.decodeString(kind, input, original, fn, start, end);
   const fail = (r) => {
     const p = start + r.offset;
     return charDecodeError(r.code, kind, r.index, p, kind.wide ? (input[p] << 8) | input[p + 1] : input[p]);
