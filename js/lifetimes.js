@@ -89,15 +89,24 @@ export const freedError = (fn) => lifetimeError('FREED', `${fn}() was given an a
  * alloc() array that free() released, STALE when it is a view of wasm memory
  * that memory growth detached; undefined for any other.
  */
-export function releasedError(view, fn) {
+function releasedError(view, fn) {
   if (HANDLES.get(view)?.live === false) return freedError(fn);
   if (!PAST_BUFFERS.has(viewBuffer(view))) return undefined;
   return lifetimeError('STALE', `${fn}() was given a view of wasm memory that memory growth has detached; refresh(x) gives a live one of an alloc() array (a packView() output is valid until the next call only)`);
 }
 
+/**
+ * releasedError once a heap has handed out a view of wasm memory (js/wasm/heap.js
+ * watching() calls watchReleased()); null before, when no such view exists
+ * outside a heap: a page whose app hands none out bundles neither the
+ * function nor its messages.
+ */
+let released = null;
+export const watchReleased = () => void (released = releasedError);
+
 /** The error for a detached view: FREED or STALE where releasedError() knows it, else DETACHED. */
 export function detachedError(view, fn) {
-  return releasedError(view, fn) ?? lifetimeError('DETACHED', `${fn}() was given ${describeView(view)} whose buffer is detached (or a resizable buffer shrank below it)`);
+  return released?.(view, fn) ?? lifetimeError('DETACHED', `${fn}() was given ${describeView(view)} whose buffer is detached (or a resizable buffer shrank below it)`);
 }
 
 const describeView = (view) => withArticle(typedArrayName(view) ?? 'DataView');

@@ -32,6 +32,7 @@ import { CODE_NAMES, ownOutputTargetError } from '../errors.js';
 import { bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, viewBuffer } from '../intrinsics.js';
 import {
   HANDLES, IN_ALLOCATION, IN_OUTPUT as IN_AN_OUTPUT, belowOwned, freedError, lifetimeError, makeMark, markDetachedByGrowth, own, refuse,
+  watchReleased,
 } from '../lifetimes.js';
 import { Allocator, Stack, align16 } from './allocator.js';
 import { NodeBuffer } from '../runtime.js';
@@ -414,6 +415,7 @@ function watching(h) {
   if (h.watch === null) {
     h.watch = WATCH;
     ownBuffer(h);
+    watchReleased();
   }
   return h;
 }
