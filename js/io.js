@@ -16,7 +16,7 @@ import { STRING_OPS, packBelow, stringsBelow, unpackBelow } from './crossovers.j
 import { copyInto, lengthOf } from './intrinsics.js';
 import { FastmpError } from './errors.js';
 import { BOOL, KINDS } from './kinds.js';
-import { refuse } from './lifetimes.js';
+import { refuseSized } from './lifetimes.js';
 import { kernelError } from './wasm/errors.js';
 import { freshOutput } from './wasm/outputs.js';
 import { arrayHeaderSize, decodeKind, packKind, packKindInto } from './wire.js';
@@ -97,9 +97,9 @@ function packInScratch(heap, kind, x, n, fn) {
   return { at, size: heapVerbs.pack(heap, kind, source, n, scratch, at) };
 }
 
-/** pack() in JS, of x refused past its lifetime first (on the kernel's path, the heap's placing refuses it). */
+/** pack() in JS, of x (attached: its n elements read through the intrinsics) refused past its lifetime first (on the kernel's path, the heap's placing refuses it). */
 function packInJs(kind, x, n, fn) {
-  refuse(x, fn);
+  refuseSized(x, n * kind.bytes, fn);
   return packKind(kind, x, n);
 }
 

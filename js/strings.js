@@ -15,7 +15,7 @@
 import { asOffset, describe, inputBytes, onceReadable, ownView, typedArrayName, usableLength } from './args.js';
 import { FastmpError, NO_INDEX } from './errors.js';
 import { kernelTakes } from './io.js';
-import { refuse } from './lifetimes.js';
+import { refuseSized } from './lifetimes.js';
 import { isNode, NodeBuffer } from './runtime.js';
 import { freshBytes } from './wasm/outputs.js';
 import { decodeChars, encodeChars } from './wasm/strings.js';
@@ -292,7 +292,7 @@ function asChars(value, fn) {
   if (typeof value === 'string') return value;
   if (typedArrayName(value) === 'Uint16Array') {
     const chars = ownView(value, Uint16Array, fn);
-    refuse(value, fn);
+    refuseSized(value, 2 * chars.length, fn);
     return chars;
   }
   throw new TypeError(`fastmp: ${fn}() takes a string or a Uint16Array of UTF-16 code units, not ${describe(value)}`);
@@ -374,8 +374,8 @@ function write(core, kind, value, fn) {
 function read(core, kind, bytes, offset, fn) {
   const input = inputBytes(bytes, fn);
   const len = usableLength(input, fn);
-  asOffset(offset, input, fn);
-  refuse(input, fn, bytes); // a freed or stale input is refused before its bytes are read
+  asOffset(offset, input, fn); // (a number: no code of the caller's runs, and the input stays attached)
+  refuseSized(input, len, fn, bytes); // a freed or stale input is refused before its bytes are read
   const { start, end } = readHeader(kind, input, offset, len);
   return { value: decode(core, kind, input, bytes, fn, start, end, false), end };
 }
@@ -383,7 +383,7 @@ function read(core, kind, bytes, offset, fn) {
 function decodeAll(core, kind, bytes, fn, toUnits) {
   const input = inputBytes(bytes, fn);
   const len = usableLength(input, fn);
-  refuse(input, fn, bytes); // a freed or stale input is refused before its bytes are read
+  refuseSized(input, len, fn, bytes); // a freed or stale input is refused before its bytes are read
   return decode(core, kind, input, bytes, fn, 0, len, toUnits);
 }
 

@@ -11,7 +11,7 @@ import { BOOLEAN, asOffset, copyInto, describe, inputBytes, kindOfArray, lengthO
 import { NO_INDEX, msgpackError } from './errors.js';
 import * as io from './io.js';
 import { BOOL, KIND_OF_NAME, TYPE_NAMES, kindOfType } from './kinds.js';
-import { refuse, refuseTarget } from './lifetimes.js';
+import { refuse, refuseSized, refuseTarget } from './lifetimes.js';
 import { HALF, halfOf, halfTarget, isHalf, widenHalf } from './codec/typed.js';
 import { arrayCount, binHeaderSize, isBinAt, newCursor, packBin as packBinBytes, readBin } from './wire.js';
 import * as heapVerbs from './wasm/heap.js';
@@ -68,13 +68,13 @@ export function pack(core, x, options) {
   const kind = packable(x, 'pack');
   const bin = readOption(options, 'pack', PACK_OPTIONS, 'bin') ?? true;
   const n = usableLength(x, 'pack');
-  if (kind === HALF || (bin && kind.c === 'u8') || n > MAX_ELEMENTS) return packOther(core, kind, refused(x, 'pack'), n, bin);
+  if (kind === HALF || (bin && kind.c === 'u8') || n > MAX_ELEMENTS) return packOther(core, kind, refused(x, n * kind.bytes, 'pack'), n, bin);
   return io.pack(core, kind, x, n, 'pack'); // (which refuses x past its lifetime, on either path)
 }
 
-/** x, once refuse() has let it through. */
-const refused = (x, fn) => {
-  refuse(x, fn);
+/** x (attached, of `size` bytes), once refuseSized() has let it through. */
+const refused = (x, size, fn) => {
+  refuseSized(x, size, fn);
   return x;
 };
 
@@ -96,7 +96,7 @@ export function packView(core, x, options) {
   const kind = packable(x, 'packView');
   const bin = readOption(options, 'packView', PACK_OPTIONS, 'bin') ?? true;
   const n = usableLength(x, 'packView');
-  if (kind === HALF || (bin && kind.c === 'u8') || n > MAX_ELEMENTS) return packViewOther(core, kind, refused(x, 'packView'), n, bin);
+  if (kind === HALF || (bin && kind.c === 'u8') || n > MAX_ELEMENTS) return packViewOther(core, kind, refused(x, n * kind.bytes, 'packView'), n, bin);
   return io.packView(core, kind, x, n, 'packView'); // (which refuses x past its lifetime, on either path)
 }
 

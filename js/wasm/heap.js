@@ -31,8 +31,8 @@ import { HEAP_BASE, MEMORY_PAGES, NO_INDEX_U32, RESULT } from '../abi.js';
 import { CODE_NAMES, ownOutputTargetError } from '../errors.js';
 import { bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, viewBuffer } from '../intrinsics.js';
 import {
-  HANDLES, IN_ALLOCATION, IN_OUTPUT as IN_AN_OUTPUT, belowOwned, freedError, lifetimeError, makeMark, markDetachedByGrowth, own, refuse,
-  watchReleased,
+  HANDLES, IN_ALLOCATION, IN_OUTPUT as IN_AN_OUTPUT, belowOwned, freedError, lifetimeError, makeMark, markDetachedByGrowth, own,
+  refuseSized, watchReleased,
 } from '../lifetimes.js';
 import { Allocator, Stack, align16 } from './allocator.js';
 import { NodeBuffer } from '../runtime.js';
@@ -450,7 +450,7 @@ function locate(h, start, end, fn, original) {
 function whereIs(h, x, size, fn, original) {
   if (belowOwned(x, size)) return OUTSIDE;
   if (bufferOf(x) !== h.buffer) {
-    refuse(x, fn, original); // (another owner's view: refused past its lifetime by its own rules)
+    refuseSized(x, size, fn, original); // (another owner's view: refused past its lifetime by its own rules)
     return OUTSIDE;
   }
   if (h.watch === null) throw new Error(`fastmp: internal: ${fn}() was given a view of wasm memory that no call handed out`);
