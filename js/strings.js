@@ -18,34 +18,43 @@ import { kernelTakes } from './io.js';
 import { refuseSized } from './lifetimes.js';
 import { isNode, NodeBuffer } from './runtime.js';
 import { freshBytes } from './wasm/outputs.js';
-import { decodeChars, encodeChars } from './wasm/strings.js';
+import { decodeNarrowChars, decodeWideChars, encodeNarrowChars, encodeWideChars } from './wasm/strings.js';
 
 /** 1 for each char 0x00-0x7F that `test` admits: the pure-JS path's set of a one-byte kind. */
 const charSet = (test) => Uint8Array.from({ length: 0x80 }, (_, c) => (test(String.fromCharCode(c)) ? 1 : 0));
 
-// The pure-JS loops of each width (see "the pure-JS path" below), which a
-// kind carries (`js`): a page bundles those of the kinds it calls.
-const WIDE_JS = { encode: jsEncodeBMP, decodeShort: jsDecodeBMPShort, decodeUnits: jsDecodeBMPUnits, decodeString: jsDecodeBMPString };
-const NARROW_JS = { encode: jsEncodeNarrow, decodeShort: jsDecodeNarrowShort, decodeUnits: jsDecodeNarrowUnits, decodeString: jsDecodeNarrowString };
+// What differs by width, BMP's or the one-byte kinds': the pure-JS loops
+// (see "the pure-JS path" below) and the kernels' calls (js/wasm/strings.js).
+// A kind carries its width's (`width`): a page bundles those of the kinds it calls.
+const WIDE = {
+  wide: true,
+  jsEncode: jsEncodeBMP, jsDecodeShort: jsDecodeBMPShort, jsDecodeUnits: jsDecodeBMPUnits, jsDecodeString: jsDecodeBMPString,
+  encodeChars: encodeWideChars, decodeChars: decodeWideChars,
+};
+const NARROW = {
+  wide: false,
+  jsEncode: jsEncodeNarrow, jsDecodeShort: jsDecodeNarrowShort, jsDecodeUnits: jsDecodeNarrowUnits, jsDecodeString: jsDecodeNarrowString,
+  encodeChars: encodeNarrowChars, decodeChars: decodeNarrowChars,
+};
 
 // The string kinds (the C kernels are named after `c`). One shape for all
 // (BMP's set, lo, hi and check unused): the shared functions below then see a
 // single map, where several would make their accesses polymorphic. `lo`-`hi`
 // bound the set (`test`: which chars of 0x00-0x7F it admits); `chars` names
 // a set with holes in messages. (Pure: a page bundles the kinds it calls.)
-const stringKind = (name, api, tag, wide, lo, hi, test, chars) => {
+const stringKind = (name, api, tag, width, lo, hi, test, chars) => {
   const c = api.toLowerCase();
   const set = test === null ? null : charSet(test);
-  const js = wide ? WIDE_JS : NARROW_JS;
-  return { name, api, tag, wide, lo, hi, set, chars, js, encode: `fm_${c}_encode`, decode: `fm_${c}_decode`, check: wide ? null : `fm_${c}_check` };
+  const { wide } = width;
+  return { name, api, tag, wide, lo, hi, set, chars, width, encode: `fm_${c}_encode`, decode: `fm_${c}_decode`, check: wide ? null : `fm_${c}_check` };
 };
-const BMP = /* @__PURE__ */ stringKind('BMPString', 'BMP', 0x1e, true, 0x0000, 0xffff, null, null);
-const IA5 = /* @__PURE__ */ stringKind('IA5String', 'IA5', 0x16, false, 0x00, 0x7f, (ch) => ch <= '\x7f', null);
-const VISIBLE = /* @__PURE__ */ stringKind('VisibleString', 'Visible', 0x1a, false, 0x20, 0x7e, (ch) => ch >= ' ' && ch <= '~', null);
+const BMP = /* @__PURE__ */ stringKind('BMPString', 'BMP', 0x1e, WIDE, 0x0000, 0xffff, null, null);
+const IA5 = /* @__PURE__ */ stringKind('IA5String', 'IA5', 0x16, NARROW, 0x00, 0x7f, (ch) => ch <= '\x7f', null);
+const VISIBLE = /* @__PURE__ */ stringKind('VisibleString', 'Visible', 0x1a, NARROW, 0x20, 0x7e, (ch) => ch >= ' ' && ch <= '~', null);
 // X.680 41.4 Table 10.
-const PRINTABLE = /* @__PURE__ */ stringKind('PrintableString', 'Printable', 0x13, false, 0x20, 0x7a, (ch) => /[A-Za-z0-9 '()+,\-./:=?]/.test(ch),
+const PRINTABLE = /* @__PURE__ */ stringKind('PrintableString', 'Printable', 0x13, NARROW, 0x20, 0x7a, (ch) => /[A-Za-z0-9 '()+,\-./:=?]/.test(ch),
   "A-Z a-z 0-9 space ' ( ) + , - . / : = ?");
-const NUMERIC = /* @__PURE__ */ stringKind('NumericString', 'Numeric', 0x12, false, 0x20, 0x39, (ch) => /[0-9 ]/.test(ch), '0-9 and space');
+const NUMERIC = /* @__PURE__ */ stringKind('NumericString', 'Numeric', 0x12, NARROW, 0x20, 0x39, (ch) => /[0-9 ]/.test(ch), '0-9 and space');
 
 // Node's Buffer builds strings from UTF-16LE or Latin-1 bytes natively; browsers have TextDecoder.
 const utf16le = typeof TextDecoder === 'function' ? new TextDecoder('utf-16le', { ignoreBOM: true }) : null;
@@ -320,11 +329,11 @@ function encode(core, kind, chars, original, header, tag, fn) {
   if (!kernelTakes(core, kind.wide ? 'encodeBMP' : 'encodeASCII', n)) {
     const out = freshBytes(header + size);
     if (header) writeHeader(out, tag, size);
-    kind.js.encode(kind, chars, out, header);
+    kind.width.jsEncode(kind, chars, out, header);
     return out;
   }
   const fail = (r, quoted) => charEncodeError(r.code, kind, r.index, header + r.offset, unitAt(quoted, r.index));
-  const out = encodeChars(core.heap, kind, chars, original, header, fail, fn);
+  const out = kind.width.encodeChars(core.heap, kind, chars, original, header, fail, fn);
   if (header) writeHeader(out, tag, size);
   return out;
 }
@@ -336,7 +345,7 @@ function decode(core, kind, bytes, original, fn, start, end, toUnits) {
   const n = kind.wide ? len / 2 : len; // no >> 1: content reaches 4 GiB
   const kernel = kernelTakes(core, kind.wide ? 'decodeBMP' : 'decodeASCII', n);
   if (n < SMALL && !toUnits && !kernel) { // the short strings, first
-    return kind.js.decodeShort(kind, bytes, start, end);
+    return kind.width.jsDecodeShort(kind, bytes, start, end);
   }
   if (toUnits) return decodeContent(core, kind, bytes, original, fn, start, end, true, kernel);
   if (n > MAX_STRING) throw stringTooLong(kind, n);
@@ -349,12 +358,12 @@ function decode(core, kind, bytes, original, fn, start, end, toUnits) {
 }
 
 function decodeContent(core, kind, input, original, fn, start, end, toUnits, kernel) {
-  if (!kernel) return toUnits ? kind.js.decodeUnits(kind, input, start, end) : kind.js.decodeString(kind, input, original, fn, start, end);
+  if (!kernel) return toUnits ? kind.width.jsDecodeUnits(kind, input, start, end) : kind.width.jsDecodeString(kind, input, original, fn, start, end);
   const fail = (r) => {
     const p = start + r.offset;
     return charDecodeError(r.code, kind, r.index, p, kind.wide ? (input[p] << 8) | input[p + 1] : input[p]);
   };
-  return decodeChars(core.heap, kind, own(input, original, fn), original, start, end, toUnits, fail, fn);
+  return kind.width.decodeChars(core.heap, kind, own(input, original, fn), original, start, end, toUnits, fail, fn);
 }
 
 /** Every argument is read and checked before where the chars are is asked (their lifetime). */
