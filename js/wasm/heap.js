@@ -9,7 +9,9 @@
 //
 // - Inputs: a kernel reads a caller's typed array only through place()
 //   (or packOut(), which places as it does),
-//   which locates it first (refusing one past its lifetime: js/lifetimes.js),
+//   which locates it first (refusing one past its lifetime: js/lifetimes.js;
+//   a view of this memory exists only once the heap has handed one out, and
+//   is located from then on: watching()),
 //   copies it out of a live packView() output (which the call's own scratch
 //   use would overwrite), copies a small view from offset 0 (never asked for
 //   its buffer) when the call may grow memory (which would detach it), and
