@@ -94,6 +94,7 @@ test('the tarball holds the JS, the declarations, the wasm and the licence, noth
     'js/core.js', 'js/crossovers.js', 'js/errors.js', 'js/index.d.cts', 'js/index.d.ts', 'js/index.js', 'js/inline.js', 'js/instances.js', 'js/intrinsics.js', 'js/io.js', 'js/kinds.js', 'js/lifetimes.js', 'js/loader.js',
     'js/module-api.js',
     'js/msgpackr-node.js', 'js/msgpackr.cjs', 'js/msgpackr.d.cts', 'js/msgpackr.d.ts', 'js/msgpackr.js', 'js/node.cjs', 'js/node.js',
+    'js/runtime.browser.js', 'js/runtime.js',
     'js/siblings.js', 'js/strings.js', 'js/surface.js', 'js/tags.js', 'js/text.js', 'js/typed.js',
     'js/wasm/allocator.js', 'js/wasm/errors.js', 'js/wasm/heap.js', 'js/wasm/outputs.js', 'js/wasm/ranges.js', 'js/wasm/strings.js',
     'js/wire.js',

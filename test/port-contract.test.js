@@ -40,7 +40,6 @@ describe.each(PORTS)('%s', (name, port) => {
   test('the port has every member of the contract', () => {
     expect(portMembers(port)).toEqual(sorted(PORT_MEMBERS.Port));
     expect(typeof port.ready).toBe('function');
-    expect(typeof port.kernels).toBe('function');
     expect(['simd', 'scalar', 'js']).toContain(port.build);
   });
 

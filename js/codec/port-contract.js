@@ -5,7 +5,9 @@
 // pure-JS port (port-js.js). An Encoder borrows its output store from the
 // port's pool for each call (stores.js); a Decoder's long shaped fields are
 // read by a Reader (js/io.js FieldReader). test/port-contract.test.js checks
-// every port, store and reader against PORT_MEMBERS.
+// every port, store and reader against PORT_MEMBERS. (The calls that need
+// the kernels by nature, packView(), packInto(), alloc(), run on a core
+// only: js/io.js kernelsOf().)
 
 /**
  * @typedef {object} Port
@@ -13,7 +15,6 @@
  * @property {object} limits below these counts the pure-JS path runs (js/io.js limitsOf(), which alone reads them)
  * @property {object|null} heap the instance's wasm memory (js/wasm/heap.js), once a module is loaded
  * @property {(module: string) => boolean} ready whether a module's kernels can run now (loading them where it can)
- * @property {(module: string, fn: string) => object} kernels the heap, once `module` is ready; else a FastmpError (NOT_READY, NO_WASM)
  * @property {{ js: object|null, wasm: object|null }} pools the Encoders' store pools (stores.js storePool())
  * @property {object|null} window the FieldReaders' input window (a heap region), and windowUses how often one took it
  */
@@ -71,7 +72,7 @@
 
 /** The members of each interface above, as the contract test checks them. */
 export const PORT_MEMBERS = Object.freeze({
-  Port: ['build', 'limits', 'heap', 'ready', 'kernels', 'pools', 'window', 'windowUses'],
+  Port: ['build', 'limits', 'heap', 'ready', 'pools', 'window', 'windowUses'],
   Store: ['bytes', 'view', 'start', 'stop', 'live', 'source', 'ensure', 'beforeGrowth', 'regionOf', 'writeTyped', 'take', 'copyInto', 'release'],
   Reader: ['read', 'end'],
 });

@@ -5,7 +5,6 @@
 // unpacked by js/wire.js. It needs nothing but JS, so the codec works where
 // wasm cannot be compiled.
 
-import { FastmpError } from '../errors.js';
 import { limitsOf } from '../io.js';
 
 /** The pure-JS port. @type {import('./port-contract.js').Port} */
@@ -14,9 +13,6 @@ export const jsPort = {
   limits: /* @__PURE__ */ limitsOf('js', 'always'),
   heap: null,
   ready: () => false,
-  kernels: (module, fn) => {
-    throw new FastmpError('NO_WASM', `fastmp: ${fn}() needs wasm, which the pure-JS codec does not run`, -1, -1);
-  },
   pools: { js: null, wasm: null },
   window: null,
   windowUses: 0,
