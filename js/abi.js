@@ -3,7 +3,7 @@
 // test/c-interface.test.js reads the header and checks that both agree.
 
 /** fm_result on wasm32 (c/fastmp.h): byte offsets of its fields, and its size. */
-export const RESULT = Object.freeze({
+export const RESULT = /* @__PURE__ */ Object.freeze({
   code: 0, count: 4, index: 8, offset: 12, end: 16, tag: 20, valueLo: 24, valueHi: 28, size: 32,
 });
 
@@ -37,6 +37,6 @@ export const MAX_NUMBER_BYTES = 9;
  * the JS heap (js/wasm/heap.js) begins; every module imports the memory with
  * at least MEMORY_PAGES pages of 64 KB (the Makefile's INITIAL_MEMORY).
  */
-export const SLOTS = Object.freeze({ size: 0x40000, pack: 0x40000, unpack: 0x80000, strings: 0xc0000 });
+export const SLOTS = /* @__PURE__ */ Object.freeze({ size: 0x40000, pack: 0x40000, unpack: 0x80000, strings: 0xc0000 });
 export const HEAP_BASE = 0x100000;
 export const MEMORY_PAGES = 32;

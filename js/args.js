@@ -151,11 +151,11 @@ export function asOffset(offset, bytes, fn) {
 const NO_OPTIONS = Object.freeze(Object.create(null));
 
 /** An option that must be true or false. */
-export const BOOLEAN = Object.freeze({ check: (v) => typeof v === 'boolean', says: 'true or false' });
+export const BOOLEAN = /* @__PURE__ */ Object.freeze({ check: (v) => typeof v === 'boolean', says: 'true or false' });
 /** An option that must be one of `values`. */
 export const oneOf = (...values) => ({ check: (v) => values.includes(v), says: values.map((v) => `'${v}'`).join(', ') });
 /** An option taken as it is (checked where it is used). */
-export const ANY = Object.freeze({ check: () => true, says: '' });
+export const ANY = /* @__PURE__ */ Object.freeze({ check: () => true, says: '' });
 
 /**
  * Reads an options object once: a plain object (or undefined, for none) whose

@@ -13,14 +13,14 @@ const intrinsicGetter = (prototype, key) => Object.getOwnPropertyDescriptor(prot
  */
 const getterOf = (C, key) => intrinsicGetter(C.prototype, key);
 const methodOf = (C, key) => Object.getOwnPropertyDescriptor(C.prototype, key).value;
-const brandGetter = intrinsicGetter(TypedArrayPrototype, Symbol.toStringTag);
-const lengthGetter = intrinsicGetter(TypedArrayPrototype, 'length');
-const bufferGetter = intrinsicGetter(TypedArrayPrototype, 'buffer');
-const byteOffsetGetter = intrinsicGetter(TypedArrayPrototype, 'byteOffset');
-const byteLengthGetter = intrinsicGetter(TypedArrayPrototype, 'byteLength');
+const brandGetter = /* @__PURE__ */ intrinsicGetter(TypedArrayPrototype, Symbol.toStringTag);
+const lengthGetter = /* @__PURE__ */ intrinsicGetter(TypedArrayPrototype, 'length');
+const bufferGetter = /* @__PURE__ */ intrinsicGetter(TypedArrayPrototype, 'buffer');
+const byteOffsetGetter = /* @__PURE__ */ intrinsicGetter(TypedArrayPrototype, 'byteOffset');
+const byteLengthGetter = /* @__PURE__ */ intrinsicGetter(TypedArrayPrototype, 'byteLength');
 const typedValues = TypedArrayPrototype.values;
 const typedSet = TypedArrayPrototype.set;
-const arrayBufferByteLength = intrinsicGetter(ArrayBuffer.prototype, 'byteLength');
+const arrayBufferByteLength = /* @__PURE__ */ getterOf(ArrayBuffer, 'byteLength');
 const sharedByteLength = typeof SharedArrayBuffer === 'function' ? intrinsicGetter(SharedArrayBuffer.prototype, 'byteLength') : null;
 
 /** Whether a brand check passes: `getter` throws a TypeError for any other kind of object. */
@@ -78,9 +78,9 @@ const SharedBuffer = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer
 export const isShared = (buffer) => (SharedBuffer !== null && buffer instanceof SharedBuffer) || !isArrayBuffer(buffer);
 
 // A DataView's, for the few checks that take any ArrayBuffer view.
-const dataViewBuffer = intrinsicGetter(DataView.prototype, 'buffer');
-const dataViewByteLength = intrinsicGetter(DataView.prototype, 'byteLength');
-const dataViewByteOffset = intrinsicGetter(DataView.prototype, 'byteOffset');
+const dataViewBuffer = /* @__PURE__ */ getterOf(DataView, 'buffer');
+const dataViewByteLength = /* @__PURE__ */ getterOf(DataView, 'byteLength');
+const dataViewByteOffset = /* @__PURE__ */ getterOf(DataView, 'byteOffset');
 
 /** Whether v is a DataView (any realm; a detached one too). */
 export const isDataView = (v) => hasBrand(dataViewBuffer, v);

@@ -57,9 +57,9 @@ const PRINTABLE = /* @__PURE__ */ stringKind('PrintableString', 'Printable', 0x1
 const NUMERIC = /* @__PURE__ */ stringKind('NumericString', 'Numeric', 0x12, NARROW, 0x20, 0x39, (ch) => /[0-9 ]/.test(ch), '0-9 and space');
 
 // Node's Buffer builds strings from UTF-16LE or Latin-1 bytes natively; browsers have TextDecoder.
-const utf16le = typeof TextDecoder === 'function' ? new TextDecoder('utf-16le', { ignoreBOM: true }) : null;
+const utf16le = typeof TextDecoder === 'function' ? /* @__PURE__ */ new TextDecoder('utf-16le', { ignoreBOM: true }) : null;
 // For bytes 0x00-0x7F (all that is ever decoded with it) windows-1252 is the identity.
-const latin1 = typeof TextDecoder === 'function' ? new TextDecoder('windows-1252') : null;
+const latin1 = typeof TextDecoder === 'function' ? /* @__PURE__ */ new TextDecoder('windows-1252') : null;
 
 // ---- errors -------------------------------------------------------------------
 

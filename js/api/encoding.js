@@ -15,4 +15,4 @@ export const encode = /* @__PURE__ */ uses(PACK, (value, options) => encoderOf(c
 export const encodeInto = /* @__PURE__ */ uses(PACK, (value, target, offset = 0, options = undefined) => encoderOf(current(), options).encodeInto(value, target, offset));
 
 /** An Encoder of the default instance (as it is when the Encoder is made): reuse one on hot paths. */
-export const Encoder = /* @__PURE__ */ uses(PACK, bindPort(CodecEncoder, current));
+export const Encoder = /* @__PURE__ */ uses(PACK, /* @__PURE__ */ bindPort(CodecEncoder, current));

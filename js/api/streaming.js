@@ -9,7 +9,7 @@ import { Decoder as CodecDecoder } from '../codec/decoder.js';
 import { STREAM_DECODERS } from '../codec/stream.js';
 
 /** A Decoder of the default instance (as it is when the Decoder is made). */
-export const Decoder = /* @__PURE__ */ uses(UNPACK, bindPort(CodecDecoder, current, STREAM_DECODERS));
+export const Decoder = /* @__PURE__ */ uses(UNPACK, /* @__PURE__ */ bindPort(CodecDecoder, current, STREAM_DECODERS));
 
 /** One value from an async iterable of chunks (a Node stream, a web ReadableStream). */
 export const decodeAsync = /* @__PURE__ */ uses(UNPACK, (stream, options) => new CodecDecoder(options, current(), STREAM_DECODERS).decodeAsync(stream));

@@ -30,7 +30,7 @@ export const DECODER_KEYS = [
 
 // Every key is taken as given by args.js readGiven(); its type is checked below.
 const ENCODER_SPEC = Object.fromEntries(ENCODER_KEYS.map((key) => [key, ANY]));
-const DECODER_SPEC = Object.fromEntries(DECODER_KEYS.map((key) => [key, ANY]));
+const DECODER_SPEC = /* @__PURE__ */ (() => Object.fromEntries(DECODER_KEYS.map((key) => [key, ANY])))();
 
 // Checked options, frozen: an Encoder/Decoder given one (its clone) takes it
 // as it is. Each is made by its constructor, field by field (a literal

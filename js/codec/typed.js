@@ -84,14 +84,14 @@ export function typedFromExt(data, offset, into = undefined) {
 // Float16Array: every use of the constructor is behind HALF.Type.
 
 /** This realm's Float16Array constructor, or undefined where the engine has none. */
-const Float16 = typeof globalThis.Float16Array === 'function' ? globalThis.Float16Array : undefined;
+const Float16 = /* @__PURE__ */ (() => (typeof globalThis.Float16Array === 'function' ? globalThis.Float16Array : undefined))();
 
 /**
  * The Float16Array target of unpack() and of a shape: a marker, not a kind
  * (no `pack` / `unpack` kernel). `Type` is undefined where the engine has no
  * Float16Array, and then nothing resolves to HALF.
  */
-export const HALF = Object.freeze({ name: 'Float16Array', Type: Float16, bytes: 2, float: true, big: false, ext: -1 });
+export const HALF = /* @__PURE__ */ Object.freeze({ name: 'Float16Array', Type: Float16, bytes: 2, float: true, big: false, ext: -1 });
 
 /** Whether x is a Float16Array (any realm: by its brand, so without the global). */
 export const isHalf = (x) => typedArrayName(x) === 'Float16Array';

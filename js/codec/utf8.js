@@ -20,8 +20,8 @@ export const TEXT_ENCODER_THRESHOLD = 50;
 /** Above this many bytes strings are read with TextDecoder. */
 const TEXT_DECODER_THRESHOLD = 200;
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const encoder = /* @__PURE__ */ new TextEncoder();
+const decoder = /* @__PURE__ */ new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Writes str (at most 50 units: the caller has room for 3 bytes a unit) at
@@ -70,7 +70,8 @@ export function encodeUtf8Into(str, out, p) {
   return { read, end: p + written };
 }
 
-const sliceCopy = Uint8Array.prototype.slice;
+// (Read in a pure function: a bundler keeps a property read at the top level, used or not.)
+const sliceCopy = /* @__PURE__ */ (() => Uint8Array.prototype.slice)();
 
 /**
  * The string in bytes[start, end), or undefined when those bytes are not
@@ -87,7 +88,7 @@ export function readUtf8(bytes, start, end) {
   return readUtf8Short(bytes, start, end);
 }
 
-const fromCharCode = String.fromCharCode;
+const fromCharCode = /* @__PURE__ */ (() => String.fromCharCode)();
 
 /**
  * Node's Buffer method that makes a string of bytes read as Latin-1, called on
@@ -95,7 +96,7 @@ const fromCharCode = String.fromCharCode;
  * one that takes other arguments); null without one (a page's Buffer
  * polyfill is not asked: js/runtime.js NodeBuffer).
  */
-const latin1Slice = (() => {
+const latin1Slice = /* @__PURE__ */ (() => {
   const slice = NodeBuffer?.prototype?.latin1Slice;
   try {
     return typeof slice === 'function' && slice.call(new Uint8Array([0x41, 0x62, 0x63]), 1, 3) === 'bc' ? slice : null;
