@@ -222,6 +222,33 @@ export function bundle(dir, entry, { minify = true, sourcemap = false } = {}) {
   return viteBuild(dir, { write: false, minify, sourcemap, rolldownOptions: { input: entry } });
 }
 
+/**
+ * What the package leaves on an app's page as top-level statements (not
+ * declarations) that the app never asked for: the code the bundler kept only
+ * because it could not tell it had no effect (a call or a property read at
+ * the top level of a module: annotate it pure, or build the value in a pure
+ * function). An entry's setEntry() is its purpose and is not counted.
+ * Returns [{ file, line }] of the app's unminified bundle.
+ */
+export async function leftoverStatements(appName) {
+  const app = APPS.find((a) => a.name === appName);
+  return inProject({}, async (dir) => {
+    const entry = join(dir, 'main.js');
+    writeFileSync(entry, `${app.code}\n`);
+    const chunk = (await bundle(dir, entry, { minify: false })).find((o) => o.type === 'chunk');
+    const found = [];
+    let file = null; // the package module the lines are from (the bundler's "// path" line before each), else null
+    for (const line of chunk.code.split('\n')) {
+      const marker = /^\/\/ (?:.*\/)?(js\/\S+\.js)$/.exec(line);
+      if (marker !== null || /^\/\/ \S+$/.test(line)) file = marker?.[1] ?? null;
+      else if (file !== null && /^[^\s/*})\]]/.test(line) && !/^(?:var|let|const|function|async function|class) /.test(line) && !line.startsWith('setEntry(')) {
+        found.push({ file, line: line.trim() });
+      }
+    }
+    return found;
+  });
+}
+
 /** A page whose one module script is the app. The icon is empty, so that the browser asks for none. */
 const pageHtml = (app) => `<!doctype html>
 <html lang="en">

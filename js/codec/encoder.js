@@ -251,6 +251,12 @@ export class Encoder {
     if (!this.entered) this.shared?.expire();
   }
 
+  // `using encoder = new Encoder()` gives the store back at the end of its block
+  // (engines without explicit resource management call dispose() themselves).
+  static {
+    if (typeof Symbol.dispose === 'symbol') this.prototype[Symbol.dispose] = this.prototype.dispose;
+  }
+
   /**
    * Encodes into target[offset...] without allocating an output.
    * @param {unknown} value
@@ -865,7 +871,3 @@ export class Encoder {
     this.pos = p + 1 + n;
   }
 }
-
-// `using encoder = new Encoder()` gives the store back at the end of its block
-// (engines without explicit resource management call dispose() themselves).
-if (typeof Symbol.dispose === 'symbol') Encoder.prototype[Symbol.dispose] = Encoder.prototype.dispose;
