@@ -60,12 +60,12 @@ export const FEATURES = [
   { name: 'sortKeys', group: BEHAVIOUR, names: ['sortedByKey'] },
   {
     name: 'Float16Array and bool arrays', group: BEHAVIOUR,
-    names: ['Float16', 'isHalf', 'widenHalf', 'widenHalfBits', 'widenHalfWord', 'BoolArray', 'boolOriginal', 'Encoder.writeBools', 'packBoolsInto'],
+    names: ['isHalf', 'widenHalf', 'widenHalfBits', 'widenHalfWord', 'BoolArray', 'boolOriginal', 'Encoder.writeBools', 'packBoolsInto'],
   },
   {
     name: 'options checked (plain object, known keys, values)', group: REFUSALS,
     names: ['readOptions', 'readGiven', 'optionsOf', 'checkOptions', 'checkValue', 'notPlain', 'unknownOption', 'oneOf', 'ANY',
-      'ENCODER_SPEC', 'ENCODER_KEYS', 'DECODER_KEYS', 'EncoderConfig.sameAs', 'readEncoderOptions', 'flag', 'count',
+      'ENCODER_SPEC', 'EncoderConfig.sameAs', 'readEncoderOptions', 'flag', 'count',
       'bufferSize', 'codecOption', 'INIT_OPTIONS', 'readInitOptions'],
   },
   {
