@@ -9,6 +9,7 @@ import { bindPort } from './codec/bind.js';
 import { Decoder } from './codec/decoder.js';
 import { decodeMultiOf, decoderOf } from './codec/decoding.js';
 import { Encoder } from './codec/encoder.js';
+import { ENCODER_OUTPUTS } from './codec/encoder-outputs.js';
 import { encoderOf } from './codec/encoding.js';
 import { STREAM_DECODERS } from './codec/stream.js';
 import { PACK, STRINGS, UNPACK } from './io.js';
@@ -35,8 +36,8 @@ function makeInstance(core) {
     refresh: (x) => typed.refresh(core, x),
     ...stringMethods,
     encode: (value, options) => encoderOf(core, options).encode(value),
-    encodeInto: (value, target, offset = 0, options = undefined) => encoderOf(core, options).encodeInto(value, target, offset),
-    Encoder: bindPort(Encoder, core),
+    encodeInto: (value, target, offset = 0, options = undefined) => ENCODER_OUTPUTS.encodeInto(encoderOf(core, options), value, target, offset),
+    Encoder: bindPort(Encoder, core, ENCODER_OUTPUTS),
     decode: (bytes, options) => decoderOf(core, options).decode(bytes),
     decodeFrom: (bytes, options) => decoderOf(core, options).decodeFrom(bytes, 0),
     decodeMulti: (bytes, options) => decodeMultiOf(core, bytes, options),

@@ -355,6 +355,30 @@ describe('Encoder and Decoder instances', () => {
     expect(hex(new Watched().encode({ b: next }))).toBe(hex(msgpack.encode({ b: msgpack.encode({ c: 3 }) })));
   });
 
+
+  // encode() keeps Encoders made without js/codec/encoder-outputs.js (so that
+  // an app which only encodes bundles none of it); every Encoder a user can
+  // make has it, and so do its clones (a call made during another).
+  test('every public Encoder class has encodeSharedRef() and encodeInto(), its clones too; an Encoder made without them says so', async () => {
+    const entry = await import('../js/index.js');
+    const inlineEntry = await import('../js/inline.js');
+    const classes = {
+      'pure-JS codec': Encoder, 'fastmp-wasm': entry.Encoder, 'fastmp-wasm/inline': inlineEntry.Encoder,
+      'an instance': entry.createFastmpSync().Encoder,
+    };
+    const want = hex(msgpack.encode({ a: [1, 2] }));
+    for (const [name, Class] of Object.entries(classes)) {
+      const encoder = new Class();
+      expect(hex(encoder.encodeSharedRef({ a: [1, 2] })), name).toBe(want);
+      const target = new Uint8Array(16);
+      const end = encoder.clone().encodeInto({ a: [1, 2] }, target, 1);
+      expect(hex(target.subarray(1, end)), name).toBe(want);
+      expect(hex(encoder.clone().encodeSharedRef({ a: [1, 2] })), name).toBe(want);
+    }
+    const { Encoder: Bare } = await import('../js/codec/encoder.js');
+    expect(() => new Bare().encodeSharedRef(1)).toThrow(/without encodeSharedRef\(\) and encodeInto\(\)/);
+    expect(() => new Bare().encodeInto(1, new Uint8Array(4))).toThrow(/without encodeSharedRef\(\) and encodeInto\(\)/);
+  });
   test('encodeInto writes at the offset, returns the end, allocates no output', () => {
     const value = { id: 7, name: 'x'.repeat(40), list: [1, 2, 3] };
     const want = msgpack.encode(value);

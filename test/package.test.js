@@ -90,7 +90,7 @@ test('the tarball holds the JS, the declarations, the wasm and the licence, noth
     'dist/fastmp-unpack-scalar.wasm', 'dist/fastmp-unpack-simd.wasm',
     'docs/asn1.md', 'docs/browsers.md', 'docs/chart.svg', 'docs/contributing.md', 'docs/errors.md', 'docs/hardening.md', 'docs/history.md', 'docs/messages.md', 'docs/performance.md', 'docs/typed-arrays.md',
     'js/abi.js', 'js/api/decoding.js', 'js/api/encoding.js', 'js/api/streaming.js', 'js/api/strings.js', 'js/api/typed.js', 'js/args.js',
-    'js/codec/bind.js', 'js/codec/decoder.js', 'js/codec/decoding.js', 'js/codec/encoder.js', 'js/codec/encoding.js', 'js/codec/ext.js', 'js/codec/index.js', 'js/codec/options.js', 'js/codec/path.js', 'js/codec/port-contract.js', 'js/codec/port-js.js', 'js/codec/scan.js', 'js/codec/shape.js', 'js/codec/stores.js', 'js/codec/stream.js', 'js/codec/timestamp.js', 'js/codec/typed.js', 'js/codec/utf8.js',
+    'js/codec/bind.js', 'js/codec/decoder.js', 'js/codec/decoding.js', 'js/codec/encoder-outputs.js', 'js/codec/encoder.js', 'js/codec/encoding.js', 'js/codec/ext.js', 'js/codec/index.js', 'js/codec/options.js', 'js/codec/path.js', 'js/codec/port-contract.js', 'js/codec/port-js.js', 'js/codec/scan.js', 'js/codec/shape.js', 'js/codec/stores.js', 'js/codec/stream.js', 'js/codec/timestamp.js', 'js/codec/typed.js', 'js/codec/utf8.js',
     'js/core.js', 'js/crossovers.js', 'js/errors.js', 'js/index.d.cts', 'js/index.d.ts', 'js/index.js', 'js/inline.js', 'js/instances.js', 'js/intrinsics.js', 'js/io.js', 'js/kinds.js', 'js/lifetimes.js', 'js/loader.js',
     'js/module-api.js',
     'js/msgpackr-node.js', 'js/msgpackr.cjs', 'js/msgpackr.d.cts', 'js/msgpackr.d.ts', 'js/msgpackr.js', 'js/node.cjs', 'js/node.js',

@@ -77,6 +77,14 @@ test('a page that decodes whole messages only bundles no stream decoding (issue 
   expect(measured.shaped.files, 'the shaped page bundles no stream decoder').not.toContain('js/codec/stream.js');
 });
 
+// encode() keeps Encoders without encodeSharedRef()'s and encodeInto()'s code (js/codec/encoder-outputs.js).
+test('a page that calls encode() only bundles neither encodeSharedRef() nor encodeInto()', () => {
+  for (const page of ['encode', 'shaped']) {
+    expect(measured[page].files, `the ${page} page bundles the encoder`).toContain('js/codec/encoder.js');
+    expect(measured[page].files, `the ${page} page bundles no encoder output but the fresh copy`).not.toContain('js/codec/encoder-outputs.js');
+  }
+});
+
 test('judge() holds a page to its goal and its ceiling: one byte over is missed, the inline page against 1.2 × the encode page, a page that did not run misses', () => {
   const page = (name, total, ran = true) => ({ ...measured[name], total, ran });
   const verdicts = (all) => judge(all).map((r) => [r.name, r.goalBytes, r.goalMet]);

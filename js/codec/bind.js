@@ -10,7 +10,7 @@
  * classes in one process). `instanceof Bound` holds for them all.
  * @param {Function} Base BaseEncoder or BaseDecoder
  * @param {object | (() => object)} port
- * @param {unknown} [extra] a third argument to Base's constructor (the Decoder's stream decoders)
+ * @param {unknown} [extra] a third argument to Base's constructor (the Encoder's outputs, the Decoder's stream decoders)
  */
 export function bindPort(Base, port, extra) {
   const portOf = typeof port === 'function' ? port : () => port;

@@ -14,13 +14,14 @@
 //
 // Every input a call reads (a bin, a DataView, an ExtData payload, a typed
 // array in any mode, the encodeInto target) is read as it was when the call
-// began, wherever it lies (the aliasing rule: "encodeSharedRef()'s output"
-// below), and one past its lifetime is refused (js/lifetimes.js).
+// began, wherever it lies (the aliasing rule: session() below, and
+// js/codec/encoder-outputs.js), and one past its lifetime is refused
+// (js/lifetimes.js). encodeSharedRef() and encodeInto() run
+// js/codec/encoder-outputs.js, which the public Encoder classes are given.
 
-import { asOffset, dateTime, isMap, isSet, lengthOf, ownView, typedArrayName, viewBytes } from '../args.js';
-import { expiredRefError } from '../errors.js';
+import { dateTime, isMap, isSet, lengthOf, typedArrayName, viewBytes } from '../args.js';
 import { BOOL, KIND_OF_NAME, kindOfName } from '../kinds.js';
-import { IN_OUTPUT, LOW_BYTES, makeMark, own, refuse, refuseSized, refuseTarget } from '../lifetimes.js';
+import { refuse, refuseSized } from '../lifetimes.js';
 import { MAX_ELEMENTS } from '../wire.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { encoderConfig } from './options.js';
@@ -88,81 +89,6 @@ const containerHeaderSize = (n) => (n <= 15 ? 1 : n < 0x10000 ? 3 : 5);
 
 const takeCopy = (encoder) => encoder.store.take(encoder.pos);
 
-/** encodeSharedRef's finish: the message copied into the Encoder's own output, which it reuses (SharedOutput). */
-const takeShared = (encoder) => (encoder.shared ??= new SharedOutput()).write(encoder.store, encoder.pos);
-
-/**
- * encodeInto's finish: the message into target[offset...] (`out`, an own view
- * of it), or a RangeError naming its size. The target as the call left it: a
- * getter may have detached it (DETACHED), or the call's growth of wasm memory
- * (an alloc() array is found again; another view of wasm memory is STALE).
- */
-function copyInto(encoder, out, target, offset) {
-  const live = encoder.store.live(out, target, 'encodeInto');
-  refuseTarget(live, 'encodeInto', target); // (a fastmp output is no target; one that expired is STALE, a freed array FREED)
-  const size = encoder.pos;
-  const room = lengthOf(live) - offset;
-  if (size > room) {
-    const err = new RangeError(`fastmp: encodeInto() needs ${size} bytes from offset ${offset}, the target has ${room}`);
-    err.needed = size;
-    throw err;
-  }
-  encoder.store.copyInto(live, offset, size);
-  return offset + size;
-}
-
-// ---- encodeSharedRef()'s output ----------------------------------------------------------
-// THE ALIASING RULE (the Encoder's side of it). A call writes into a store it
-// borrowed for the call and nowhere else, and no store is lent while a call
-// may read it: an input is read as it was when the call began, wherever it
-// lies. encodeSharedRef() returns a view of a buffer of the Encoder's own,
-// which it writes only when a call ends, after the value is read: the view
-// stays valid until the Encoder's next call ends (or dispose()), so that call
-// may read it (as a bin, say). Expired, it is refused wherever it is given
-// (js/lifetimes.js: STALE, by its bytes and by the view itself), and a
-// decode reads a live one from a copy (an extension may call its Encoder).
-
-/** Bytes below LOW_BYTES of the buffer hold no output (js/lifetimes.js). */
-const SHARED_AT = LOW_BYTES;
-
-/** Each encodeSharedRef() output, marked with its SharedOutput's use when written: views of an older use are refused. */
-const SHARED_VIEWS = makeMark();
-
-/** The Encoder's reused output for encodeSharedRef(): a JS buffer, grown as needed. */
-class SharedOutput {
-  constructor() {
-    this.bytes = null; // the buffer's bytes from SHARED_AT on
-    this.size = 0; // the live output's size (0: none is live)
-    this.use = 0; // one more at every write and expiry: views of an older one are refused
-    this.judge = (start, end, fn, original) => {
-      const use = SHARED_VIEWS.markOf(original);
-      if ((use !== undefined && use !== this.use) || start < SHARED_AT || end > SHARED_AT + this.size) throw expiredRefError(fn);
-      return IN_OUTPUT;
-    };
-  }
-
-  /** The store's first `size` bytes, as the new live output. */
-  write(store, size) {
-    this.use++;
-    if (this.bytes === null || this.bytes.length < size) {
-      const capacity = Math.max(size, 2 * (this.bytes?.length ?? 0), 256);
-      this.bytes = new Uint8Array(new ArrayBuffer(SHARED_AT + capacity), SHARED_AT, capacity);
-      own(this.bytes.buffer, this.judge);
-    }
-    this.bytes.set(store.bytes.subarray(0, size));
-    this.size = size;
-    const view = this.bytes.subarray(0, size);
-    SHARED_VIEWS.mark(view, this.use);
-    return view;
-  }
-
-  /** The live output expires. */
-  expire() {
-    this.use++;
-    this.size = 0;
-  }
-}
-
 /**
  * A view met in the value as the call reads it: found again where the call's
  * own growth of wasm memory detached it (store.live()), and refused past its
@@ -196,11 +122,16 @@ export class Encoder {
   /**
    * @param {EncoderOptions} [options]
    * @param {object} [port] the instance's core (js/core.js) whose pool lends the stores and whose kernels pack (default: pure JS)
+   * @param {typeof import('./encoder-outputs.js').ENCODER_OUTPUTS | null} [outputs] what
+   *   encodeSharedRef() and encodeInto() run (js/codec/encoder-outputs.js): the
+   *   public Encoder classes pass it; the Encoders that encode() keeps have
+   *   none, so that an app that only calls encode() bundles neither
    */
-  constructor(options, port = jsPort) {
+  constructor(options, port = jsPort, outputs = null) {
     const c = encoderConfig(options, ExtensionCodec.defaultCodec);
     this.config = c;
     this.port = port;
+    this.outputs = outputs;
     // Each option as a field of its own, one by one: Object.assign() from the
     // frozen config took V8's slow path, most of a new Encoder's cost
     // (test/drop-in.test.js checks that every option is here).
@@ -243,7 +174,7 @@ export class Encoder {
    * @returns {Uint8Array}
    */
   encodeSharedRef(value) {
-    return this.entered ? this.clone().encodeSharedRef(value) : this.session(value, 0, takeShared);
+    return this.outputsOf().encodeSharedRef(this, value);
   }
 
   /** The latest encodeSharedRef() output expires. */
@@ -266,18 +197,23 @@ export class Encoder {
    * @throws {RangeError} when the message does not fit (err.needed: its size)
    */
   encodeInto(value, target, offset = 0) {
-    if (typedArrayName(target) !== 'Uint8Array') throw new TypeError(`fastmp: encodeInto() writes into a Uint8Array, not ${show(target)}`);
-    const out = ownView(target, Uint8Array, 'encodeInto'); // its real length (any realm; a subclass cannot lie)
-    asOffset(offset, out, 'encodeInto');
-    if (this.entered) return this.clone().encodeInto(value, target, offset);
-    return this.session(value, offset, (encoder) => copyInto(encoder, out, target, offset));
+    return this.outputsOf().encodeInto(this, value, target, offset);
+  }
+
+  /** What this Encoder's encodeSharedRef() and encodeInto() run (a public Encoder class's always has it). */
+  outputsOf() {
+    if (this.outputs === null) throw new TypeError('fastmp: this Encoder was made without encodeSharedRef() and encodeInto() (js/codec/encoder-outputs.js)');
+    return this.outputs;
   }
 
   /**
    * One call: the value into a store borrowed for it (the output will start
    * at `base`), then `finish` of this. The store goes back when the call
    * ends; an earlier encodeSharedRef() output expires then, unless this call
-   * made the next one (takeShared()).
+   * made the next one. THE ALIASING RULE (the Encoder's side of it): a call
+   * writes into the store it borrowed and nowhere else, and no store is lent
+   * while a call may read it, so that an input is read as it was when the
+   * call began, wherever it lies (js/codec/encoder-outputs.js, the outputs').
    */
   session(value, base, finish) {
     this.entered = true;
@@ -296,9 +232,9 @@ export class Encoder {
     }
   }
 
-  /** A fresh encoder with the same options and port (for a call made while this one is busy). */
+  /** A fresh encoder with the same options, port and outputs (for a call made while this one is busy). */
   clone() {
-    return new this.constructor(this.config, this.port);
+    return new this.constructor(this.config, this.port, this.outputs);
   }
 
   run(value, base) {

@@ -81,6 +81,7 @@ import { bindPort } from './bind.js';
 import { Decoder as BaseDecoder } from './decoder.js';
 import { decodeMultiOf, decoderOf } from './decoding.js';
 import { Encoder as BaseEncoder } from './encoder.js';
+import { ENCODER_OUTPUTS } from './encoder-outputs.js';
 import { encoderOf } from './encoding.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { jsPort } from './port-js.js';
@@ -102,10 +103,10 @@ export { BoolArray, ExtData, ExtensionCodec, MapOf, Optional, asBools, bindPort,
  * @param {import('./port-contract.js').Port} port
  */
 export const makeCodec = (port) => ({
-  Encoder: bindPort(BaseEncoder, port),
+  Encoder: bindPort(BaseEncoder, port, ENCODER_OUTPUTS),
   Decoder: bindPort(BaseDecoder, port, STREAM_DECODERS),
   encode: (value, options) => encoderOf(port, options).encode(value),
-  encodeInto: (value, target, offset = 0, options = undefined) => encoderOf(port, options).encodeInto(value, target, offset),
+  encodeInto: (value, target, offset = 0, options = undefined) => ENCODER_OUTPUTS.encodeInto(encoderOf(port, options), value, target, offset),
   decode: (bytes, options) => decoderOf(port, options).decode(bytes),
   decodeFrom: (bytes, options) => decoderOf(port, options).decodeFrom(bytes, 0),
   decodeMulti: (bytes, options) => decodeMultiOf(port, bytes, options),
