@@ -409,8 +409,18 @@ export function free(heap, x) {
 // view of its memory is none of the caller's, and a page whose app hands
 // none out bundles none of this.
 
-/** What a watching heap does (h.watch): locate a view of its memory; register a buffer that growth made. */
-const WATCH = { locate, renewed: (h, old) => { markDetachedByGrowth(old); ownBuffer(h); } };
+/**
+ * What a watching heap does (h.watch): locate a view of its memory; find
+ * again one that growth detached (reattach()); register a buffer that growth
+ * made.
+ */
+const WATCH = { locate, found, renewed: (h, old) => { markDetachedByGrowth(old); ownBuffer(h); } };
+
+/** h.watch, which only a heap that handed out a view has: a view of its memory met before then is none a caller could hold. */
+function watchOf(h, fn) {
+  if (h.watch === null) throw new Error(`fastmp: internal: ${fn}() was given a view of wasm memory that no call handed out`);
+  return h.watch;
+}
 
 /** h, watching its views from now on (called by every verb that hands one out). */
 function watching(h) {
@@ -455,9 +465,8 @@ function whereIs(h, x, size, fn, original) {
     refuseSized(x, size, fn, original); // (another owner's view: refused past its lifetime by its own rules)
     return OUTSIDE;
   }
-  if (h.watch === null) throw new Error(`fastmp: internal: ${fn}() was given a view of wasm memory that no call handed out`);
   const start = byteOffsetOf(x);
-  return h.watch.locate(h, start, start + size, fn, original);
+  return watchOf(h, fn).locate(h, start, start + size, fn, original);
 }
 
 // ---- placing inputs ---------------------------------------------------------------------------
@@ -674,6 +683,11 @@ export function viewOf(heap, bytes) {
 export function reattach(heap, view, since, fn, original = view) {
   const h = stateOf(heap);
   if (!isDetached(view) || !(h.epochs.get(viewBuffer(view)) >= since)) return view;
+  return watchOf(h, fn).found(h, fn, original);
+}
+
+/** reattach() of a view of this memory that growth detached: the array it was (`original`), found again, or refused. */
+function found(h, fn, original) {
   const record = HANDLES.get(original);
   if (record?.live) return handOut(h, record);
   if (record !== undefined) throw freedError(fn);
