@@ -5,11 +5,10 @@
 // strings, bundles. Its first other region or alloc() array makes the
 // Allocator, which takes the stack's blocks over: blocks of 16-byte aligned
 // sizes, found in O(1) bins by size class, split when larger, and merged with
-// their free neighbours when released, so that memory is reused whatever the
+// their free neighbours (found by the addresses where they start and end: O(1)
+// too) when released, so that memory is reused whatever the
 // order of allocations and releases. In both, when no free block fits, memory
 // grows (the heap's `grow`), and the new space joins the free space at the top.
-
-import { RangeSet } from './ranges.js';
 
 // Sizes reach 4 GiB: no 32-bit bitwise arithmetic on them ((n + 15) & ~15 wraps from 2 GiB on).
 export const align16 = (n) => n + (-n & 15);
@@ -63,7 +62,8 @@ export class Stack {
 }
 
 export class Allocator {
-  #free = new RangeSet(); // free blocks { start, end }, by address
+  #starting = new Map(); // start -> the free block { start, end } there
+  #ending = new Map(); // end -> the free block that ends there
   #bins = Array.from({ length: 33 }, () => new Set()); // free blocks by size class
   #used = new Map(); // start -> end of every block handed out
   #end; // the end of memory
@@ -103,12 +103,12 @@ export class Allocator {
     if (end === undefined) throw new Error(`fastmp: internal: no block at ${start}`);
     this.#used.delete(start);
     const block = { start, end };
-    const before = start > 0 ? this.#free.holding(start - 1, start) : undefined;
+    const before = this.#ending.get(start);
     if (before !== undefined) {
       this.#remove(before);
       block.start = before.start;
     }
-    const after = this.#free.holding(end, end + 1);
+    const after = this.#starting.get(end);
     if (after !== undefined) {
       this.#remove(after);
       block.end = after.end;
@@ -137,7 +137,7 @@ export class Allocator {
 
   /** Grows memory so that the free block at its top (or a new one) holds `size` bytes; null when it cannot. */
   #extend(size) {
-    const top = this.#end > 0 ? this.#free.holding(this.#end - 1, this.#end) : undefined;
+    const top = this.#ending.get(this.#end);
     const end = this.#grow(size - (top === undefined ? 0 : top.end - top.start));
     if (end < 0) return null;
     const block = { start: this.#end, end };
@@ -151,12 +151,14 @@ export class Allocator {
   }
 
   #add(block) {
-    this.#free.add(block);
+    this.#starting.set(block.start, block);
+    this.#ending.set(block.end, block);
     this.#bins[classOf(block.end - block.start)].add(block);
   }
 
   #remove(block) {
-    this.#free.delete(block);
+    this.#starting.delete(block.start);
+    this.#ending.delete(block.end);
     this.#bins[classOf(block.end - block.start)].delete(block);
   }
 }
