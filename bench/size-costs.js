@@ -82,7 +82,7 @@ export const FEATURES = [
   {
     name: 'the wasm path: loader, SIMD probe, heap, kernel calls (its JS)',
     wasm: true,
-    names: ['loader.js:*', 'siblings.js:*', 'abi.js:*', 'wasm/heap.js:*', 'wasm/allocator.js:*', 'wasm/ranges.js:*',
+    names: ['loader.js:*', 'siblings.js:*', 'abi.js:*', 'wasm/heap.js:*', 'wasm/allocator.js:*',
       'wasm/outputs.js:*', 'WasmStore', 'packToStore', 'packInScratch'],
     // An app that decodes holds these too.
     decoding: ['wasm/errors.js:*', 'FieldReader', 'unpackChunked'],
