@@ -118,7 +118,11 @@ export class Core {
    * caller takes its pure-JS path.
    */
   ready(module) {
-    if (this.attached(module)) return true;
+    return this.attached(module) || this.readyNow(module);
+  }
+
+  /** ready() of a module not attached yet (apart, so that V8 inlines ready() into every call that asks). */
+  readyNow(module) {
     this.called.add(module);
     if (this.build === 'js' || this.failed[module] !== null || this.loading[module] !== null) return false;
     if (this.loadSync(module)) return true;
