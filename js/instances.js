@@ -11,7 +11,9 @@ import { decodeMultiOf, decoderOf } from './codec/decoding.js';
 import { Encoder } from './codec/encoder.js';
 import { ENCODER_OUTPUTS } from './codec/encoder-outputs.js';
 import { encoderOf } from './codec/encoding.js';
-import { STREAM_DECODERS } from './codec/stream.js';
+import { DECODER_EXTRAS } from './codec/decoder-extras.js';
+import { decodeFrom as decodeFromOf } from './codec/decoder-inputs.js';
+import * as streams from './codec/stream.js';
 import { PACK, STRINGS, UNPACK } from './io.js';
 import * as strings from './strings.js';
 import * as typed from './typed.js';
@@ -39,12 +41,12 @@ function makeInstance(core) {
     encodeInto: (value, target, offset = 0, options = undefined) => ENCODER_OUTPUTS.encodeInto(encoderOf(core, options), value, target, offset),
     Encoder: bindPort(Encoder, core, ENCODER_OUTPUTS),
     decode: (bytes, options) => decoderOf(core, options).decode(bytes),
-    decodeFrom: (bytes, options) => decoderOf(core, options).decodeFrom(bytes, 0),
+    decodeFrom: (bytes, options) => decodeFromOf(decoderOf(core, options), bytes, 0),
     decodeMulti: (bytes, options) => decodeMultiOf(core, bytes, options),
-    Decoder: bindPort(Decoder, core, STREAM_DECODERS),
-    decodeAsync: (stream, options) => new Decoder(options, core, STREAM_DECODERS).decodeAsync(stream),
-    decodeMultiStream: (stream, options) => new Decoder(options, core, STREAM_DECODERS).decodeStream(stream),
-    decodeArrayStream: (stream, options) => new Decoder(options, core, STREAM_DECODERS).decodeArrayStream(stream),
+    Decoder: bindPort(Decoder, core, DECODER_EXTRAS),
+    decodeAsync: (stream, options) => streams.decodeAsync(new Decoder(options, core), stream),
+    decodeMultiStream: (stream, options) => streams.decodeMultiStream(new Decoder(options, core), stream),
+    decodeArrayStream: (stream, options) => streams.decodeArrayStream(new Decoder(options, core), stream),
     backend: () => core.builtAs(),
     memoryStats: () => statsOf(core),
   };

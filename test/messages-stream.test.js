@@ -148,10 +148,11 @@ describe('decodeMultiStream and decodeArrayStream', () => {
   });
 });
 
-// decode() keeps Decoders made without the stream decoders (so that an app
-// which never decodes a stream bundles none); every Decoder a user can make
-// has them, and so do its clones (a call made during another).
-test('every public Decoder class decodes streams, its clones too', async () => {
+// decode() keeps Decoders made without the extras (js/codec/decoder-extras.js:
+// decodeFrom(), decodeMulti() and the stream decoders, so that an app which
+// only calls decode() bundles none); every Decoder a user can make has them,
+// and so do its clones (a call made during another).
+test('every public Decoder class decodes streams, prefixes and runs of values, its clones too; a Decoder made without them says so', async () => {
   await entry.init();
   const classes = {
     'pure-JS codec': Decoder, 'fastmp-wasm': entry.Decoder, 'fastmp-wasm/inline': inlineEntry.Decoder,
@@ -163,5 +164,12 @@ test('every public Decoder class decodes streams, its clones too', async () => {
     expect(await collect(decoder.decodeStream(chunksOf(two, [3]))), name).toEqual([{ a: 1 }, [2]]);
     expect(await decoder.clone().decodeAsync(chunksOf(encode('x'), [1])), name).toBe('x');
     expect(await collect(decoder.decodeArrayStream(chunksOf(encode([1, 2]), [2]))), name).toEqual([1, 2]);
+    expect(decoder.clone().decodeFrom(two, 0), name).toEqual({ value: { a: 1 }, end: two.length - 2 });
+    expect([...decoder.clone().decodeMulti(two)], name).toEqual([{ a: 1 }, [2]]);
   }
+  const { Decoder: Bare } = await import('../js/codec/decoder.js');
+  expect(() => new Bare().decodeFrom(two)).toThrow(/without decodeFrom\(\), decodeMulti\(\) and the stream decoders/);
+  expect(() => new Bare().decodeMulti(two)).toThrow(/without decodeFrom\(\), decodeMulti\(\) and the stream decoders/);
+  expect(() => new Bare().decodeAsync(chunksOf(two, [3]))).toThrow(/without decodeFrom\(\), decodeMulti\(\) and the stream decoders/);
+  expect(new Bare().decode(encode('x'))).toBe('x');
 });

@@ -71,10 +71,13 @@ test('the pages hold the halves of the codec they call, no other: by their fetch
 });
 
 // The value scanner (js/codec/scan.js) is not stream decoding alone since issue 41: decodeFrom()
-// copies exactly one value's bytes out of a shared or wasm-memory input with it.
-test('a page that decodes whole messages only bundles no stream decoding (issue 26)', () => {
+// copies exactly one value's bytes out of a shared or wasm-memory input with it
+// (js/codec/decoder-inputs.js, which decode() does not reach).
+test('a page that decodes whole messages only bundles no stream decoding, decodeFrom() or decodeMulti() (issue 26)', () => {
   expect(measured.shaped.files, 'the shaped page bundles the decoder').toContain('js/codec/decoder.js');
   expect(measured.shaped.files, 'the shaped page bundles no stream decoder').not.toContain('js/codec/stream.js');
+  expect(measured.shaped.files, 'the shaped page bundles no decodeFrom() / decodeMulti()').not.toContain('js/codec/decoder-inputs.js');
+  expect(measured.shaped.files, 'the shaped page bundles no value scanner').not.toContain('js/codec/scan.js');
 });
 
 // encode() keeps Encoders without encodeSharedRef()'s and encodeInto()'s code (js/codec/encoder-outputs.js).

@@ -6,16 +6,17 @@
 import { UNPACK, current, uses } from '../core.js';
 import { bindPort } from '../codec/bind.js';
 import { Decoder as CodecDecoder } from '../codec/decoder.js';
-import { STREAM_DECODERS } from '../codec/stream.js';
+import { DECODER_EXTRAS } from '../codec/decoder-extras.js';
+import * as streams from '../codec/stream.js';
 
 /** A Decoder of the default instance (as it is when the Decoder is made). */
-export const Decoder = /* @__PURE__ */ uses(UNPACK, /* @__PURE__ */ bindPort(CodecDecoder, current, STREAM_DECODERS));
+export const Decoder = /* @__PURE__ */ uses(UNPACK, /* @__PURE__ */ bindPort(CodecDecoder, current, DECODER_EXTRAS));
 
 /** One value from an async iterable of chunks (a Node stream, a web ReadableStream). */
-export const decodeAsync = /* @__PURE__ */ uses(UNPACK, (stream, options) => new CodecDecoder(options, current(), STREAM_DECODERS).decodeAsync(stream));
+export const decodeAsync = /* @__PURE__ */ uses(UNPACK, (stream, options) => streams.decodeAsync(new CodecDecoder(options, current()), stream));
 
 /** The values of a stream as they complete. */
-export const decodeMultiStream = /* @__PURE__ */ uses(UNPACK, (stream, options) => new CodecDecoder(options, current(), STREAM_DECODERS).decodeStream(stream));
+export const decodeMultiStream = /* @__PURE__ */ uses(UNPACK, (stream, options) => streams.decodeMultiStream(new CodecDecoder(options, current()), stream));
 
 /** The elements of the one array a stream holds, as they complete. */
-export const decodeArrayStream = /* @__PURE__ */ uses(UNPACK, (stream, options) => new CodecDecoder(options, current(), STREAM_DECODERS).decodeArrayStream(stream));
+export const decodeArrayStream = /* @__PURE__ */ uses(UNPACK, (stream, options) => streams.decodeArrayStream(new CodecDecoder(options, current()), stream));

@@ -5,7 +5,7 @@
 // through the typed-array I/O (js/io.js): small ones here, long ones by the
 // instance's kernels.
 
-import { bufferOf, byteOffsetOf, copyInto, isShared, lengthOf } from '../args.js';
+import { bufferOf, isShared, lengthOf } from '../args.js';
 import { plural } from '../text.js';
 import { FastmpError, extraBytes } from '../errors.js';
 import { BOOL, KIND_OF_NAME } from '../kinds.js';
@@ -17,7 +17,6 @@ import { asInput, decoderConfig } from './options.js';
 import { describeTag } from '../tags.js';
 import { KeySegment, addSegment, inputError, show, textHint, withPath } from './path.js';
 import { jsPort } from './port-js.js';
-import { ValueScanner } from './scan.js';
 import { ARRAY, EVERY, TYPED } from './shape.js';
 import { EXT_RECORD, EXT_TYPED_ARRAY, HALF, halfOf, typedFromBytes, typedFromExt } from './typed.js';
 
@@ -61,16 +60,17 @@ export class Decoder {
   /**
    * @param {DecoderOptions} [options]
    * @param {object} [port] the instance's core (js/core.js) whose kernels read long shaped fields (default: pure JS)
-   * @param {typeof import('./stream.js').STREAM_DECODERS | null} [streams] the stream
-   *   decoders (js/codec/stream.js) that decodeAsync() and its kin run: the
-   *   public Decoder classes pass them; the Decoders that decode() keeps have
-   *   none, so that an app that never decodes a stream bundles no stream code
+   * @param {typeof import('./decoder-extras.js').DECODER_EXTRAS | null} [extras] what
+   *   decodeFrom(), decodeMulti() and decodeAsync() and its kin run
+   *   (js/codec/decoder-extras.js): the public Decoder classes pass it; the
+   *   Decoders that decode() keeps have none, so that an app that only calls
+   *   decode() bundles none of it
    */
-  constructor(options, port = jsPort, streams = null) {
+  constructor(options, port = jsPort, extras = null) {
     const c = decoderConfig(options, ExtensionCodec.defaultCodec);
     this.config = c;
     this.port = port;
-    this.streams = streams;
+    this.extras = extras;
     this.cursor = newCursor(); // where the pure-JS readers (js/wire.js) say a field ended
     // Each option as a field of its own, one by one: Object.assign() from the
     // frozen config took V8's slow path, most of a new Decoder's cost
@@ -98,7 +98,7 @@ export class Decoder {
     this.entered = false;
     this.copiesBytes = false; // bins, raw strs and ext payloads as copies, not views of the input (streams)
     this.copyBytes = false; // the same, for the call in progress (also when it reads a copy of ours)
-    this.copies = null; // valueCopy()'s buffer
+    this.copies = null; // decodeFrom()'s buffer (js/codec/decoder-inputs.js valueCopy())
     this.scanner = null;
     this.topDepth = 1; // the depth of a value read (2: an element of a streamed array, readElements())
     // reuseTypedArrays: per shape node, the typed arrays its fields were
@@ -139,20 +139,7 @@ export class Decoder {
    * @returns {{ value: unknown, end: number }}
    */
   decodeFrom(input, offset = 0) {
-    if (this.entered) return this.clone().decodeFrom(input, offset);
-    const bytes = asInput(input, 'decodeFrom');
-    if (!Number.isSafeInteger(offset) || offset < 0 || offset > bytes.length) {
-      throw new RangeError(`fastmp: decodeFrom() offset must be an integer from 0 to ${bytes.length}, not ${String(offset)}`);
-    }
-    this.entered = true;
-    try {
-      if (this.mustCopy(bytes, input, 'decodeFrom')) this.setInput(this.valueCopy(bytes, offset), offset, true);
-      else this.setInput(bytes, offset, false);
-      const value = this.readTop();
-      return { value, end: this.pos };
-    } finally {
-      this.leave();
-    }
+    return this.extrasOf().decodeFrom(this, input, offset);
   }
 
   /** The end of a call: the input let go of (a Decoder kept between calls holds no message alive). */
@@ -163,37 +150,12 @@ export class Decoder {
   }
 
   /**
-   * Every value in the input, one after another. The input is checked (and
-   * copied, where mustCopy() says) once, not once a value.
+   * Every value in the input, one after another.
    * @param {Uint8Array|ArrayBufferLike|ArrayLike<number>} input
    * @returns {Generator<unknown, void, unknown>}
    */
-  *decodeMulti(input) {
-    const bytes = this.readable(input, 'decodeMulti');
-    const view = dataViewOf(bytes);
-    for (let offset = 0; offset < bytes.length;) {
-      const decoder = this.entered ? this.clone() : this; // (the loop body may be decoding with this decoder)
-      const value = decoder.readAt(bytes, view, offset);
-      offset = decoder.pos;
-      yield value;
-    }
-  }
-
-  /** One value at bytes[offset] (checked input, and its DataView); this.pos is then where it ends. */
-  readAt(bytes, view, offset) {
-    this.entered = true;
-    try {
-      this.decodes++;
-      this.bytes = bytes;
-      this.view = view;
-      this.pos = offset;
-      this.end = bytes.length;
-      this.reader = null;
-      this.copyBytes = this.copiesBytes;
-      return this.readTop();
-    } finally {
-      this.leave();
-    }
+  decodeMulti(input) {
+    return this.extrasOf().decodeMulti(this, input);
   }
 
   /**
@@ -208,42 +170,13 @@ export class Decoder {
    * this Decoder reuses (reuseTypedArrays). What is copied is what the call
    * reads, once: the input (decode(), and decodeMulti() and a stream's
    * chunk, whose values are all read), or the value at the offset
-   * (decodeFrom(): valueCopy()), never the rest of the input once a value.
+   * (decodeFrom(): js/codec/decoder-inputs.js valueCopy()), never the rest
+   * of the input once a value.
    */
   mustCopy(bytes, original, fn) {
     if (refuse(bytes, fn, original) !== ELSEWHERE) return true;
     const buffer = bufferOf(bytes);
     return isShared(buffer) || (this.keptBuffers !== null && this.keptBuffers.has(buffer));
-  }
-
-  /** An input checked by asInput(), and copied once when mustCopy() says (decodeMulti(), a stream's chunk). */
-  readable(input, fn) {
-    const bytes = asInput(input, fn);
-    return this.mustCopy(bytes, input, fn) ? bytes.slice() : bytes;
-  }
-
-  /**
-   * For decodeFrom() of an input read from a copy: the bytes of the value at
-   * `offset` copied, at their own offsets, into a buffer of this Decoder's,
-   * which it reuses (so that a loop over one input copies each value once);
-   * its end found by the scanner (js/codec/scan.js), which reads headers
-   * only; a value the input cuts, to the input's end. From offset 0, a fresh
-   * copy of the value alone (what the module-level decodeFrom() reads), so
-   * that no large buffer is kept.
-   */
-  valueCopy(bytes, offset) {
-    const scanner = (this.scanner ??= new ValueScanner(this));
-    scanner.reset();
-    scanner.checking = false; // (the decoder reports what its options refuse)
-    scanner.next = offset;
-    const length = lengthOf(bytes);
-    const found = scanner.scan(bytes, length);
-    const end = found >= 0 ? found : length;
-    const value = new Uint8Array(bufferOf(bytes), byteOffsetOf(bytes) + offset, end - offset);
-    if (offset === 0) return value.slice();
-    if (this.copies === null || this.copies.length < end) this.copies = new Uint8Array(Math.max(end, 2 * (this.copies?.length ?? 0)));
-    copyInto(this.copies, value, offset);
-    return this.copies.subarray(0, end);
   }
 
   /**
@@ -252,7 +185,7 @@ export class Decoder {
    * @returns {Promise<unknown>}
    */
   decodeAsync(stream) {
-    return this.streamDecoders().decodeAsync(this, stream);
+    return this.extrasOf().decodeAsync(this, stream);
   }
 
   /**
@@ -261,7 +194,7 @@ export class Decoder {
    * @returns {AsyncGenerator<unknown, void, unknown>}
    */
   decodeStream(stream) {
-    return this.streamDecoders().decodeMultiStream(this, stream);
+    return this.extrasOf().decodeMultiStream(this, stream);
   }
 
   /**
@@ -270,18 +203,18 @@ export class Decoder {
    * @returns {AsyncGenerator<unknown, void, unknown>}
    */
   decodeArrayStream(stream) {
-    return this.streamDecoders().decodeArrayStream(this, stream);
+    return this.extrasOf().decodeArrayStream(this, stream);
   }
 
-  /** The stream decoders this Decoder was made with (a Decoder of the public classes always has them). */
-  streamDecoders() {
-    if (this.streams === null) throw new TypeError('fastmp: this Decoder was made without the stream decoders (js/codec/stream.js)');
-    return this.streams;
+  /** What this Decoder's decodeFrom(), decodeMulti() and stream decoding run (a Decoder of the public classes always has it). */
+  extrasOf() {
+    if (this.extras === null) throw new TypeError('fastmp: this Decoder was made without decodeFrom(), decodeMulti() and the stream decoders (js/codec/decoder-extras.js)');
+    return this.extras;
   }
 
-  /** A fresh decoder with the same options, port and stream decoders (for a call made while this one is busy). */
+  /** A fresh decoder with the same options, port and extras (for a call made while this one is busy). */
   clone() {
-    return new this.constructor(this.config, this.port, this.streams);
+    return new this.constructor(this.config, this.port, this.extras);
   }
 
   /**

@@ -2,10 +2,11 @@
 // js/core.js, or the pure-JS port): each reaches a Decoder's method at once,
 // a Decoder the port keeps between calls. Apart from encoding.js so that an
 // app that only decodes bundles no encoder; the Decoders it makes have no
-// stream decoders, so that an app that never decodes a stream (nor makes a
-// Decoder) bundles no stream code.
+// extras (js/codec/decoder-extras.js), so that an app that never decodes a
+// stream (nor makes a Decoder) bundles no stream code.
 
 import { Decoder } from './decoder.js';
+import { decodeMulti } from './decoder-inputs.js';
 import { ExtensionCodec } from './ext.js';
 import { decoderConfigOf, keep, keptFor, readDecoderOptions } from './options.js';
 
@@ -34,4 +35,4 @@ export function decoderOf(port, options) {
 }
 
 /** decodeMulti() of a port: a Decoder of its own for the generator's life. */
-export const decodeMultiOf = (port, bytes, options) => new Decoder(options, port).decodeMulti(bytes);
+export const decodeMultiOf = (port, bytes, options) => decodeMulti(new Decoder(options, port), bytes);

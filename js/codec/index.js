@@ -86,7 +86,9 @@ import { encoderOf } from './encoding.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { jsPort } from './port-js.js';
 import { MapOf, Optional, mapOf, optional } from './shape.js';
-import { STREAM_DECODERS } from './stream.js';
+import { DECODER_EXTRAS } from './decoder-extras.js';
+import { decodeFrom as decodeFromOf } from './decoder-inputs.js';
+import * as streams from './stream.js';
 import { BoolArray, asBools } from './typed.js';
 
 export {
@@ -104,15 +106,15 @@ export { BoolArray, ExtData, ExtensionCodec, MapOf, Optional, asBools, bindPort,
  */
 export const makeCodec = (port) => ({
   Encoder: bindPort(BaseEncoder, port, ENCODER_OUTPUTS),
-  Decoder: bindPort(BaseDecoder, port, STREAM_DECODERS),
+  Decoder: bindPort(BaseDecoder, port, DECODER_EXTRAS),
   encode: (value, options) => encoderOf(port, options).encode(value),
   encodeInto: (value, target, offset = 0, options = undefined) => ENCODER_OUTPUTS.encodeInto(encoderOf(port, options), value, target, offset),
   decode: (bytes, options) => decoderOf(port, options).decode(bytes),
-  decodeFrom: (bytes, options) => decoderOf(port, options).decodeFrom(bytes, 0),
+  decodeFrom: (bytes, options) => decodeFromOf(decoderOf(port, options), bytes, 0),
   decodeMulti: (bytes, options) => decodeMultiOf(port, bytes, options),
-  decodeAsync: (stream, options) => new BaseDecoder(options, port, STREAM_DECODERS).decodeAsync(stream),
-  decodeMultiStream: (stream, options) => new BaseDecoder(options, port, STREAM_DECODERS).decodeStream(stream),
-  decodeArrayStream: (stream, options) => new BaseDecoder(options, port, STREAM_DECODERS).decodeArrayStream(stream),
+  decodeAsync: (stream, options) => streams.decodeAsync(new BaseDecoder(options, port), stream),
+  decodeMultiStream: (stream, options) => streams.decodeMultiStream(new BaseDecoder(options, port), stream),
+  decodeArrayStream: (stream, options) => streams.decodeArrayStream(new BaseDecoder(options, port), stream),
 });
 
 /** The codec over the pure-JS port. */

@@ -22,6 +22,7 @@
 import { bufferOf, byteOffsetOf, copyInto, usableLength } from '../args.js';
 import { FastmpError } from '../errors.js';
 import { describeTag } from '../tags.js';
+import { decodeFrom, readable } from './decoder-inputs.js';
 import { inputError, show, textHint, withPath } from './path.js';
 import { LIMIT, MORE, ValueScanner } from './scan.js';
 
@@ -79,18 +80,18 @@ class Tail {
 }
 
 /**
- * A chunk as the stream reads it, by the decoder's readable(): a plain
+ * A chunk as the stream reads it, by readable() (js/codec/decoder-inputs.js): a plain
  * Uint8Array view of the caller's bytes, not a copy (a source that refills
  * one buffer is read before its next pull), except that a chunk the decoder
  * reads from a copy (in wasm memory, in a SharedArrayBuffer:
- * Decoder.mustCopy()) is copied, once, here. Every view viewOf() makes of
+ * Decoder mustCopy()) is copied, once, here. Every view viewOf() makes of
  * the chunk for the decoder is then of a plain buffer, which the decoder
  * reads in place: each byte is copied O(1) times, and a fastmp call in the
  * consumer's loop body, which may write over wasm memory, cannot change the
  * values still to come. (A stale packView() output or a freed alloc() array
  * is refused here: STALE, FREED.)
  */
-const chunkOf = (value, decoder) => decoder.readable(value, 'decodeAsync');
+const chunkOf = (value, decoder) => readable(decoder, value, 'decodeAsync');
 
 /** chunk[from, to) as a plain Uint8Array view (no species: a subclass's constructor is not asked). */
 const viewOf = (chunk, from, to) => new Uint8Array(bufferOf(chunk), byteOffsetOf(chunk) + from, to - from);
@@ -122,7 +123,7 @@ class StreamReader {
     this.done = false;
     this.values = new ValueScanner(this.decoder);
     this.header = new HeaderScanner();
-    this.readValue = (bytes) => this.decoder.decodeFrom(bytes, 0);
+    this.readValue = (bytes) => decodeFrom(this.decoder, bytes, 0);
   }
 
   /** The next chunk (the current one is read to its end). False at the end of the stream. */
@@ -324,8 +325,7 @@ export const decodeMultiStream = (decoder, source) => valuesOf(decoder, source, 
  */
 export const decodeArrayStream = (decoder, source) => valuesOf(decoder, source, 0, true);
 
-/** The stream decoders, as a public Decoder class is given them (js/codec/decoder.js). */
-export const STREAM_DECODERS = Object.freeze({ decodeAsync, decodeMultiStream, decodeArrayStream });
+
 
 /**
  * The element count of the array header at bytes[0] (its elements may not be
