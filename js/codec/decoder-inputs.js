@@ -7,10 +7,9 @@
 // an app that only calls decode() bundles none of this file.
 
 import { bufferOf, byteOffsetOf, copyInto, lengthOf } from '../args.js';
+import { dataViewOf } from './decoder.js';
 import { asInput } from './options.js';
 import { ValueScanner } from './scan.js';
-
-const dataViewOf = (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /**
  * decoder.decodeFrom(input, offset): the value at input[offset], and where
@@ -53,13 +52,7 @@ export function* decodeMulti(decoder, input) {
 function readAt(decoder, bytes, view, offset) {
   decoder.entered = true;
   try {
-    decoder.decodes++;
-    decoder.bytes = bytes;
-    decoder.view = view;
-    decoder.pos = offset;
-    decoder.end = bytes.length;
-    decoder.reader = null;
-    decoder.copyBytes = decoder.copiesBytes;
+    decoder.setInput(bytes, offset, false, view);
     return decoder.readTop();
   } finally {
     decoder.leave();

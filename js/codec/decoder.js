@@ -26,7 +26,8 @@ import { KeyCache, readUtf8 } from './utf8.js';
 
 const EMPTY = new Uint8Array(0);
 const EMPTY_VIEW = new DataView(EMPTY.buffer);
-const dataViewOf = (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+/** A DataView over exactly `bytes` (a checked input: a plain Uint8Array). */
+export const dataViewOf = (bytes) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 const UINT32_LIMIT = 0x100000000;
 const sharedKeyCache = new KeyCache();
 
@@ -233,11 +234,11 @@ export class Decoder {
     this.topDepth = 2;
   }
 
-  /** The input of a call: bytes checked (and copied where mustCopy() says), read from `offset`; `copied`: a copy of ours. */
-  setInput(bytes, offset, copied) {
+  /** The input of a call: bytes checked (and copied where mustCopy() says), read from `offset`; `copied`: a copy of ours; `view`: its DataView, where the caller has one (decodeMulti()'s, made once). */
+  setInput(bytes, offset, copied, view = dataViewOf(bytes)) {
     this.decodes++;
     this.bytes = bytes;
-    this.view = dataViewOf(bytes);
+    this.view = view;
     this.pos = offset;
     this.end = bytes.length;
     this.reader = null;
