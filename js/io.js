@@ -94,7 +94,7 @@ function packInScratch(heap, kind, x, n, fn) {
   const at = outputAt(n);
   const scratch = heapVerbs.scratchOf(heap);
   const source = heapVerbs.place(heap, kind.Type, x, 0, n, fn, x, scratch, at + packBound(n, kind.wire));
-  return { at, size: heapVerbs.pack(heap, kind, source, n, scratch, at) };
+  return { at, size: heapVerbs.pack(heap, kind, source, scratch, at) };
 }
 
 /** pack() in JS, of x (attached: its n elements read through the intrinsics) refused past its lifetime first (on the kernel's path, the heap's placing refuses it). */
@@ -188,7 +188,7 @@ export function packToStore(core, kind, x, n, store, pos, fn) {
   const region = store.regionOf(heap);
   if (region !== null) {
     const source = heapVerbs.place(heap, kind.Type, x, 0, n, fn, x, region, pos + room, pos);
-    return pos + heapVerbs.pack(heap, kind, source, n, region, pos);
+    return pos + heapVerbs.pack(heap, kind, source, region, pos);
   }
   const { at, size } = packInScratch(heap, kind, x, n, fn);
   store.ensure(pos, size);

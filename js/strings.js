@@ -162,8 +162,6 @@ function readHeader(kind, bytes, at, len) {
 
 // ---- the pure-JS path ------------------------------------------------------------
 
-const unitAt = (value, i) => (typeof value === 'string' ? value.charCodeAt(i) : value[i]);
-
 // Each takes the kind first (the wide ones leave it: BMP is their only kind).
 
 /** BMP content of `value` (string or Uint16Array) into out[at..]; error offsets are in `out`. */
@@ -332,8 +330,9 @@ function encode(core, kind, chars, original, header, tag, fn) {
     kind.width.jsEncode(kind, chars, out, header);
     return out;
   }
-  const fail = (r, quoted) => charEncodeError(r.code, kind, r.index, header + r.offset, unitAt(quoted, r.index));
-  const out = kind.width.encodeChars(core.heap, kind, chars, original, header, fail, fn);
+  // The bad char: a string's own, else the value the kernel read (the caller's view may be detached by now).
+  const fail = (r, text) => charEncodeError(r.code, kind, r.index, header + r.offset, text === undefined ? Number(r.value) : text.charCodeAt(r.index));
+  const out = kind.width.encodeChars(core.heap, kind, chars, n, original, header, fail, fn);
   if (header) writeHeader(out, tag, size);
   return out;
 }
@@ -359,10 +358,8 @@ function decode(core, kind, bytes, original, fn, start, end, toUnits) {
 
 function decodeContent(core, kind, input, original, fn, start, end, toUnits, kernel) {
   if (!kernel) return toUnits ? kind.width.jsDecodeUnits(kind, input, start, end) : kind.width.jsDecodeString(kind, input, original, fn, start, end);
-  const fail = (r) => {
-    const p = start + r.offset;
-    return charDecodeError(r.code, kind, r.index, p, kind.wide ? (input[p] << 8) | input[p + 1] : input[p]);
-  };
+  // The bad char as the kernel read it (the caller's view may be detached by now).
+  const fail = (r) => charDecodeError(r.code, kind, r.index, start + r.offset, Number(r.value));
   return kind.width.decodeChars(core.heap, kind, own(input, original, fn), original, start, end, toUnits, fail, fn);
 }
 

@@ -52,13 +52,17 @@ test('a kernel reads only what place() placed: an address or a forged source is 
   const region = heapVerbs.region(heap, 64);
   const f32 = KINDS.find((k) => k.Type === Float32Array);
   for (const forged of [64, { address: 64 }, Object.create(null)]) {
-    expect(() => heapVerbs.pack(heap, f32, forged, 4, region, 0)).toThrow(TypeError);
+    expect(() => heapVerbs.pack(heap, f32, forged, region, 0)).toThrow(TypeError);
   }
-  const placed = heapVerbs.place(heap, Float32Array, new Float32Array([1, 2, 3, 4]), 0, 4, 'pack', null, region, 32);
-  expect(heapVerbs.pack(heap, f32, placed, 4, region, 0)).toBe(1 + 5 * 4); // a fixarray header, four float 32s
+  // The kernel takes the count placed, which no caller passes again (a view detached since reads as 0 elements).
+  const placed = heapVerbs.place(heap, Float32Array, new Float32Array([1, 2, 3, 4]), 1, 3, 'pack', null, region, 32);
+  expect(heapVerbs.pack(heap, f32, placed, region, 0)).toBe(1 + 5 * 3); // a fixarray header, three float 32s
+  expect([...region.bytes.subarray(0, 6)]).toEqual([0x93, 0xca, 0x40, 0, 0, 0]); // [2, 3, 4]
+  const bytes = heapVerbs.place(heap, Uint8Array, Uint8Array.of(0x91, 1), 0, 2, 'unpack', null, region, 64);
+  expect(() => heapVerbs.unpack(heap, f32, bytes, 0, 3, 1, 0, region, 0)).toThrow(/past the bytes placed/);
   // A Source of a region that has moved since is refused: the input is no longer where it was placed.
   heapVerbs.ensure(heap, region, 1 << 20, 0);
-  expect(() => heapVerbs.pack(heap, f32, placed, 4, region, 0)).toThrow(/moved since/);
+  expect(() => heapVerbs.pack(heap, f32, placed, region, 0)).toThrow(/moved since/);
   heapVerbs.release(heap, region);
 });
 

@@ -10,7 +10,6 @@
 
 import { byteLengthOf, usableView } from '../args.js';
 import { PACK, packToStore } from '../io.js';
-import { belowOwned } from '../lifetimes.js';
 import * as heapVerbs from '../wasm/heap.js';
 
 /** Idle stores a pool keeps (each as large as the largest message it held); others are released. */
@@ -136,15 +135,9 @@ class WasmStore {
     return usableView(heapVerbs.reattach(this.heap, view, this.since, fn, original), fn);
   }
 
-  /**
-   * Bytes about to be copied in: a copy when `growing` (the store grows
-   * first) could detach them: a view of wasm memory, or a small view from
-   * offset 0, which is not asked for its buffer (js/lifetimes.js LOW_BYTES).
-   */
+  /** Bytes about to be copied in: when `growing` (the store grows first), as the heap makes them readable after growth. */
   source(data, growing) {
-    if (!growing) return data;
-    const size = byteLengthOf(data);
-    return belowOwned(data, size) || heapVerbs.holds(this.heap, data, size, 'encode', data) ? new Uint8Array(data) : data;
+    return growing ? heapVerbs.readableAfterGrowth(this.heap, Uint8Array, data, byteLengthOf(data), 'encode') : data;
   }
 
   /** Whether the region holds fewer than `need` bytes (its live view spans all it holds). */
@@ -157,9 +150,9 @@ class WasmStore {
     if (this.#short(need)) heapVerbs.ensure(this.heap, this.region, Math.max(need, 2 * this.region.bytes.length), pos);
   }
 
-  /** x as it can be read once the store holds `need` bytes: a copy where the growth could detach it (see source()). */
+  /** x as it can be read once the store holds `need` bytes: as the heap makes it readable after growth, where the store grows. */
   beforeGrowth(kind, x, n, need) {
-    return this.#short(need) && belowOwned(x, n * kind.bytes) ? new kind.Type(x) : x;
+    return this.#short(need) ? heapVerbs.readableAfterGrowth(this.heap, kind.Type, x, n * kind.bytes, 'encode') : x;
   }
 
   /** The store's region in `heap`'s memory (where the kernels write in place). */

@@ -17,8 +17,11 @@
 //   its buffer) when the call may grow memory (which would detach it), and
 //   then either reads it in place (a live alloc() array: its address
 //   survives growth) or copies it into a region of the heap's. The kernel
-//   verbs take only what place() returned (a Source), or bytes of the
-//   heap's own regions.
+//   verbs take only what place() returned (a Source: its address and the
+//   count placed), or bytes of the heap's own regions. A path that reads an
+//   input in JS after growing a region takes it from readableAfterGrowth(),
+//   by the same rule; a target of this memory that the call's growth
+//   detached is found again (targetAddress()).
 // - Regions: scratch (one, reused by every call; only grows), the message
 //   codec's stores and input windows. A region moves only in ensure(); a
 //   Source of a region that has moved since is refused.
@@ -57,6 +60,7 @@ const noRoom = (bytes, now) => new RangeError(`fastmp: wasm memory cannot grow t
 // this module has (set in the classes' static blocks).
 let regionOf;
 let sourceOf;
+let countOf;
 const MADE_HERE = Symbol('heap');
 
 /** A region of wasm memory: scratch, a store, an input window. Its offsets are what other files use. */
@@ -83,15 +87,21 @@ class Region {
   }
 }
 
-/** Where a kernel reads a placed input (place()): an address, valid while its region has not moved. */
+/**
+ * Where a kernel reads a placed input (place()): an address, valid while its
+ * region has not moved, and how many elements were placed there, which is
+ * what the kernel verbs read (no count a caller could have read again since).
+ */
 class Source {
   #address;
+  #count;
   #region; // the state of the region it was copied into (null: in place, in an alloc() array)
   #moves; // that region's move count then
 
-  constructor(key, address, region) {
+  constructor(key, address, count, region) {
     if (key !== MADE_HERE) throw new TypeError('fastmp: internal: sources are made by place()');
     this.#address = address;
+    this.#count = count;
     this.#region = region === null ? null : regionOf(region);
     this.#moves = region === null ? 0 : this.#region.moves;
   }
@@ -103,6 +113,7 @@ class Source {
       }
       return source.#address;
     };
+    countOf = (source) => source.#count;
   }
 }
 
@@ -485,7 +496,7 @@ function whereIs(h, x, size, fn, original) {
 export function place(heap, Type, x, from, count, fn, original, region, outEnd, keep = 0) {
   const h = stateOf(heap);
   const address = placeAt(h, Type, x, byteLengthOf(x), from, count, fn, original, region, outEnd, keep);
-  return new Source(MADE_HERE, address, h.readInPlace ? null : region);
+  return new Source(MADE_HERE, address, count, h.readInPlace ? null : region);
 }
 
 /** place() without the Source: the address (h.readInPlace says whether it is the caller's alloc() array). */
@@ -535,10 +546,10 @@ export function quote(heap, source, from, len) {
   return bytes;
 }
 
-/** The Source of bytes [at, ...) of a region of the heap's (bytes a verb or the caller wrote through region.bytes). */
-export function sourceIn(heap, region, at) {
+/** The Source of `count` elements at region[at] (what a verb or the caller wrote through region.bytes). */
+export function sourceIn(heap, region, at, count) {
   stateOf(heap); // (a Heap's, or a TypeError)
-  return new Source(MADE_HERE, regionOf(region).address + at, region);
+  return new Source(MADE_HERE, regionOf(region).address + at, count, region);
 }
 
 /** Whether typed array x (its `size` bytes, live: refused before) lies in this memory (io.js reads such an input whole, not a chunk at a time). */
@@ -547,12 +558,25 @@ export function holds(heap, x, size, fn, original) {
   return whereIs(h, x, size, fn, original) !== OUTSIDE;
 }
 
+/**
+ * Typed array x (its `size` bytes, live) as JS code can read it after a
+ * growth of memory: a copy (a new Type of its elements) where the growth
+ * could detach it (a view of this memory, or a small one from offset 0,
+ * which is not asked for its buffer), else x itself. For the paths that grow
+ * a region and then read x in JS (a store's small typed fields, bins and
+ * extensions), as place() does for a kernel's input.
+ */
+export function readableAfterGrowth(heap, Type, x, size, fn, original = x) {
+  const h = stateOf(heap);
+  return belowOwned(x, size) || whereIs(h, x, size, fn, original) !== OUTSIDE ? new Type(x) : x;
+}
+
 // ---- kernels -----------------------------------------------------------------------------------
 
-/** The pack kernel of `kind` on n elements at `source`, its output at region[outAt]; returns the bytes written. */
-export function pack(heap, kind, source, n, region, outAt) {
+/** The pack kernel of `kind` on the elements placed at `source`, its output at region[outAt]; returns the bytes written. */
+export function pack(heap, kind, source, region, outAt) {
   const h = stateOf(heap);
-  return h.kernels.pack[kind.pack](sourceOf(source), n, regionOf(region).address + outAt) >>> 0;
+  return h.kernels.pack[kind.pack](sourceOf(source), countOf(source), regionOf(region).address + outAt) >>> 0;
 }
 
 /**
@@ -562,25 +586,26 @@ export function pack(heap, kind, source, n, region, outAt) {
  */
 export function unpack(heap, kind, source, from, len, count, flags, region, outAt) {
   const h = stateOf(heap);
+  if (from + len > countOf(source)) throw new Error('fastmp: internal: an unpack past the bytes placed');
   return h.kernels.unpack[kind.unpack](sourceOf(source) + from, len, regionOf(region).address + outAt, count, flags, h.result) === 0;
 }
 
-/** A string kernel `name` (c/fm_string.c) of (source, n, region[outAt]) with the result record; true when it succeeded. */
-export function convert(heap, name, source, n, region, outAt) {
+/** A string kernel `name` (c/fm_string.c) of (the elements placed at source, region[outAt]) with the result record; true when it succeeded. */
+export function convert(heap, name, source, region, outAt) {
   const h = stateOf(heap);
-  return h.kernels.strings[name](sourceOf(source), n, regionOf(region).address + outAt, h.result) === 0;
+  return h.kernels.strings[name](sourceOf(source), countOf(source), regionOf(region).address + outAt, h.result) === 0;
 }
 
-/** A one-byte kind's check kernel `name` on n bytes at source; true when every char is in its set. */
-export function check8(heap, name, source, n) {
+/** A one-byte kind's check kernel `name` on the bytes placed at source; true when every char is in its set. */
+export function check8(heap, name, source) {
   const h = stateOf(heap);
-  return h.kernels.strings[name](sourceOf(source), n, h.result) === 0;
+  return h.kernels.strings[name](sourceOf(source), countOf(source), h.result) === 0;
 }
 
-/** fm_bmp_narrow: how many of n BMP chars at source are at most `max`, written one byte each to region[outAt]. */
-export function narrow(heap, source, n, region, outAt, max) {
+/** fm_bmp_narrow: how many of the BMP chars placed at source (its bytes, an even count) are at most `max`, written one byte each to region[outAt]. */
+export function narrow(heap, source, region, outAt, max) {
   const h = stateOf(heap);
-  return h.kernels.strings.fm_bmp_narrow(sourceOf(source), n, regionOf(region).address + outAt, max) >>> 0;
+  return h.kernels.strings.fm_bmp_narrow(sourceOf(source), countOf(source) / 2, regionOf(region).address + outAt, max) >>> 0;
 }
 
 /** fm_result.end after a kernel succeeded: where the array it decoded ends. */
@@ -638,11 +663,14 @@ export function copyTo(heap, target, offset, region, at, size) {
  * Where target (a Uint8Array a call writes into) lies: the address of a
  * live alloc() array, or null outside this memory. An output of fastmp's
  * own is refused (the call would overwrite it: a TypeError), as is any
- * other view of this memory (STALE, FREED), low addresses included.
+ * other view of this memory (STALE, FREED), low addresses included. A
+ * target of this memory that the call's growth detached is found again
+ * (an alloc() array stays where it was).
  */
 function targetAddress(h, target, fn) {
+  const buffer = bufferOf(target);
+  if (buffer !== h.buffer) return h.epochs.has(buffer) ? byteOffsetOf(watchOf(h, fn).found(h, fn, target)) : null;
   const start = byteOffsetOf(target);
-  if (bufferOf(target) !== h.buffer) return null;
   const where = locate(h, start, start + byteLengthOf(target), fn, target);
   if (where === IN_OUTPUT) throw ownOutputTargetError(fn);
   return where instanceof InAllocation ? where.address : null;
@@ -694,7 +722,7 @@ function found(h, fn, original) {
   // (Only the latest output is live: h.output says where it lies.)
   const o = h.output;
   if (OUTPUT_MARK.markOf(original) === h.generation && o.generation === h.generation) return new Uint8Array(h.buffer, o.start, o.end - o.start);
-  throw lifetimeError('STALE', `${fn}() grew wasm memory for this message, which detached this view of wasm memory before it was read; only an array from alloc() and a packView() output themselves are found again: pass a copy of a subarray`);
+  throw lifetimeError('STALE', `${fn}() grew wasm memory, which detached this view of wasm memory before the call was done with it; only an array from alloc() and a packView() output themselves are found again: pass a copy of a subarray`);
 }
 
 /** The growths of memory so far: a call that starts now owns every later one (reattach()). */
@@ -729,10 +757,11 @@ export function readText(heap, region, at, size, encoding) {
   return (encoding === 'latin1' ? LATIN1 : UTF16LE).decode(h.u8.subarray(address, address + size));
 }
 
-/** As readText(), of the bytes at a Source (placed input: the caller's alloc() array, or its copy). */
-export function textAt(heap, source, size, encoding) {
+/** As readText(), of the bytes placed at a Source (the caller's alloc() array, or its copy). */
+export function textAt(heap, source, encoding) {
   const h = stateOf(heap);
   const address = sourceOf(source);
+  const size = countOf(source);
   if (NodeBuffer !== null) return nodeBuffer(h).toString(encoding, address, address + size);
   return (encoding === 'latin1' ? LATIN1 : UTF16LE).decode(h.u8.subarray(address, address + size));
 }

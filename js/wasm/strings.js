@@ -15,46 +15,54 @@ const AT = 16;
 
 /**
  * Encodes chars (a string, or a Uint16Array of code units: `original` is
- * what the caller passed) as BMP content into a fresh Uint8Array with
- * `header` bytes of room before it. On a bad char throws fail(result, chars).
+ * what the caller passed; n, their count, read before anything could detach
+ * them) as BMP content into a fresh Uint8Array with `header` bytes of room
+ * before it. On a bad char throws fail(result, chars) (a string), or
+ * fail(result) (units: the result's value is the char as the kernel read it,
+ * from where they were placed).
  */
-export function encodeWideChars(heap, kind, chars, original, header, fail, fn) {
-  const n = chars.length;
-  if (typeof chars !== 'string') return encodeUnits(heap, kind, chars, original, header, fail, fn, 2 * n);
+export function encodeWideChars(heap, kind, chars, n, original, header, fail, fn) {
+  if (typeof chars !== 'string') return encodeUnits(heap, kind, chars, n, original, header, fail, fn, 2 * n);
   // The string's units, swapped in place.
   const scratch = heapVerbs.scratchOf(heap);
   heapVerbs.ensure(heap, scratch, AT + 2 * n, 0);
   heapVerbs.writeText(heap, scratch, AT, chars, 'utf16le', 2 * n);
-  if (!heapVerbs.convert(heap, kind.encode, heapVerbs.sourceIn(heap, scratch, AT), n, scratch, AT)) throw fail(heapVerbs.failure(heap), chars);
+  if (!heapVerbs.convert(heap, kind.encode, heapVerbs.sourceIn(heap, scratch, AT, n), scratch, AT)) throw fail(heapVerbs.failure(heap), chars);
   return heapVerbs.take(heap, scratch, AT - header, header + 2 * n);
 }
 
 /** encodeWideChars() of a one-byte kind. */
-export function encodeNarrowChars(heap, kind, chars, original, header, fail, fn) {
-  const n = chars.length;
-  if (typeof chars !== 'string') return encodeUnits(heap, kind, chars, original, header, fail, fn, n);
+export function encodeNarrowChars(heap, kind, chars, n, original, header, fail, fn) {
+  if (typeof chars !== 'string') return encodeUnits(heap, kind, chars, n, original, header, fail, fn, n);
   // The string's UTF-8, which is its chars, one byte each, up to its first
   // non-ASCII char, whose first byte (>= 0xC2) is out of every set: checking
   // n bytes finds the first bad char at its own index.
   const scratch = heapVerbs.scratchOf(heap);
   heapVerbs.ensure(heap, scratch, AT + 3 * n, 0);
   heapVerbs.writeText(heap, scratch, AT, chars, 'utf8', 3 * n);
-  if (!heapVerbs.check8(heap, kind.check, heapVerbs.sourceIn(heap, scratch, AT), n)) throw fail(heapVerbs.failure(heap), chars);
+  if (!heapVerbs.check8(heap, kind.check, heapVerbs.sourceIn(heap, scratch, AT, n))) throw fail(heapVerbs.failure(heap), chars);
   return heapVerbs.take(heap, scratch, AT - header, header + n);
 }
 
-/** Units (a Uint16Array), encoded from where they are placed (BMP swaps them, the one-byte kinds narrow them) into `size` bytes. */
-function encodeUnits(heap, kind, units, original, header, fail, fn, size) {
+/**
+ * n units (a Uint16Array), encoded from where they are placed (BMP swaps
+ * them, the one-byte kinds narrow them) into `size` bytes. (Placing them
+ * may grow memory, which detaches the caller's view of it: they are read
+ * from the Source only.)
+ */
+function encodeUnits(heap, kind, units, n, original, header, fail, fn, size) {
   const scratch = heapVerbs.scratchOf(heap);
-  const source = heapVerbs.place(heap, Uint16Array, units, 0, units.length, fn, original, scratch, AT + size);
-  if (!heapVerbs.convert(heap, kind.encode, source, units.length, scratch, AT)) throw fail(heapVerbs.failure(heap), units);
+  const source = heapVerbs.place(heap, Uint16Array, units, 0, n, fn, original, scratch, AT + size);
+  if (!heapVerbs.convert(heap, kind.encode, source, scratch, AT)) throw fail(heapVerbs.failure(heap));
   return heapVerbs.take(heap, scratch, AT - header, header + size);
 }
 
 /**
  * Decodes BMP content bytes[start, end) to a string, or to a Uint16Array
- * when `toUnits`. On a bad char throws fail(result). (`bytes`: a view of the
- * caller's input, `original` what the caller passed.)
+ * when `toUnits`. On a bad char throws fail(result), whose value is the char
+ * as the kernel read it (placing the input may grow memory, which detaches
+ * the caller's view of it). (`bytes`: a view of the caller's input,
+ * `original` what the caller passed.)
  */
 export function decodeWideChars(heap, kind, bytes, original, start, end, toUnits, fail, fn) {
   const len = end - start;
@@ -69,9 +77,9 @@ export function decodeWideChars(heap, kind, bytes, original, start, end, toUnits
     // windows-1252, the identity below 0x80 only (heapVerbs.LATIN1_MAX). Otherwise
     // (fm_bmp_narrow stops at the first wider char, and checks nothing) the units.
     const n = len / 2;
-    if (heapVerbs.narrow(heap, source, n, scratch, len, heapVerbs.LATIN1_MAX) === n) return heapVerbs.readText(heap, scratch, len, n, 'latin1');
+    if (heapVerbs.narrow(heap, source, scratch, len, heapVerbs.LATIN1_MAX) === n) return heapVerbs.readText(heap, scratch, len, n, 'latin1');
   }
-  if (!heapVerbs.convert(heap, kind.decode, source, len, scratch, 0)) throw fail(heapVerbs.failure(heap));
+  if (!heapVerbs.convert(heap, kind.decode, source, scratch, 0)) throw fail(heapVerbs.failure(heap));
   return toUnits ? heapVerbs.takeTyped(heap, Uint16Array, scratch, 0, len / 2) : heapVerbs.readText(heap, scratch, 0, len, 'utf16le');
 }
 
@@ -81,9 +89,9 @@ export function decodeNarrowChars(heap, kind, bytes, original, start, end, toUni
   const scratch = heapVerbs.scratchOf(heap);
   const source = heapVerbs.place(heap, Uint8Array, bytes, start, len, fn, original, scratch, toUnits ? 2 * len : 0);
   if (toUnits) {
-    if (!heapVerbs.convert(heap, kind.decode, source, len, scratch, 0)) throw fail(heapVerbs.failure(heap));
+    if (!heapVerbs.convert(heap, kind.decode, source, scratch, 0)) throw fail(heapVerbs.failure(heap));
     return heapVerbs.takeTyped(heap, Uint16Array, scratch, 0, len);
   }
-  if (!heapVerbs.check8(heap, kind.check, source, len)) throw fail(heapVerbs.failure(heap));
-  return heapVerbs.textAt(heap, source, len, 'latin1');
+  if (!heapVerbs.check8(heap, kind.check, source)) throw fail(heapVerbs.failure(heap));
+  return heapVerbs.textAt(heap, source, 'latin1');
 }
