@@ -1,10 +1,11 @@
 // audit-boundary.test.js - the fourth audit's findings (issue 42, sixth
 // step), each a test that failed on a0fb5a2: a call whose own growth of wasm
 // memory detached the caller's view of it, which a path then read (or wrote)
-// through that view instead of where the heap placed or keeps it.
+// through that view instead of where the heap placed or keeps it; and a
+// decodeMulti() loop whose body detached the input.
 import { decode as msgpackDecode } from '@msgpack/msgpack';
 import { describe, expect, test } from 'vitest';
-import { FastmpError, asBools, createFastmp } from '../js/node.js';
+import { FastmpError, asBools, createFastmp, decodeMulti, encode } from '../js/node.js';
 
 // Default (SIMD) and scalar: each finding showed on both. (With pureJs 'never' the first did not:
 // the kernel path places its input.)
@@ -100,5 +101,41 @@ describe('4: an ASN.1 decode error in an input the call\'s growth detached quote
     const err = errorOf(() => m.decodeBMPToUint16(m.packView(content)));
     expect([err.code, err.index, err.offset]).toEqual(['SURROGATE', 3, 6]);
     expect(err.message).toMatch(/char 3 at byte 6 is 0xD800,/);
+  });
+});
+
+describe('5: decodeMulti() refuses an input its loop\'s body detached or shrank (DETACHED), not ending early', () => {
+  const VALUES = [{ a: 1 }, [1, 2, 3], 'hello'];
+  const joined = (buffer) => {
+    const parts = VALUES.map((v) => encode(v));
+    const bytes = new Uint8Array(buffer, 0, parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      bytes.set(p, at);
+      at += p.length;
+    }
+    return bytes;
+  };
+  const HOW = [
+    ['transferred', () => new ArrayBuffer(64), (bytes) => structuredClone(bytes.buffer, { transfer: [bytes.buffer] })],
+    ['shrunk', () => new ArrayBuffer(64, { maxByteLength: 64 }), (bytes) => bytes.buffer.resize(2)],
+  ];
+
+  test.each(HOW)('%s after the first value', (_, buffer, spoil) => {
+    const bytes = joined(buffer());
+    const seen = [];
+    const err = errorOf(() => {
+      for (const value of decodeMulti(bytes)) {
+        seen.push(value);
+        spoil(bytes);
+      }
+    });
+    expect(seen).toEqual([VALUES[0]]);
+    expect(err).toBeInstanceOf(FastmpError);
+    expect([err.code, err.offset]).toEqual(['DETACHED', 4]);
+  });
+
+  test('an input left whole reads to its end', () => {
+    expect([...decodeMulti(joined(new ArrayBuffer(64)))]).toEqual(VALUES);
   });
 });

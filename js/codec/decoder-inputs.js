@@ -7,6 +7,7 @@
 // an app that only calls decode() bundles none of this file.
 
 import { bufferOf, byteOffsetOf, copyInto, lengthOf } from '../args.js';
+import { FastmpError } from '../errors.js';
 import { dataViewOf } from './decoder.js';
 import { asInput } from './options.js';
 import { ValueScanner } from './scan.js';
@@ -35,18 +36,23 @@ export function decodeFrom(decoder, input, offset = 0) {
 /**
  * decoder.decodeMulti(input): every value in the input, one after another.
  * The input is checked (and copied, where mustCopy() says) once, not once a
- * value.
+ * value; its length is read then. The loop's body runs between two values:
+ * an input it detached or shrank is refused (DETACHED) before the next.
  */
 export function* decodeMulti(decoder, input) {
   const bytes = readable(decoder, input, 'decodeMulti');
   const view = dataViewOf(bytes);
-  for (let offset = 0; offset < bytes.length;) {
+  const length = lengthOf(bytes);
+  for (let offset = 0; offset < length;) {
+    if (offset > 0 && lengthOf(bytes) < length) throw detachedBetween(offset);
     const reading = decoder.entered ? decoder.clone() : decoder; // (the loop body may be decoding with this decoder)
     const value = readAt(reading, bytes, view, offset);
     offset = reading.pos;
     yield value;
   }
 }
+
+const detachedBetween = (offset) => new FastmpError('DETACHED', `fastmp: decodeMulti(): the input was detached or shrunk by the loop's body, before the value at byte ${offset}`, -1, offset);
 
 /** One value at bytes[offset] (checked input, and its DataView); decoder.pos is then where it ends. */
 function readAt(decoder, bytes, view, offset) {
