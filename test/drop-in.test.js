@@ -175,6 +175,58 @@ describe('hints for recognisable mistakes', () => {
   test('"1 byte", not "1 bytes"', () => {
     expect(catchError(() => fm.decode(Uint8Array.of(0xd9, 5, 0x41))).message).toMatch(/the 1 byte left/);
   });
+
+  test('a map key that is not UTF-8 is named a map key, without the rawStrings hint (keys never take that option)', () => {
+    const key = Uint8Array.of(0x81, 0xa3, 0xed, 0xa0, 0x80, 0x01); // { '\ud800': 1 }, its key in WTF-8
+    const longKey = Uint8Array.of(0x81, 0xd9, 40, ...new Uint8Array(39).fill(0x61), 0xff, 0x01); // past the key cache
+    for (const [bytes, at] of [[key, 1], [longKey, 1]]) {
+      for (const options of [{}, { rawStrings: true }]) {
+        const err = catchError(() => fm.decode(bytes, options));
+        expect(err).toMatchObject({ code: 'UTF8', offset: at });
+        expect(err.message).toMatch(new RegExp(`the map key at byte ${at} is not valid UTF-8`));
+        expect(err.message).not.toMatch(/rawStrings/);
+      }
+    }
+    expect(catchError(() => fm.decode(Uint8Array.of(0xa1, 0xff))).message).toMatch(/the str at byte 0 is not valid UTF-8 \(rawStrings: true reads its bytes\)/);
+  });
+});
+
+describe('maxBinLength holds an ext\'s payload too, as @msgpack/msgpack\'s does (it reads the payload as a bin)', () => {
+  const TIMESTAMP = Uint8Array.of(0xd6, 0xff, 0, 0, 0, 1); // fixext 4: 1970-01-01T00:00:01Z
+  const UNKNOWN = Uint8Array.of(0xc7, 3, 5, 1, 2, 3); // ext 8, type 5, 3 bytes
+  const TYPED = Uint8Array.of(0x81, 0xa1, 0x76, 0xc7, 5, 0x74, 7, 0, 0, 0, 0xc0); // { v: msgpackr's ext 0x74 of one Float32 -2 }: 5 payload bytes
+
+  const outcome = (fn) => {
+    try {
+      return fn();
+    } catch (err) {
+      return err;
+    }
+  };
+
+  test.each([['a timestamp', TIMESTAMP, 4], ['an unknown ext', UNKNOWN, 3], ["msgpackr's typed array", TYPED, 5]])('%s', (_, bytes, size) => {
+    for (const limit of [size - 1, size]) {
+      const refused = limit < size;
+      expect(outcome(() => msgpack.decode(bytes, { maxBinLength: limit })) instanceof Error).toBe(refused); // (the peer's rule)
+      const ours = outcome(() => fm.decode(bytes, { maxBinLength: limit }));
+      expect(ours instanceof Error).toBe(refused);
+      if (refused) expect(ours).toMatchObject({ code: 'MAX_LENGTH', message: expect.stringMatching(`beyond maxBinLength \\(${limit}\\)`) });
+    }
+  });
+
+  test('a shaped field from msgpackr\'s typed array too', () => {
+    const shape = { v: Float32Array };
+    expect(outcome(() => fm.decode(TYPED, { shape, maxBinLength: 4 }))).toMatchObject({ code: 'MAX_LENGTH' });
+    expect(fm.decode(TYPED, { shape, maxBinLength: 5 })).toEqual({ v: Float32Array.of(-2) });
+  });
+
+  test('a stream of small chunks says the same', async () => {
+    const chunks = async function* () {
+      for (const b of UNKNOWN) yield Uint8Array.of(b);
+    };
+    await expect(fm.decodeAsync(chunks(), { maxBinLength: 2 })).rejects.toMatchObject({ code: 'MAX_LENGTH' });
+    await expect(fm.decodeAsync(chunks(), { maxBinLength: 3 })).resolves.toBeInstanceOf(ExtData);
+  });
 });
 
 describe('shapes: named fields are required, optional(S) may be absent or nil', () => {

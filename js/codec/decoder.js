@@ -360,19 +360,20 @@ export class Decoder {
     return this.readText(n, start);
   }
 
-  /** The UTF-8 text of the str at `start` (pos: its first byte). */
-  readText(n, start) {
+  /** The UTF-8 text of the str at `start` (pos: its first byte), a value's or (isKey) a map key's. */
+  readText(n, start, isKey = false) {
     if (n > this.maxStrLength) throw this.overLimit(start, 'a str', n, 'maxStrLength', this.maxStrLength);
     const p = this.pos;
     if (n > this.end - p) throw this.tooLong(start, 'a str', plural(n, 'byte'), p + n);
     const text = readUtf8(this.bytes, p, p + n);
-    if (text === undefined) throw this.notUtf8(start);
+    if (text === undefined) throw this.notUtf8(start, isKey);
     this.pos = p + n;
     return text;
   }
 
-  notUtf8(start) {
-    return inputError('UTF8', `the str at byte ${start} is not valid UTF-8 (rawStrings: true reads its bytes)`, start);
+  /** A str that is not UTF-8; a value's error says how to read its bytes (rawStrings, which keys do not take). */
+  notUtf8(start, isKey) {
+    return inputError('UTF8', isKey ? `the map key at byte ${start} is not valid UTF-8` : `the str at byte ${start} is not valid UTF-8 (rawStrings: true reads its bytes)`, start);
   }
 
   /** A bin (and a raw str): a view of the input, as @msgpack/msgpack returns it (a stream's: a copy). */
@@ -569,11 +570,11 @@ export class Decoder {
   readKeyText(n, start) {
     const cache = this.keyDecoder;
     if (cache === null || !cache.canBeCached(n) || n > this.maxStrLength || n > this.end - this.pos) {
-      return this.readText(n, start);
+      return this.readText(n, start, true);
     }
     const p = this.pos;
     const key = cache.decode(this.bytes, p, n);
-    if (key === undefined) throw this.notUtf8(start);
+    if (key === undefined) throw this.notUtf8(start, true);
     this.pos = p + n;
     return key;
   }
@@ -582,9 +583,15 @@ export class Decoder {
     return inputError('KEY', `the map key at byte ${start} ${what}`, start);
   }
 
+  /** Refuses an ext of n payload bytes beyond maxExtLength, or beyond maxBinLength, which @msgpack/msgpack holds a payload to as well (it reads one as a bin). */
+  extLength(n, start) {
+    if (n > this.maxExtLength) throw this.overLimit(start, 'an ext', n, 'maxExtLength', this.maxExtLength);
+    if (n > this.maxBinLength) throw this.overLimit(start, 'an ext', n, 'maxBinLength', this.maxBinLength);
+  }
+
   /** An ext of n payload bytes (pos: its type byte). */
   readExt(n, start) {
-    if (n > this.maxExtLength) throw this.overLimit(start, 'an ext', n, 'maxExtLength', this.maxExtLength);
+    this.extLength(n, start);
     const p = this.pos;
     if (n + 1 > this.end - p) throw this.tooLong(start, 'an ext', plural(n, 'byte'), p + n + 1);
     const type = (this.bytes[p] << 24) >> 24;
@@ -786,7 +793,7 @@ export class Decoder {
     } else {
       n = this.lengthAfter(tag - 0xc7, start);
     }
-    if (n > this.maxExtLength) throw this.overLimit(start, 'an ext', n, 'maxExtLength', this.maxExtLength);
+    this.extLength(n, start);
     const p = this.pos;
     if (n + 1 > this.end - p) throw this.tooLong(start, 'an ext', plural(n, 'byte'), p + n + 1);
     const type = (this.bytes[p] << 24) >> 24;

@@ -36,7 +36,7 @@ export class ValueScanner {
     this.maxBin = limits.maxBinLength;
     this.maxArray = limits.maxArrayLength;
     this.maxMap = limits.maxMapLength;
-    this.maxExt = limits.maxExtLength;
+    this.maxExt = Math.min(limits.maxExtLength, limits.maxBinLength); // (an ext's payload is held to both: Decoder extLength())
     this.reset();
   }
 
