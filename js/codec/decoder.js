@@ -267,8 +267,9 @@ export class Decoder {
     return inputError('LENGTH', `insufficient data: ${what} at byte ${start} claims ${claimed}, more than the ${plural(this.end - this.pos, 'byte')} left`, start, { needed });
   }
 
-  overLimit(start, what, n, option, limit) {
-    return inputError('MAX_LENGTH', `max length exceeded: ${what} at byte ${start} has length ${n}, beyond ${option} (${limit})`, start);
+  /** MAX_LENGTH: `what` at `start`, of length n, beyond the limit this Decoder's `option` (maxStrLength, ...) sets. */
+  overLimit(start, what, n, option) {
+    return inputError('MAX_LENGTH', `max length exceeded: ${what} at byte ${start} has length ${n}, beyond ${option} (${this[option]})`, start);
   }
 
   tooDeep(start, depth) {
@@ -362,7 +363,7 @@ export class Decoder {
 
   /** The UTF-8 text of the str at `start` (pos: its first byte), a value's or (isKey) a map key's. */
   readText(n, start, isKey = false) {
-    if (n > this.maxStrLength) throw this.overLimit(start, 'a str', n, 'maxStrLength', this.maxStrLength);
+    if (n > this.maxStrLength) throw this.overLimit(start, 'a str', n, 'maxStrLength');
     const p = this.pos;
     if (n > this.end - p) throw this.tooLong(start, 'a str', plural(n, 'byte'), p + n);
     const text = readUtf8(this.bytes, p, p + n);
@@ -378,7 +379,7 @@ export class Decoder {
 
   /** A bin (and a raw str): a view of the input, as @msgpack/msgpack returns it (a stream's: a copy). */
   readBin(n, start, what = 'a bin') {
-    if (n > this.maxBinLength) throw this.overLimit(start, what, n, 'maxBinLength', this.maxBinLength);
+    if (n > this.maxBinLength) throw this.overLimit(start, what, n, 'maxBinLength');
     const p = this.pos;
     if (n > this.end - p) throw this.tooLong(start, what, plural(n, 'byte'), p + n);
     this.pos = p + n;
@@ -462,7 +463,7 @@ export class Decoder {
 
   /** What the options refuse of an array of n elements at `depth`: also decodeArrayStream()'s header. */
   checkArrayLimits(n, start, depth) {
-    if (n > this.maxArrayLength) throw this.overLimit(start, 'an array', n, 'maxArrayLength', this.maxArrayLength);
+    if (n > this.maxArrayLength) throw this.overLimit(start, 'an array', n, 'maxArrayLength');
     if (n > 0 && depth >= this.maxDepth) throw this.tooDeep(start, depth);
   }
 
@@ -530,7 +531,7 @@ export class Decoder {
   }
 
   checkMap(n, start, depth) {
-    if (n > this.maxMapLength) throw this.overLimit(start, 'a map', n, 'maxMapLength', this.maxMapLength);
+    if (n > this.maxMapLength) throw this.overLimit(start, 'a map', n, 'maxMapLength');
     if (n > 0 && depth >= this.maxDepth) throw this.tooDeep(start, depth);
     if (2 * n > this.end - this.pos) throw this.tooLong(start, 'a map', plural(n, 'entry', 'entries'), this.pos + 2 * n);
   }
@@ -585,8 +586,8 @@ export class Decoder {
 
   /** Refuses an ext of n payload bytes beyond maxExtLength, or beyond maxBinLength, which @msgpack/msgpack holds a payload to as well (it reads one as a bin). */
   extLength(n, start) {
-    if (n > this.maxExtLength) throw this.overLimit(start, 'an ext', n, 'maxExtLength', this.maxExtLength);
-    if (n > this.maxBinLength) throw this.overLimit(start, 'an ext', n, 'maxBinLength', this.maxBinLength);
+    if (n > this.maxExtLength) throw this.overLimit(start, 'an ext', n, 'maxExtLength');
+    if (n > this.maxBinLength) throw this.overLimit(start, 'an ext', n, 'maxBinLength');
   }
 
   /** An ext of n payload bytes (pos: its type byte). */
@@ -696,7 +697,7 @@ export class Decoder {
     const tag = this.peekTag();
     const n = this.arrayHeader(tag, start);
     if (n >= 0) {
-      if (n > this.maxArrayLength) throw this.overLimit(start, 'an array', n, 'maxArrayLength', this.maxArrayLength);
+      if (n > this.maxArrayLength) throw this.overLimit(start, 'an array', n, 'maxArrayLength');
       if (kind === HALF) return halfOf(this.typedFromArray(FLOAT64, start, n, undefined));
       const into = this.kept === null ? undefined : this.keptArray(node, kind, n, start);
       return this.typedFromArray(kind, start, n, into);
@@ -773,7 +774,7 @@ export class Decoder {
 
   typedFromBin(kind, start, node) {
     const n = this.lengthAfter(this.bytes[start] - 0xc4, start);
-    if (n > this.maxBinLength) throw this.overLimit(start, 'a bin', n, 'maxBinLength', this.maxBinLength);
+    if (n > this.maxBinLength) throw this.overLimit(start, 'a bin', n, 'maxBinLength');
     if (n > this.end - this.pos) throw this.tooLong(start, 'a bin', plural(n, 'byte'), this.pos + n);
     if (n % kind.bytes !== 0) {
       throw inputError('TYPE', `the bin at byte ${start} holds ${n} bytes, not a whole number of ${kind.name} elements`, start);

@@ -586,7 +586,7 @@ export function pack(heap, kind, source, region, outAt) {
  */
 export function unpack(heap, kind, source, from, len, count, flags, region, outAt) {
   const h = stateOf(heap);
-  if (from + len > countOf(source)) throw new Error('fastmp: internal: an unpack past the bytes placed');
+  if (from + len > countOf(source)) throw new Error('fastmp: internal: a placed input read past its end');
   return h.kernels.unpack[kind.unpack](sourceOf(source) + from, len, regionOf(region).address + outAt, count, flags, h.result) === 0;
 }
 
