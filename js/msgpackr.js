@@ -17,7 +17,9 @@
 //
 // Written as a standard array, exactly the bytes `pack(x)` writes: every
 // typed array of js/kinds.js but the bytes (and their subclasses). Floats keep
-// their width and bits (-0, NaN payloads), integers take their smallest form.
+// their width and bits (-0, NaN payloads), integers take their smallest form,
+// but for the positive fixints a Packr that writes records takes for record
+// ids (writeIntArray()).
 // Bytes are not registered: Uint8Array (and Buffer), Uint8ClampedArray, DataView and
 // ArrayBuffer are written as msgpackr writes them (bin), as fastmp's own
 // encode() and pack() write bytes.
@@ -38,11 +40,13 @@
 // it is made, and bundlers drop side-effect-only imports of this package
 // (package.json "sideEffects" lists only the Node entries).
 
-import { pack, packView } from './index.js';
+import { pack, packView, refresh } from './index.js';
+import { isDetached } from './intrinsics.js';
 import { KINDS } from './kinds.js';
 
 /** The classes whose instances msgpackr will write as standard arrays: every kind but the bytes ('u8'). */
-export const typedArrayClasses = Object.freeze(KINDS.filter((k) => k.c !== 'u8').map((k) => k.Type));
+const WRITTEN = KINDS.filter((k) => k.c !== 'u8');
+export const typedArrayClasses = Object.freeze(WRITTEN.map((k) => k.Type));
 
 // msgpackr's addExtension refuses a `pack` without a `type`, and also files
 // the extension under `type` in its decoder's table. This extension never
@@ -77,9 +81,73 @@ const UNUSED_EXT_TYPE = 0x1fa;
  */
 const SMALL = 64;
 function writeArray(typedArray, allocateForWrite) {
-  const bytes = typedArray.length < SMALL ? pack(typedArray) : packedView(typedArray);
+  write(packed(live(typedArray)), allocateForWrite);
+}
+
+/**
+ * writeArray() of an integer array, called with the Packr as `this`: where
+ * the Packr writes records, msgpackr takes the positive fixints from 0x40
+ * (0x20 with its structs) for record ids, and writes those numbers as a
+ * uint 8; so are they written here, the rest as pack() writes it.
+ */
+function writeIntArray(typedArray, allocateForWrite) {
+  const from = this?.useRecords === false ? 0x80 : this?._writeStruct ? 0x20 : 0x40; // (msgpackr's pack.js: a positive int's form)
+  const bytes = packed(live(typedArray));
+  write(from < 0x80 ? withTaggedFixints(bytes, from) : bytes, allocateForWrite);
+}
+
+function write(bytes, allocateForWrite) {
   const { target, position } = allocateForWrite(bytes.length);
   target.set(bytes, position);
+}
+
+const packed = (typedArray) => (typedArray.length < SMALL ? pack(typedArray) : packedView(typedArray));
+
+/**
+ * The array as it can be packed: an alloc() array whose view a growth of
+ * wasm memory detached (this message's earlier fields are fastmp calls, and
+ * may grow it) is found again where it lives, as refresh() finds it; any
+ * other array as it is (a detached one is then refused as pack() refuses it).
+ */
+function live(typedArray) {
+  if (!isDetached(typedArray)) return typedArray;
+  try {
+    return refresh(typedArray);
+  } catch (e) {
+    if (e instanceof TypeError) return typedArray; // (not an alloc() array)
+    throw e;
+  }
+}
+
+/** Bytes per element of a standard array of ints, by its tag (js/wire.js's forms): fixints 1, 0xcc-0xcf and 0xd0-0xd3 their widths. */
+const INT_ELEMENT_SIZE = { 0xcc: 2, 0xcd: 3, 0xce: 5, 0xcf: 9, 0xd0: 2, 0xd1: 3, 0xd2: 5, 0xd3: 9 };
+
+/** bytes (a standard msgpack array of ints) with each positive fixint from `from` on as a uint 8 (0xcc, then the byte). */
+function withTaggedFixints(bytes, from) {
+  const head = bytes[0] === 0xdc ? 3 : bytes[0] === 0xdd ? 5 : 1;
+  let tagged = 0;
+  for (let p = head; p < bytes.length;) {
+    const b = bytes[p];
+    if (b < 0x80 || b >= 0xe0) {
+      if (b >= from && b < 0x80) tagged++;
+      p++;
+    } else {
+      p += INT_ELEMENT_SIZE[b];
+    }
+  }
+  if (tagged === 0) return bytes;
+  const out = new Uint8Array(bytes.length + tagged);
+  out.set(bytes.subarray(0, head));
+  let q = head;
+  for (let p = head; p < bytes.length;) {
+    const b = bytes[p];
+    const size = b < 0x80 || b >= 0xe0 ? 1 : INT_ELEMENT_SIZE[b];
+    if (b >= from && b < 0x80) out[q++] = 0xcc;
+    out.set(bytes.subarray(p, p + size), q);
+    p += size;
+    q += size;
+  }
+  return out;
 }
 
 /** packView(), or pack() while the kernels are still loading (a page that has not awaited init()). */
@@ -113,8 +181,8 @@ export function useFastmpForTypedArrays(msgpackr) {
   if (registered.has(addExtension)) return false;
   // addExtension puts each extension in front of msgpackr's list, which it
   // tries in order: registered in reverse, Float32Array is tried first.
-  for (const Class of [...typedArrayClasses].reverse()) {
-    addExtension({ Class, type: UNUSED_EXT_TYPE, pack: writeArray });
+  for (const kind of [...WRITTEN].reverse()) {
+    addExtension({ Class: kind.Type, type: UNUSED_EXT_TYPE, pack: kind.float ? writeArray : writeIntArray });
   }
   registered.add(addExtension);
   return true;

@@ -302,6 +302,58 @@ test('registering twice is harmless: once per msgpackr, the second call register
   expect(out.bad).toMatch(/^TypeError: useFastmpForTypedArrays\(msgpackr\): pass the msgpackr module/);
 });
 
+test('a Packr that writes records takes positive fixints from 0x40 (0x20 with structs) for record ids: integer arrays write those numbers as uint 8, as msgpackr does, and read back', () => {
+  const VALUES = [0, 31, 32, 63, 64, 100, 127, 128, 255, -1, -32, -33];
+  const out = child(`
+    const VALUES = ${JSON.stringify(VALUES)};
+    const TYPES = [Int8Array, Int16Array, Int32Array, Uint16Array, Uint32Array, BigInt64Array, BigUint64Array];
+    const make = (Type) => Type.from(VALUES.filter((v) => v >= 0 || !Type.name.startsWith('U') && !Type.name.startsWith('BigU')).filter((v) => Type !== Int8Array || v < 128), (v) => (Type.name.startsWith('Big') ? BigInt(v) : v));
+    const plain = (x) => Array.from(x, Number);
+    const unregistered = Object.fromEntries([{}, { structuredClone: true }, { useRecords: false }].map((o) => [JSON.stringify(o), TYPES.map((T) => b64(new msgpackr.Packr(o).pack({ id: 1, x: plain(make(T)), tail: 'end' })))]));
+    const calls = [];
+    useFastmpForTypedArrays({ addExtension: (e) => calls.push(e) });
+    useFastmpForTypedArrays(msgpackr);
+    out.cases = [];
+    for (const options of Object.keys(unregistered)) { // (a Packr writes into the options it is given)
+      const packr = new msgpackr.Packr(JSON.parse(options));
+      TYPES.forEach((T, i) => {
+        const bytes = packr.pack({ id: 1, x: make(T), tail: 'end' });
+        let back;
+        try { back = packr.unpack(bytes); back = { ...back, x: plain(back.x) }; } catch (e) { back = e.message; }
+        out.cases.push({ options, type: T.name, bytes: b64(bytes), msgpackrs: unregistered[options][i], back, want: { id: 1, x: plain(make(T)), tail: 'end' } });
+      });
+    }
+    // With a struct writer (msgpackr's hook for struct libraries), from 0x20.
+    const int32 = calls.find((e) => e.Class === Int32Array);
+    const target = new Uint8Array(16);
+    int32.pack.call({ _writeStruct: () => {} }, Int32Array.of(31, 32, 64, -1), (size) => ({ target, position: 0, size }));
+    out.structs = b64(target.subarray(0, 8));
+  `);
+  expect(out.cases.length).toBe(21);
+  for (const c of out.cases) {
+    expect(c.back, `${c.type} ${c.options}`).toEqual(c.want);
+    // Numbers (not BigInts): the very bytes msgpackr writes for the same plain array.
+    if (!c.type.startsWith('Big')) expect(byteDifference(fromB64(c.bytes), fromB64(c.msgpackrs)), `${c.type} ${c.options}`).toBe('');
+  }
+  expect(hexOf(fromB64(out.structs))).toBe('941fcc20cc40ff00');
+});
+
+test('an alloc() array that an earlier field\'s packing detached (wasm memory grew) is packed from where it lives, as refresh() finds it', () => {
+  const out = child(`
+    const fastmp = await import('fastmp-wasm');
+    useFastmpForTypedArrays(msgpackr);
+    const a = fastmp.alloc(Float32Array, 4);
+    a.set([1, 2, 3, 4]);
+    const before = fastmp.memoryStats().wasmMemory;
+    const bytes = new msgpackr.Packr({ useRecords: false }).pack({ big: new Float64Array(1 << 20).fill(0.5), a });
+    out.grew = fastmp.memoryStats().wasmMemory > before;
+    out.a = Array.from(msgpackr.unpack(bytes).a);
+    fastmp.free(fastmp.refresh(a));
+    try { new msgpackr.Packr({ useRecords: false }).pack({ a }); } catch (e) { out.freed = e.code; }
+  `);
+  expect(out).toEqual({ grew: true, a: [1, 2, 3, 4], freed: 'FREED' });
+});
+
 test('Uint8Array, Buffer, Uint8ClampedArray, DataView and ArrayBuffer are written as before (bin), as fastmp writes bytes', () => {
   const bytes = Uint8Array.from({ length: 300 }, (_, i) => i);
   const values = [bytes, Buffer.from(bytes), new Uint8ClampedArray(bytes), new DataView(bytes.buffer, 3, 9), bytes.buffer.slice(0, 5), new Uint8Array(0)];
