@@ -225,14 +225,19 @@ export const statsOf = (core) => (core.heap === null ? { wasmMemory: 0, scratch:
 
 const DEFAULT = { core: null, finder: null, options: {}, calls: 0, implicit: false };
 
+/** The finders of the entries evaluated, the latest first (js/inline.js takes what its bundle does not hold from another). */
+export const ENTRIES = [];
+
 /**
  * What an entry's import does: how its default instance finds the wasm, and
  * its options (FASTMP_BACKEND in Node). The entry evaluated last before the
  * first call decides how the wasm is found (js/node.js after the js/index.js
- * it re-exports; fastmp-wasm/inline after either); options given by any
- * entry hold (an environment's backend stays whichever entry comes next).
+ * it re-exports; fastmp-wasm/inline after either), and an entry's init()
+ * without options after a call; options given by any entry hold (an
+ * environment's backend stays whichever entry comes next).
  */
 export function setEntry(finder, options = {}) {
+  ENTRIES.unshift(finder);
   if (DEFAULT.core !== null) return;
   DEFAULT.finder = finder;
   DEFAULT.options = { ...DEFAULT.options, ...options };
@@ -248,9 +253,17 @@ function defaultCore() {
   return DEFAULT.core;
 }
 
-/** The core init() / initSync() (`fn`) install: the default one a call made, when no options are given; else a new one. */
+/**
+ * The core init() / initSync() (`fn`) of the entry `finder` is install: the
+ * default one a call made, when no options are given (its modules found from
+ * now on as this entry finds them: the call may have come before this entry
+ * was evaluated); else a new one.
+ */
 function coreFor(finder, options, fn) {
-  if (options === undefined && DEFAULT.implicit && DEFAULT.core !== null) return DEFAULT.core;
+  if (options === undefined && DEFAULT.implicit && DEFAULT.core !== null) {
+    DEFAULT.core.finder = finder;
+    return DEFAULT.core;
+  }
   return new Core({ ...DEFAULT.options, ...readInitOptions(options, fn), finder });
 }
 

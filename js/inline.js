@@ -16,7 +16,7 @@
 import * as PACK_BUILDS from '../dist/fastmp-inline-pack.js';
 import * as STRINGS_BUILDS from '../dist/fastmp-inline-strings.js';
 import * as UNPACK_BUILDS from '../dist/fastmp-inline-unpack.js';
-import { initFrom, initSyncFrom, setEntry } from './core.js';
+import { ENTRIES, initFrom, initSyncFrom, setEntry } from './core.js';
 import { createInstance, createInstanceSync } from './instances.js';
 import * as api from './module-api.js';
 
@@ -108,17 +108,21 @@ function decodeHex(text) {
   return bytes;
 }
 
-/** A held build's bytes, decoded only when an instance loads it (never for backend 'js'). */
-function inlinedBuild(module, build) {
+/**
+ * A held build's bytes, decoded only when an instance loads it (never for
+ * backend 'js'). A module this bundle does not hold is one a function of
+ * another entry loads (an app that mixes the entries): that entry finds it.
+ */
+function inlinedBuild(module, build, sync) {
   const builds = held[module];
-  if (builds === undefined) {
-    // A function that loads `module` is exported above without holding(): a bug of this file.
-    throw new Error(`fastmp-wasm/inline: this bundle holds no build of the ${module} module (fastmp-${module}-${build}.wasm)`);
-  }
-  return decodeHex(build === 'simd' ? builds.SIMD : builds.SCALAR);
+  if (builds !== undefined) return decodeHex(build === 'simd' ? builds.SIMD : builds.SCALAR);
+  const other = ENTRIES.find((finder) => finder !== INLINED);
+  // (None: a function that loads `module` is exported above without holding(), a bug of this file.)
+  if (other === undefined) throw new Error(`fastmp-wasm/inline: this bundle holds no build of the ${module} module (fastmp-${module}-${build}.wasm)`);
+  return sync ? other.findSync(module, build) : other.find(module, build);
 }
 
-const INLINED = Object.freeze({ find: inlinedBuild, findSync: inlinedBuild });
+const INLINED = Object.freeze({ find: (module, build) => inlinedBuild(module, build, false), findSync: (module, build) => inlinedBuild(module, build, true) });
 
 setEntry(INLINED);
 

@@ -3,11 +3,13 @@
 // (js/inline.js with dist/fastmp-inline-*.js). test/package.test.js runs them
 // again from the installed tarball.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import * as fastmp from '../js/index.js';
 import * as inline from '../js/inline.js';
-import { INLINE_FILES } from '../bench/size.js';
+import { INLINE_FILES, MARKER, loadApp } from '../bench/size.js';
 import { ROOT } from './helpers.js';
 
 /** dist/fastmp-<module>-<build>.wasm's bytes. */
@@ -141,4 +143,45 @@ test('a browser build takes js/runtime.browser.js for js/runtime.js (package.jso
   expect(generic.NodeBuffer).toBe(Buffer);
   expect(forBrowsers.isNode).toBe(false);
   expect(forBrowsers.NodeBuffer).toBe(null);
+});
+
+test('an app that mixes the entries (docs/browsers.md), bundled by Vite and loaded in Chromium: each module from the entry that holds it', async () => {
+  // decode() and init() from the inline entry, encode() from the main one: the bundle holds the
+  // unpack module's builds inlined, and fetches the pack module's sibling file.
+  const result = await loadApp({
+    name: 'mixed',
+    label: 'mixed entries',
+    code: `import { encode } from 'fastmp-wasm';
+import { backend, decode, init } from 'fastmp-wasm/inline';
+const built = await init();
+const back = decode(encode({ v: new Float32Array(100).fill(2) }), { shape: { v: Float32Array } });
+console.log(built, backend(), back.v.constructor.name, back.v.length, back.v[99]);
+console.log(back.v[99] === 2 ? '${MARKER} done' : '${MARKER} FAILED');`,
+  });
+  expect(result.problems).toEqual([]);
+  expect(result.printed).toEqual(['simd simd Float32Array 100 2']);
+  expect(result.ran).toBe(true);
+  expect(result.wasm.map((w) => w.source)).toEqual(['fastmp-pack-simd.wasm']);
+  expect(result.inlinedWasm).toEqual([]); // (Vite inlined no .wasm as a data: URL: the unpack builds are the inline entry's hex)
+}, 120_000);
+
+test('the inline entry evaluated after a call through the main one: its init() and initSync() take the inlined builds, not the files', () => {
+  // A copy of the package without its .wasm files (a page where they cannot be fetched).
+  const dir = mkdtempSync(join(tmpdir(), 'fastmp-inline-late-'));
+  try {
+    cpSync(join(ROOT, 'js'), join(dir, 'js'), { recursive: true });
+    mkdirSync(join(dir, 'dist'));
+    for (const file of readdirSync(join(ROOT, 'dist')).filter((f) => f.endsWith('.js'))) cpSync(join(ROOT, 'dist', file), join(dir, 'dist', file));
+    const script = `
+      const index = await import('./js/index.js');
+      index.encode({ x: 1 }); // the default instance, made by a call (no module needed yet)
+      const inline = await import('./js/inline.js');
+      const built = [await inline.init(), inline.initSync()];
+      inline.free(inline.alloc(Float32Array, 4)); // (alloc() needs the pack module loaded)
+      console.log(built.join(' '), Buffer.from(index.pack(new Float32Array(64).fill(1))).subarray(0, 4).toString('hex'));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' }).trim();
+    expect(out).toBe('simd simd dc0040ca');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
