@@ -417,3 +417,64 @@ test('every option of an Encoder and a Decoder is a field of it, as its config h
   for (const key of DECODER_KEYS) expect(decoder[key], key).toBe(decoder.config[key]);
   expect([decoder.maxExtLength, decoder.keyDecoder, decoder.reuseTypedArrays]).toEqual([5, keyDecoder, true]);
 });
+
+describe("extension codecs and keys as @msgpack/msgpack's encoder and decoder take them", () => {
+  const hex = (bytes) => Buffer.from(bytes).toString('hex');
+
+  test('a subclass of ExtensionCodec that overrides tryToEncode() is asked, as @msgpack/msgpack asks it', () => {
+    class Point {
+      constructor(x) {
+        this.x = x;
+      }
+    }
+    const written = [[msgpack, msgpack.ExtensionCodec, msgpack.ExtData], [fm, ExtensionCodec, ExtData]].map(([lib, Codec, Data]) => {
+      class PointCodec extends Codec {
+        tryToEncode(value, context) {
+          return value instanceof Point ? new Data(9, Uint8Array.of(value.x)) : super.tryToEncode(value, context);
+        }
+      }
+      return hex(lib.encode({ p: new Point(3), t: new Date(5) }, { extensionCodec: new PointCodec() }));
+    });
+    expect(written[1]).toBe(written[0]);
+    expect(written[0]).toBe('82a170d40903a174d7ff01312d0000000000'); // p: fixext 1 of type 9; t: the timestamp, through super
+  });
+
+  test('a Date that no extension takes (the timestamp encoder unregistered, or a codec that passes it) is a map, as @msgpack/msgpack writes it', () => {
+    for (const [lib, Codec, Data] of [[msgpack, msgpack.ExtensionCodec, msgpack.ExtData], [fm, ExtensionCodec, ExtData]]) {
+      const unregistered = new Codec();
+      unregistered.register({ type: -1, encode: null, decode: null });
+      const passing = { tryToEncode: () => null, decode: (data, type) => new Data(type, data) };
+      expect([unregistered, passing].map((extensionCodec) => hex(lib.encode(new Date(5), { extensionCodec })))).toEqual(['80', '80']);
+    }
+  });
+
+  test("an extension's payload of an impossible length is refused before anything is allocated for it", () => {
+    const encodeWith = (length) => {
+      const extensionCodec = new ExtensionCodec();
+      extensionCodec.register({ type: 1, encode: (v) => (v instanceof Set ? { length } : null), decode: null });
+      return catchError(() => fm.encode({ s: new Set() }, { extensionCodec }));
+    };
+    expect(encodeWith(2 ** 32)).toMatchObject({ code: 'LENGTH', path: '$.s', message: expect.stringMatching(/an extension of 4294967296 bytes/) });
+    for (const length of [-1, 2.5, '3']) expect(encodeWith(length)).toMatchObject({ name: 'TypeError', message: expect.stringMatching(/extension 1 returned an object, not a Uint8Array/) });
+  });
+
+  test("a keyDecoder's undefined is a key of the wrong type (KEY), as @msgpack/msgpack says; not UTF8", () => {
+    const keyDecoder = { canBeCached: () => true, decode: () => undefined };
+    const bytes = msgpack.encode({ id: 1 });
+    expect(catchError(() => msgpack.decode(bytes, { keyDecoder })).message).toMatch(/must be string or number but undefined/);
+    expect(catchError(() => fm.decode(bytes, { keyDecoder }))).toMatchObject({ code: 'KEY', offset: 1, message: expect.stringMatching(/is undefined: the type of key must be string or number/) });
+  });
+
+  test("decodeArrayStream(): an element's error has the path decode() gives, from the array", async () => {
+    const bytes = Uint8Array.of(0x92, 0x01, 0x81, 0xa1, 0x61, 0xc1); // [1, { a: 0xc1 }]
+    expect(catchError(() => fm.decode(bytes))).toMatchObject({ code: 'TAG', path: '$[1].a' });
+    const stream = async function* () {
+      yield bytes;
+    };
+    const seen = [];
+    await expect((async () => {
+      for await (const value of fm.decodeArrayStream(stream())) seen.push(value);
+    })()).rejects.toMatchObject({ code: 'TAG', path: '$[1].a', streamOffset: 2 });
+    expect(seen).toEqual([1]);
+  });
+});

@@ -102,6 +102,7 @@ export class Decoder {
     this.copies = null; // decodeFrom()'s buffer (js/codec/decoder-inputs.js valueCopy())
     this.scanner = null;
     this.topDepth = 1; // the depth of a value read (2: an element of a streamed array, readElements())
+    this.element = 0; // that element's index
     // reuseTypedArrays: per shape node, the typed arrays its fields were
     // decoded into ({ arrays, next, decode }: keptArray()); their buffers,
     // which an input must not share (setInput()); decodes so far.
@@ -229,7 +230,7 @@ export class Decoder {
     return decoder;
   }
 
-  /** From now on, each value read is an element of an array (decodeArrayStream()'s): one level deeper. */
+  /** From now on, each value read is an element of an array (decodeArrayStream()'s): one level deeper, its index (`element`, which the stream sets) the first step of an error's path. */
   readElements() {
     this.topDepth = 2;
   }
@@ -249,7 +250,7 @@ export class Decoder {
     try {
       return this.shape === null ? this.readAny(this.topDepth) : this.readShaped(this.shape, this.topDepth);
     } catch (err) {
-      throw withPath(err, true);
+      throw withPath(this.topDepth === 2 ? addSegment(err, this.element) : err, true);
     }
   }
 
@@ -575,7 +576,8 @@ export class Decoder {
     }
     const p = this.pos;
     const key = cache.decode(this.bytes, p, n);
-    if (key === undefined) throw this.notUtf8(start, true);
+    // (Our cache's undefined: not UTF-8; another keyDecoder's is its key, refused as any key of another type is.)
+    if (key === undefined && cache instanceof KeyCache) throw this.notUtf8(start, true);
     this.pos = p + n;
     return key;
   }

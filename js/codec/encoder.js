@@ -239,7 +239,8 @@ export class Encoder {
 
   run(value, base) {
     const codec = this.extensionCodec;
-    const ours = codec instanceof ExtensionCodec;
+    // (A subclass that encodes otherwise is asked as any other codec is.)
+    const ours = codec instanceof ExtensionCodec && codec.tryToEncode === ExtensionCodec.prototype.tryToEncode;
     this.fastDates = ours && codec.nativeTimestamp;
     this.noExtensions = ours && codec.onlyTimestamps;
     const store = this.store;
@@ -563,14 +564,15 @@ export class Encoder {
 
   /**
    * An object as a map of its own enumerable string keys, unless it is a
-   * Map, Set or Date of another realm (a Date: the timestamp extension, as
-   * one of this realm is written when no extension takes it first).
+   * Map, Set or Date of another realm (a Date: the timestamp extension). A
+   * Date of this realm that no extension took (the codec has no timestamp
+   * encoder) is a map, as @msgpack/msgpack writes it.
    */
   writeOtherObject(object, depth) {
     const kind = foreignKind(object);
     if (kind === Map) this.writeMapEntries(object, depth);
     else if (kind === Set) this.writeSetValues(object, depth);
-    else if (kind === Date) this.writeDate(object);
+    else if (kind === Date && !(object instanceof Date)) this.writeDate(object);
     else this.writeMap(object, depth);
   }
 
@@ -752,7 +754,7 @@ export class Encoder {
     if (deferred) data = data(this.base + this.pos + 6);
     data = this.extBytes(data, type);
     const n = lengthOf(data);
-    if (n >= UINT32_LIMIT) throw codecError('LENGTH', `an extension of ${n} bytes is longer than msgpack's limit of 2^32-1`, this.pos);
+    if (n >= UINT32_LIMIT) throw this.extTooLong(n);
     data = this.roomFor(6 + n, data);
     const b = this.bytes;
     let p = this.pos;
@@ -777,11 +779,16 @@ export class Encoder {
    */
   extBytes(data, type) {
     if (typedArrayName(data) !== undefined) return liveSource(this, data);
-    const length = data?.length; // read once
-    if (typeof length !== 'number') throw new TypeError(`fastmp: extension ${type} returned ${show(data)}, not a Uint8Array`);
+    const length = data?.length; // read once, checked before anything is allocated for it
+    if (!Number.isSafeInteger(length) || length < 0) throw new TypeError(`fastmp: extension ${type} returned ${show(data)}, not a Uint8Array`);
+    if (length >= UINT32_LIMIT) throw this.extTooLong(length);
     const bytes = new Uint8Array(length);
     for (let i = 0; i < length; i++) bytes[i] = data[i];
     return bytes;
+  }
+
+  extTooLong(n) {
+    return codecError('LENGTH', `an extension of ${n} bytes is longer than msgpack's limit of 2^32-1`, this.pos);
   }
 
   /** fixext 1/2/4/8/16 or ext 8/16/32 for n bytes at p; returns its size (without the type byte). */

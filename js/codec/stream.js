@@ -286,6 +286,7 @@ async function* valuesOf(decoder, source, count, array) {
       reader.values.readElements();
     }
     for (let i = 0; i < count; i++) {
+      reader.decoder.element = i;
       const got = await reader.next(reader.readValue, reader.values);
       if (got === undefined) {
         if (count === Infinity) return;
