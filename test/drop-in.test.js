@@ -455,7 +455,9 @@ describe("extension codecs and keys as @msgpack/msgpack's encoder and decoder ta
       return catchError(() => fm.encode({ s: new Set() }, { extensionCodec }));
     };
     expect(encodeWith(2 ** 32)).toMatchObject({ code: 'LENGTH', path: '$.s', message: expect.stringMatching(/an extension of 4294967296 bytes/) });
-    for (const length of [-1, 2.5, '3']) expect(encodeWith(length)).toMatchObject({ name: 'TypeError', message: expect.stringMatching(/extension 1 returned an object, not a Uint8Array/) });
+    for (const length of [-1, 2.5, '3']) expect(encodeWith(length)).toMatchObject({ name: 'TypeError', message: expect.stringMatching(/extension 1's data is an object, not a Uint8Array/) });
+    // An ExtData made by hand is no extension's return value: its data is named as such.
+    expect(catchError(() => fm.encode(new ExtData(3, null)))).toMatchObject({ name: 'TypeError', message: expect.stringMatching(/extension 3's data is null, not a Uint8Array/) });
   });
 
   test("a keyDecoder's undefined is a key of the wrong type (KEY), as @msgpack/msgpack says; not UTF8", () => {

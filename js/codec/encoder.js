@@ -780,7 +780,7 @@ export class Encoder {
   extBytes(data, type) {
     if (typedArrayName(data) !== undefined) return liveSource(this, data);
     const length = data?.length; // read once, checked before anything is allocated for it
-    if (!Number.isSafeInteger(length) || length < 0) throw new TypeError(`fastmp: extension ${type} returned ${show(data)}, not a Uint8Array`);
+    if (!Number.isSafeInteger(length) || length < 0) throw new TypeError(`fastmp: extension ${type}'s data is ${show(data)}, not a Uint8Array`);
     if (length >= UINT32_LIMIT) throw this.extTooLong(length);
     const bytes = new Uint8Array(length);
     for (let i = 0; i < length; i++) bytes[i] = data[i];
