@@ -74,10 +74,15 @@ export function describe(v) {
   if (isArrayBuffer(v)) return 'an ArrayBuffer';
   if (isSharedArrayBuffer(v)) return 'a SharedArrayBuffer';
   if (isDataView(v)) return 'a DataView';
+  return isArray(v) ? 'an Array' : 'an object';
+}
+
+/** Array.isArray(x), which a revoked Proxy throws for: false then. */
+export function isArray(x) {
   try {
-    return Array.isArray(v) ? 'an Array' : 'an object'; // a revoked Proxy throws here
+    return Array.isArray(x);
   } catch {
-    return 'an object';
+    return false;
   }
 }
 
@@ -224,7 +229,12 @@ function givenOption(options, fn, spec, key) {
  */
 function checkOptions(options, fn, spec, key) {
   if (options === null || typeof options !== 'object') throw notPlain(options, fn);
-  const proto = Object.getPrototypeOf(options);
+  let proto;
+  try {
+    proto = Object.getPrototypeOf(options);
+  } catch {
+    throw notPlain(options, fn); // (a revoked Proxy)
+  }
   let unknown;
   let given = false;
   // for-in: own enumerable string keys, then the inherited ones. (V8 folds the

@@ -7,7 +7,7 @@
 // then hands it to the typed-array I/O (js/io.js), which picks the path.
 
 import { MAX_ELEMENTS } from './abi.js';
-import { BOOLEAN, asOffset, copyInto, describe, inputBytes, kindOfArray, lengthOf, readOption, typedArrayName, usableLength } from './args.js';
+import { BOOLEAN, asOffset, copyInto, describe, inputBytes, isArray, kindOfArray, lengthOf, readOption, typedArrayName, usableLength } from './args.js';
 import { NO_INDEX, msgpackError } from './errors.js';
 import * as io from './io.js';
 import { BOOL, KIND_OF_NAME, TYPE_NAMES, kindOfType } from './kinds.js';
@@ -114,6 +114,7 @@ export function packInto(core, x, target, offset = 0, options = undefined) {
   asOffset(offset, target, 'packInto');
   const bin = readOption(options, 'packInto', PACK_OPTIONS, 'bin') ?? true;
   const length = usableLength(target, 'packInto'); // again: an options getter may have detached it
+  if (offset > length) asOffset(offset, target, 'packInto'); // (or shrunk it below the offset)
   const n = usableLength(x, 'packInto');
   refuse(x, 'packInto');
   refuseTarget(target, 'packInto');
@@ -146,7 +147,7 @@ export function packBoolView(core, x) {
  * the intrinsics; refused past its lifetime).
  */
 function boolBytes(x, fn) {
-  if (Array.isArray(x)) {
+  if (isArray(x)) {
     const n = x.length;
     if (n > MAX_ELEMENTS) throw tooManyElements(n);
     const bytes = new Uint8Array(n);
@@ -230,6 +231,7 @@ export function unpackFrom(core, bytes, Type, offset = 0, options = undefined) {
   asOffset(offset, input, 'unpackFrom');
   const integralFloats = readOption(options, 'unpackFrom', UNPACK_OPTIONS, 'integralFloats') ?? false;
   const length = usableLength(input, 'unpackFrom');
+  if (offset > length) asOffset(offset, input, 'unpackFrom'); // (an options getter shrank it below the offset)
   refuse(input, 'unpackFrom', bytes);
   const value = unpackAt(core, input, length, kind, offset, integralFloats, 'unpackFrom', bytes);
   return { value, end: CURSOR.pos };

@@ -1,11 +1,12 @@
 // audit-boundary.test.js - the fourth audit's findings (issue 42, sixth
 // step), each a test that failed on a0fb5a2: a call whose own growth of wasm
 // memory detached the caller's view of it, which a path then read (or wrote)
-// through that view instead of where the heap placed or keeps it; and a
-// decodeMulti() loop whose body detached the input.
+// through that view instead of where the heap placed or keeps it; a
+// decodeMulti() loop whose body detached the input; and arguments that
+// reached the engine's own errors.
 import { decode as msgpackDecode } from '@msgpack/msgpack';
 import { describe, expect, test } from 'vitest';
-import { FastmpError, asBools, createFastmp, decodeMulti, encode } from '../js/node.js';
+import { FastmpError, asBools, createFastmp, decodeMulti, encode, packBool, packInto, unpack, unpackFrom } from '../js/node.js';
 
 // Default (SIMD) and scalar: each finding showed on both. (With pureJs 'never' the first did not:
 // the kernel path places its input.)
@@ -137,5 +138,40 @@ describe('5: decodeMulti() refuses an input its loop\'s body detached or shrank 
 
   test('an input left whole reads to its end', () => {
     expect([...decodeMulti(joined(new ArrayBuffer(64)))]).toEqual(VALUES);
+  });
+});
+
+describe('6: a revoked Proxy given as the array or as the options is the call\'s TypeError, not the engine\'s', () => {
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+  test.each([
+    ['packBool', () => packBool(revoked()), /^fastmp: packBool\(\) takes an array of booleans or a Uint8Array, not an object$/],
+    ['encode options', () => encode(1, revoked()), /options must be a plain object, not an object$/],
+    ['unpack options', () => unpack(Uint8Array.of(0x90), Int8Array, revoked()), /^fastmp: unpack\(\) options must be a plain object, not an object$/],
+  ])('%s', (_, call, message) => {
+    const err = errorOf(call);
+    expect(err).toBeInstanceOf(TypeError);
+    expect(err.message).toMatch(message);
+  });
+});
+
+describe('7: an options getter that shrinks the target or the input below the offset: the offset is refused again, as after the shrink', () => {
+  test('packInto()', () => {
+    const buffer = new ArrayBuffer(64, { maxByteLength: 64 });
+    const target = new Uint8Array(buffer); // (tracks the buffer's length)
+    const err = errorOf(() => packInto(Float32Array.of(1), target, 40, { get bin() { buffer.resize(8); return true; } }));
+    expect(err).toBeInstanceOf(RangeError);
+    expect(err.message).toBe('fastmp: packInto() offset must be an integer from 0 to 8, not the number 40');
+  });
+
+  test('unpackFrom()', () => {
+    const buffer = new ArrayBuffer(16, { maxByteLength: 16 });
+    const input = new Uint8Array(buffer).fill(0x90);
+    const err = errorOf(() => unpackFrom(input, Int8Array, 10, { get integralFloats() { buffer.resize(4); return false; } }));
+    expect(err).toBeInstanceOf(RangeError);
+    expect(err.message).toBe('fastmp: unpackFrom() offset must be an integer from 0 to 4, not the number 10');
   });
 });
