@@ -6,20 +6,13 @@
 // reached the engine's own errors.
 import { decode as msgpackDecode } from '@msgpack/msgpack';
 import { describe, expect, test } from 'vitest';
+import { catchError } from './messages-helpers.js';
 import { FastmpError, asBools, createFastmp, decodeMulti, encode, packBool, packInto, unpack, unpackFrom } from '../js/node.js';
 
 // Default (SIMD) and scalar: each finding showed on both. (With pureJs 'never' the first did not:
 // the kernel path places its input.)
 const BACKENDS = [['simd', {}], ['scalar', { backend: 'scalar' }]];
 
-const errorOf = (fn) => {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('no error');
-};
 
 describe('1: a small typed field in wasm memory, where the store grows for it, is read after the growth', () => {
   // A bin of 1 MB fills the store to the byte (its room is exactly its size, more than twice the
@@ -63,7 +56,7 @@ describe('2: ASN.1 units in the latest packView() output are encoded from where 
 
   test.each(BACKENDS)('%s: a surrogate among them is SURROGATE, quoted', async (_, options) => {
     const m = await createFastmp(options);
-    const err = errorOf(() => m.encodeBMP(unitsInOutput(m, 0xd800)));
+    const err = catchError(() => m.encodeBMP(unitsInOutput(m, 0xd800)));
     expect(err).toBeInstanceOf(FastmpError);
     expect([err.code, err.index, err.offset]).toEqual(['SURROGATE', 0, 0]);
     expect(err.message).toMatch(/char 0 \(U\+D800\)/);
@@ -89,7 +82,7 @@ describe('4: an ASN.1 decode error in an input the call\'s growth detached quote
   const N = 1_500_001; // the content and the output do not fit in scratch: the call grows memory
   test.each(BACKENDS)('%s: decodeIA5ToUint16', async (_, options) => {
     const m = await createFastmp(options);
-    const err = errorOf(() => m.decodeIA5ToUint16(m.packView(new Uint8Array(N).fill(0x41)))); // a bin: 0xC6 first
+    const err = catchError(() => m.decodeIA5ToUint16(m.packView(new Uint8Array(N).fill(0x41)))); // a bin: 0xC6 first
     expect(err).toBeInstanceOf(FastmpError);
     expect([err.code, err.index, err.offset]).toEqual(['RANGE', 0, 0]);
     expect(err.message).toMatch(/char 0 at byte 0 is 0xC6,/);
@@ -99,7 +92,7 @@ describe('4: an ASN.1 decode error in an input the call\'s growth detached quote
     const m = await createFastmp(options);
     const content = new Uint8Array(N).fill(0x41);
     content.set([0xd8, 0], 1); // bytes 6 and 7 of the bin: char 3
-    const err = errorOf(() => m.decodeBMPToUint16(m.packView(content)));
+    const err = catchError(() => m.decodeBMPToUint16(m.packView(content)));
     expect([err.code, err.index, err.offset]).toEqual(['SURROGATE', 3, 6]);
     expect(err.message).toMatch(/char 3 at byte 6 is 0xD800,/);
   });
@@ -125,7 +118,7 @@ describe('5: decodeMulti() refuses an input its loop\'s body detached or shrank 
   test.each(HOW)('%s after the first value', (_, buffer, spoil) => {
     const bytes = joined(buffer());
     const seen = [];
-    const err = errorOf(() => {
+    const err = catchError(() => {
       for (const value of decodeMulti(bytes)) {
         seen.push(value);
         spoil(bytes);
@@ -152,7 +145,7 @@ describe('6: a revoked Proxy given as the array or as the options is the call\'s
     ['encode options', () => encode(1, revoked()), /options must be a plain object, not an object$/],
     ['unpack options', () => unpack(Uint8Array.of(0x90), Int8Array, revoked()), /^fastmp: unpack\(\) options must be a plain object, not an object$/],
   ])('%s', (_, call, message) => {
-    const err = errorOf(call);
+    const err = catchError(call);
     expect(err).toBeInstanceOf(TypeError);
     expect(err.message).toMatch(message);
   });
@@ -162,7 +155,7 @@ describe('7: an options getter that shrinks the target or the input below the of
   test('packInto()', () => {
     const buffer = new ArrayBuffer(64, { maxByteLength: 64 });
     const target = new Uint8Array(buffer); // (tracks the buffer's length)
-    const err = errorOf(() => packInto(Float32Array.of(1), target, 40, { get bin() { buffer.resize(8); return true; } }));
+    const err = catchError(() => packInto(Float32Array.of(1), target, 40, { get bin() { buffer.resize(8); return true; } }));
     expect(err).toBeInstanceOf(RangeError);
     expect(err.message).toBe('fastmp: packInto() offset must be an integer from 0 to 8, not the number 40');
   });
@@ -170,7 +163,7 @@ describe('7: an options getter that shrinks the target or the input below the of
   test('unpackFrom()', () => {
     const buffer = new ArrayBuffer(16, { maxByteLength: 16 });
     const input = new Uint8Array(buffer).fill(0x90);
-    const err = errorOf(() => unpackFrom(input, Int8Array, 10, { get integralFloats() { buffer.resize(4); return false; } }));
+    const err = catchError(() => unpackFrom(input, Int8Array, 10, { get integralFloats() { buffer.resize(4); return false; } }));
     expect(err).toBeInstanceOf(RangeError);
     expect(err.message).toBe('fastmp: unpackFrom() offset must be an integer from 0 to 4, not the number 10');
   });
