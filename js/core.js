@@ -125,20 +125,33 @@ export class Core {
   readyNow(module) {
     this.called.add(module);
     if (this.build === 'js' || this.failed[module] !== null || this.loading[module] !== null) return false;
-    if (this.loadSync(module)) return true;
+    if (this.loadSync(module, true)) return true;
+    if (this.failed[module] !== null) return false; // (it could not be read: kept, as a load's failure is)
     this.load(module).catch(() => {}); // (its failure is kept: init() reports it)
     return false;
   }
 
-  /** Loads `module` synchronously where its source can be read so; false where it cannot. */
-  loadSync(module) {
+  /**
+   * Loads `module` synchronously where its source can be read so; false where
+   * it cannot. What the entry's finder found and cannot be had (a missing or
+   * broken file) throws, or with `keep` is kept in failed[], as a load in the
+   * background keeps it: the calls then run in pure JS, and init() says why.
+   * (A module given in the options that cannot be had always throws.)
+   */
+  loadSync(module, keep = false) {
     if (!this.settleGivenSync()) return false;
     if (this.attached(module)) return true;
-    const source = this.finder.findSync(module, this.build);
-    if (source === null) return false;
-    const compiled = compileSync(source, `the ${module} module`);
-    if (compiled === null) return false; // (too large to compile synchronously here)
-    this.attachSync(module, compiled);
+    try {
+      const source = this.finder.findSync(module, this.build);
+      if (source === null) return false;
+      const compiled = compileSync(source, `the ${module} module`);
+      if (compiled === null) return false; // (too large to compile synchronously here)
+      this.attachSync(module, found(compiled, module), 'found');
+    } catch (err) {
+      if (!keep) throw err;
+      this.failed[module] = err;
+      return false;
+    }
     return true;
   }
 
@@ -159,8 +172,8 @@ export class Core {
   async loadNow(module) {
     await this.settleGiven();
     if (this.attached(module)) return;
-    const compiled = await compile(await this.finder.find(module, this.build), `the ${module} module`);
-    this.attach(module, await heapVerbs.attach(this.heapOf(), module, compiled));
+    const compiled = found(await compile(await this.finder.find(module, this.build), `the ${module} module`), module);
+    this.attach(module, await heapVerbs.attach(this.heapOf(), module, compiled, this.build), 'found');
   }
 
   /** The given modules compiled and attached (the first tells an 'auto' build); false where one cannot be compiled synchronously. */
@@ -169,8 +182,8 @@ export class Core {
       const { source, what, modules } = this.given[0];
       const compiled = compileSync(source, what);
       if (compiled === null) return false;
-      this.given.shift();
       this.attachSync(moduleOf(compiled, what, modules), compiled);
+      this.given.shift(); // (after: one refused stays, and is refused again)
     }
     return true;
   }
@@ -180,20 +193,25 @@ export class Core {
       const { source, what, modules } = this.given.shift();
       const compiled = await compile(await source, what);
       const module = moduleOf(compiled, what, modules);
-      this.attach(module, await heapVerbs.attach(this.heapOf(), module, compiled));
+      this.attach(module, await heapVerbs.attach(this.heapOf(), module, compiled, this.build));
     }
   }
 
-  attachSync(module, compiled) {
-    this.attach(module, heapVerbs.attachSync(this.heapOf(), module, compiled));
+  attachSync(module, compiled, how) {
+    this.attach(module, heapVerbs.attachSync(this.heapOf(), module, compiled, this.build), how);
   }
 
-  /** A module of `build` is attached: the instance's build, where it was not known; a module of another build is refused. */
-  attach(module, build) {
+  /**
+   * A module of `build` is attached: the instance's build, where it was not
+   * known; a module of another build is refused (the heap attached it only
+   * if it is of this.build). `how`: 'given' in the options, or 'found' by
+   * the entry (an 'auto' build is then this engine's).
+   */
+  attach(module, build, how = 'given') {
     if (this.build === null) this.setBuild(build);
     else if (build !== this.build) {
-      const asked = this.backend === 'auto' ? `the ${this.build} build of the module given before it` : `the ${this.backend} backend`;
-      throw new Error(`fastmp: asked for ${asked} but the ${module} module given is the ${build} build`);
+      const asked = this.backend === 'auto' ? `the ${this.build} build${how === 'given' ? ' of the module given before it' : ''}` : `the ${this.backend} backend`;
+      throw new Error(`fastmp: asked for ${asked} but the ${module} module ${how} is the ${build} build`);
     }
   }
 
@@ -223,7 +241,7 @@ export const statsOf = (core) => (core.heap === null ? { wasmMemory: 0, scratch:
 // finds its wasm and with what options the default instance starts
 // (setEntry()); it is made on the first call.
 
-const DEFAULT = { core: null, finder: null, options: {}, calls: 0, implicit: false };
+const DEFAULT = { core: null, finder: null, options: {}, calls: 0, installed: 0, implicit: false };
 
 /** The finders of the entries evaluated, the latest first (js/inline.js takes what its bundle does not hold from another). */
 export const ENTRIES = [];
@@ -260,6 +278,8 @@ function defaultCore() {
  * was evaluated); else a new one.
  */
 function coreFor(finder, options, fn) {
+  // The first init() of all is the default instance's start: calls made while it is under way use it.
+  if (options === undefined && DEFAULT.core === null) defaultCore();
   if (options === undefined && DEFAULT.implicit && DEFAULT.core !== null) {
     DEFAULT.core.finder = finder;
     return DEFAULT.core;
@@ -267,9 +287,12 @@ function coreFor(finder, options, fn) {
   return new Core({ ...DEFAULT.options, ...readInitOptions(options, fn), finder });
 }
 
-function install(core) {
+/** Installs `core`, made by init() call number `call`, unless a later call's is installed already. */
+function install(core, call) {
+  if (call < DEFAULT.installed) return;
   DEFAULT.core = core;
   DEFAULT.implicit = false;
+  DEFAULT.installed = call;
 }
 
 /** The modules a program uses so far: those its functions mark and those its calls needed. */
@@ -287,7 +310,7 @@ export async function initFrom(finder, options) {
   const call = ++DEFAULT.calls;
   const core = coreFor(finder, options, 'init');
   await core.loadAll(usedModules(core));
-  if (call === DEFAULT.calls) install(core);
+  install(core, call);
   return current().builtAs();
 }
 
@@ -296,9 +319,14 @@ export function initSyncFrom(finder, options) {
   const core = coreFor(finder, options, 'initSync');
   const wanted = usedModules(core);
   if (core.build !== 'js' && wanted.length > 0 && !wanted.some((m) => core.loadSync(m))) throw notReadableSync(wanted[0], core);
-  DEFAULT.calls++;
-  install(core);
+  install(core, ++DEFAULT.calls);
   return core.builtAs();
+}
+
+/** `compiled`, which an entry's finder gave for `module`, after checking that it is that module (a wrong or stale file). */
+function found(compiled, module) {
+  moduleOf(compiled, `the file found for the ${module} module`, [module]);
+  return compiled;
 }
 
 function notReadableSync(module, core) {

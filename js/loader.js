@@ -48,6 +48,7 @@ export function wasmCompileAllowed() {
 export function chooseBuild(backend) {
   if (backend === 'js') return 'js';
   if (backend === 'auto') return !wasmCompileAllowed() ? 'js' : simdSupported() ? 'simd' : 'scalar';
+  if (typeof WebAssembly !== 'object') throw new Error("fastmp: this engine has no WebAssembly; use backend: 'js'");
   if (backend === 'simd' && !simdSupported()) throw new Error("fastmp: this engine has no wasm SIMD128; use backend: 'scalar'");
   return backend;
 }

@@ -171,27 +171,33 @@ function newState() {
 
 // ---- modules --------------------------------------------------------------------------
 
-/** Instantiates compiled `module` ('pack', 'unpack', 'strings') on this memory; resolves to its build ('simd', 'scalar'). */
-export async function attach(heap, module, compiled) {
+/**
+ * Instantiates compiled `module` ('pack', 'unpack', 'strings') on this
+ * memory; resolves to its build ('simd', 'scalar'). It is attached only when
+ * of build `expected` (null: any); the caller refuses another.
+ */
+export async function attach(heap, module, compiled, expected = null) {
   const h = stateOf(heap);
-  return started(h, module, await WebAssembly.instantiate(compiled, imports(h)));
+  return started(h, module, await WebAssembly.instantiate(compiled, imports(h)), expected);
 }
 
 /** attach() without a promise (blocks while it instantiates). */
-export function attachSync(heap, module, compiled) {
+export function attachSync(heap, module, compiled, expected = null) {
   const h = stateOf(heap);
-  return started(h, module, new WebAssembly.Instance(compiled, imports(h)));
+  return started(h, module, new WebAssembly.Instance(compiled, imports(h)), expected);
 }
 
 function imports(h) {
   return { env: { memory: h.memory } };
 }
 
-function started(h, module, instance) {
+function started(h, module, instance, expected) {
   const kernels = instance.exports;
+  const build = kernels.fm_simd_enabled() ? 'simd' : 'scalar';
+  if (expected !== null && build !== expected) return build; // (not attached: refused by the caller)
   kernels._initialize?.();
   h.kernels[module] = kernels;
-  return kernels.fm_simd_enabled() ? 'simd' : 'scalar';
+  return build;
 }
 
 /** Whether module's kernels are attached. */
