@@ -27,7 +27,7 @@ declare namespace fastmp {
   export type BigIntArray = api.BigIntArray;
   export type PackableArray = api.PackableArray;
   export type PackableArrayType = api.PackableArrayType;
-  export type TypedArrayOf<T extends api.PackableArrayType> = api.TypedArrayOf<T>;
+  export type TypedArrayOf<T extends Parameters<typeof api.unpack>[1]> = api.TypedArrayOf<T>;
   export type Bytes = api.Bytes;
   export type PackOptions = api.PackOptions;
   export type UnpackOptions = api.UnpackOptions;

@@ -92,6 +92,9 @@ export interface UnpackOptions {
   integralFloats?: boolean;
 }
 
+/** A wasm module as init() / createFastmp() take it. */
+type WasmSource = WebAssembly.Module | BufferSource | Response | PromiseLike<Response>;
+
 export interface InitOptions {
   /**
    * 'auto' (default): SIMD where the engine has it, pure JS where compiling wasm is
@@ -100,25 +103,29 @@ export interface InitOptions {
    */
   backend?: 'auto' | Backend;
   /**
-   * The typed-array module to use instead of the sibling file next to the
-   * module (dist/fastmp-<build>.wasm): a compiled module, its bytes, or a
-   * (promise of a) fetch Response. The backend is then read from the module
-   * itself. Its pack-only build (dist/fastmp-pack-<build>.wasm) serves too:
-   * the instance then unpacks typed arrays in pure JS.
+   * The pack module (dist/fastmp-pack-<build>.wasm) or the unpack module
+   * (dist/fastmp-unpack-<build>.wasm) to use instead of the sibling file, or
+   * an array of both: each a compiled module, its bytes, or a (promise of a)
+   * fetch Response. The backend is then read from the module itself; a module
+   * not given is read from its sibling file when first needed.
    */
-  wasm?: WebAssembly.Module | BufferSource | Response | PromiseLike<Response>;
+  wasm?: WasmSource | readonly WasmSource[];
   /** The same for the ASN.1 string module (dist/fastmp-strings-<build>.wasm), of the same build. */
-  stringsWasm?: WebAssembly.Module | BufferSource | Response | PromiseLike<Response>;
-  /** 'auto' (default): small inputs in pure JS; 'never': always wasm; 'always': never wasm. */
+  stringsWasm?: WasmSource;
+  /**
+   * 'auto' (default): small inputs in pure JS; 'never': always the kernels;
+   * 'always': every call in pure JS (alloc() and packView() still use wasm memory).
+   */
   pureJs?: 'auto' | 'never' | 'always';
 }
 
 export interface InitSyncOptions extends Omit<InitOptions, 'wasm' | 'stringsWasm'> {
   /**
-   * A compiled module or its bytes. Required outside Node (Node reads the
-   * sibling file). Compiling blocks the thread: on a page prefer init().
+   * A compiled module or its bytes, or an array of both modules. Required
+   * outside Node (Node reads the sibling file). Compiling blocks the thread:
+   * on a page prefer init().
    */
-  wasm?: WebAssembly.Module | BufferSource;
+  wasm?: WebAssembly.Module | BufferSource | readonly (WebAssembly.Module | BufferSource)[];
   /** The same for the ASN.1 string module, where the program uses ASN.1 functions. */
   stringsWasm?: WebAssembly.Module | BufferSource;
 }
@@ -740,7 +747,10 @@ export type FastmpErrorCode =
   // misuse, with `index` and `offset` -1: a packView() output passed in after
   // a later call (STALE), an alloc() array after free() (FREED), an input
   // whose buffer is detached, e.g. transferred (DETACHED)
-  | 'STALE' | 'FREED' | 'DETACHED';
+  | 'STALE' | 'FREED' | 'DETACHED'
+  // alloc(), packView(), packBoolView(): before the pack kernels have loaded
+  // (NOT_READY); alloc() on an instance that runs no wasm (NO_WASM)
+  | 'NOT_READY' | 'NO_WASM';
 
 /**
  * Codes of the string and DER functions (a DER input cut short is 'TRUNCATED').

@@ -31,6 +31,7 @@ describe('consumers type-check with tsc --strict', () => {
     ['tsconfig.json', 'module nodenext: ESM, .cts and checked .cjs'],
     ['tsconfig.node16.json', 'module node16 (no require() of ES modules): the .d.cts'],
     ['tsconfig.bundler.json', 'moduleResolution bundler: ESM'],
+    ['tsconfig.float16.json', 'lib esnext: Float16Array, ESM and .cts'],
   ])('%s (%s)', async (config) => {
     expect(await typeCheck(config)).toBe('');
   });

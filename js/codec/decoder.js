@@ -248,6 +248,7 @@ export class Decoder {
 
   readTop() {
     try {
+      if (this.topDepth > this.maxDepth) throw this.tooDeep(this.pos, this.topDepth - 1);
       return this.shape === null ? this.readAny(this.topDepth) : this.readShaped(this.shape, this.topDepth);
     } catch (err) {
       throw withPath(this.topDepth === 2 ? addSegment(err, this.element) : err, true);

@@ -91,7 +91,7 @@ class Tail {
  * values still to come. (A stale packView() output or a freed alloc() array
  * is refused here: STALE, FREED.)
  */
-const chunkOf = (value, decoder) => readable(decoder, value, 'decodeAsync');
+const chunkOf = (value, decoder, fn) => readable(decoder, value, fn);
 
 /** chunk[from, to) as a plain Uint8Array view (no species: a subclass's constructor is not asked). */
 const viewOf = (chunk, from, to) => new Uint8Array(bufferOf(chunk), byteOffsetOf(chunk) + from, to - from);
@@ -111,7 +111,8 @@ class HeaderScanner {
 
 /** The chunks of a stream, read a value at a time. */
 class StreamReader {
-  constructor(decoder, source) {
+  constructor(decoder, source, fn) {
+    this.fn = fn; // the function called, named in its misuse errors
     this.decoder = decoder.forStream();
     this.chunks = asAsyncIterable(source)[Symbol.asyncIterator]();
     this.chunk = EMPTY; // the latest chunk, read from `at`; the source may reuse it after the next pull
@@ -138,10 +139,10 @@ class StreamReader {
 
   /** A chunk from the source as the current one; false when it is empty. */
   take(value) {
-    const chunk = chunkOf(value, this.decoder);
+    const chunk = chunkOf(value, this.decoder, this.fn);
     this.chunkStart += this.chunkLength;
     this.chunk = chunk;
-    this.chunkLength = usableLength(chunk, 'decodeAsync'); // (a detached chunk: DETACHED)
+    this.chunkLength = usableLength(chunk, this.fn); // (a detached chunk: DETACHED)
     this.at = 0;
     return this.chunkLength > 0;
   }
@@ -275,12 +276,12 @@ class StreamReader {
  * until the stream ends) after an array header when `array`; with a finite
  * count, bytes after the last are TRAILING.
  */
-async function* valuesOf(decoder, source, count, array) {
-  const reader = new StreamReader(decoder, source);
+async function* valuesOf(decoder, source, count, array, fn) {
+  const reader = new StreamReader(decoder, source, fn);
   try {
     if (array) {
       const header = await reader.next((bytes) => readArrayHeader(bytes, reader.decoder), reader.header);
-      if (header === undefined) throw inputError('TRUNCATED', 'insufficient data: the stream ended before an array', 0, { needed: 1 });
+      if (header === undefined) throw reader.located(inputError('TRUNCATED', 'insufficient data: the stream ended before an array', 0, { needed: 1 }), reader.chunkStart + reader.at);
       count = header.value;
       reader.decoder.readElements(); // (its elements are one level deep: maxDepth counts from the array)
       reader.values.readElements();
@@ -307,7 +308,7 @@ async function* valuesOf(decoder, source, count, array) {
  */
 export async function decodeAsync(decoder, source) {
   let value;
-  for await (value of valuesOf(decoder, source, 1, false));
+  for await (value of valuesOf(decoder, source, 1, false, 'decodeAsync'));
   return value;
 }
 
@@ -316,7 +317,7 @@ export async function decodeAsync(decoder, source) {
  * @param {import('./decoder.js').Decoder} decoder
  * @param {AsyncIterable<Uint8Array|ArrayBufferLike|ArrayLike<number>>|ReadableStream} source
  */
-export const decodeMultiStream = (decoder, source) => valuesOf(decoder, source, Infinity, false);
+export const decodeMultiStream = (decoder, source) => valuesOf(decoder, source, Infinity, false, 'decodeMultiStream');
 
 /**
  * The elements of one msgpack array in a stream of chunks, each as it
@@ -324,7 +325,7 @@ export const decodeMultiStream = (decoder, source) => valuesOf(decoder, source, 
  * @param {import('./decoder.js').Decoder} decoder
  * @param {AsyncIterable<Uint8Array|ArrayBufferLike|ArrayLike<number>>|ReadableStream} source
  */
-export const decodeArrayStream = (decoder, source) => valuesOf(decoder, source, 0, true);
+export const decodeArrayStream = (decoder, source) => valuesOf(decoder, source, 0, true, 'decodeArrayStream');
 
 
 

@@ -291,3 +291,14 @@ export function caught(bytes: Uint8Array): string {
     throw e;
   }
 }
+
+// The codes alloc() and packView() throw are FastmpErrorCodes (NOT_READY before the pack
+// kernels have loaded, NO_WASM on an instance that runs no wasm).
+export function zeroCopyOrNull(n: number): Float32Array | null {
+  try {
+    return alloc(Float32Array, n);
+  } catch (e) {
+    if (e instanceof FastmpError && (e.code === 'NO_WASM' || e.code === 'NOT_READY')) return null;
+    throw e;
+  }
+}
