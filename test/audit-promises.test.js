@@ -109,7 +109,7 @@ describe('4: decode counts maxDepth as encode does (messages.md "Differences" 2;
 test('5: FastmpErrorCode (js/index.d.ts) names every code fastmp throws: NO_WASM and NOT_READY too', () => {
   // js/io.js kernelsOf() throws NO_WASM (alloc() on backend 'js') and NOT_READY (before the
   // pack kernels load); docs/errors.md lists both; the declarations' union has neither, so
-  // `e.code === 'NO_WASM'` is TS2367 in a consumer (/tmp/audit-docs/types/error-codes.ts).
+  // `e.code === 'NO_WASM'` is TS2367 in a consumer (test/types/consumer.ts zeroCopyOrNull()).
   const file = join(ROOT, 'js/index.d.ts');
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const aliases = new Map();

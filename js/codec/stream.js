@@ -23,12 +23,20 @@ import { bufferOf, byteOffsetOf, copyInto, usableLength } from '../args.js';
 import { FastmpError } from '../errors.js';
 import { describeTag } from '../tags.js';
 import { decodeFrom, readable } from './decoder-inputs.js';
+import { ExtensionCodec } from './ext.js';
+import { timestampExtension } from './timestamp.js';
 import { inputError, show, textHint, withPath } from './path.js';
 import { LIMIT, MORE, ValueScanner } from './scan.js';
 
 const EMPTY = new Uint8Array(0);
 /** Bytes of a chunk added to the tail at a time beyond those the scanner knows the value needs. */
 const STEP = 4096;
+/**
+ * A value that starts fewer bytes than this before its chunk's end is scanned
+ * before it is read: a try that the chunk cuts throws (a FastmpError made,
+ * its stack captured), which costs more than scanning these bytes.
+ */
+const SCAN_BELOW = 256;
 
 /** An AsyncIterable of a web ReadableStream (for engines whose streams are not iterable yet). */
 function asAsyncIterable(source) {
@@ -48,6 +56,19 @@ async function* readerIterable(stream) {
   } finally {
     reader.releaseLock();
   }
+}
+
+/**
+ * Whether reading a value may run the caller's code (an extension's decoder,
+ * mapKeyConverter, a keyDecoder of its own): a value is then read only once
+ * the scanner has found its end, so that no such call is made for a first
+ * try that a chunk's end cuts short, and made again for the value whole.
+ */
+function runsCallerCode(decoder) {
+  const codec = decoder.extensionCodec;
+  if (decoder.mapKeyConverter != null || decoder.config.keyDecoder != null || !(codec instanceof ExtensionCodec)) return true;
+  return codec.decoders.some((d) => d != null)
+    || codec.builtInDecoders.some((d, i) => d != null && (i > 0 || d !== timestampExtension.decode));
 }
 
 /** A read that failed only because the input stops too early. */
@@ -125,6 +146,7 @@ class StreamReader {
     this.values = new ValueScanner(this.decoder);
     this.header = new HeaderScanner();
     this.readValue = (bytes) => decodeFrom(this.decoder, bytes, 0);
+    this.scanFirst = runsCallerCode(this.decoder);
   }
 
   /** The next chunk (the current one is read to its end). False at the end of the stream. */
@@ -157,20 +179,28 @@ class StreamReader {
       if (!(await this.pull())) return undefined;
     }
     const start = this.at;
-    try {
-      // (A view from the value's start: errors count from it.)
-      const { value, end } = read(viewOf(this.chunk, start, this.chunkLength));
-      this.at = start + end;
-      return { value };
-    } catch (err) {
-      if (!isIncomplete(err)) throw this.located(err, this.chunkStart + start);
+    // (A view from the value's start: errors count from it.)
+    const bytes = viewOf(this.chunk, start, this.chunkLength);
+    let cut = false; // (the scanner found the chunk's end inside the value: its place is kept for the tail, which starts at the same byte)
+    if (this.scanFirst || bytes.length < SCAN_BELOW) {
+      scanner.reset();
+      cut = scanner.scan(bytes, bytes.length) === MORE;
+    }
+    if (!cut) {
+      try {
+        const { value, end } = read(bytes);
+        this.at = start + end;
+        return { value };
+      } catch (err) {
+        if (!isIncomplete(err)) throw this.located(err, this.chunkStart + start);
+      }
+      scanner.reset();
     }
     // The chunk ends inside the value: from here on it is read from the tail.
     this.tailStart = this.chunkStart + start;
     this.tail.length = 0;
     this.tail.append(this.chunk, start, this.chunkLength);
     this.at = this.chunkLength;
-    scanner.reset();
     return this.finish(read, scanner);
   }
 
@@ -178,6 +208,7 @@ class StreamReader {
   async finish(read, scanner) {
     const tail = this.tail;
     let end = scanner.scan(tail.bytes, tail.length);
+    let recheck = Infinity; // the tail length at which the decoder reads it again (after a LIMIT it let through)
     for (;;) {
       if (end >= 0) {
         // Bytes after the end came from the current chunk, which reads on from them.
@@ -188,15 +219,29 @@ class StreamReader {
       if (end === LIMIT) {
         // A header the options refuse: the decoder reports it, unless it first
         // needs bytes still to come (the header is then in a shaped field, say).
+        // (Its value may then end in the tail, before bytes the feed added.)
         try {
           return this.readTail(read);
         } catch (err) {
           if (!isIncomplete(err)) throw err;
-          scanner.checking = false; // (once a value: each check reads the tail again)
+          // Once a value the scanner checks no more (each check reads the tail
+          // again); the decoder then reads the tail each time it has doubled,
+          // so that what the options refuse further on is still refused
+          // before more than twice the bytes up to it are held.
+          scanner.checking = false;
+          recheck = 2 * tail.length;
         }
         end = scanner.scan(tail.bytes, tail.length);
         if (end === MORE) end = this.feed(scanner);
         continue;
+      }
+      if (tail.length >= recheck) {
+        recheck = 2 * tail.length;
+        try {
+          return this.readTail(read); // (the scanner says the value goes on: the decoder refuses it, or waits too)
+        } catch (err) {
+          if (!isIncomplete(err)) throw err;
+        }
       }
       // MORE, the chunk used up. (The source is awaited here, not in pull(): an
       // async call less per chunk, the most a stream of small chunks pays.)
@@ -230,11 +275,14 @@ class StreamReader {
 
   /** read() of the tail: { value } when it holds the value whole. */
   readTail(read) {
+    const tail = this.tail;
     try {
-      const { value, end } = read(this.tail.bytes.subarray(0, this.tail.length));
-      if (end === this.tail.length) return { value };
-      // (The scanner and the decoder agree on where a value ends: this is never reached.)
-      throw inputError('TRAILING', `internal: the value ends at byte ${end} of ${this.tail.length}`, end);
+      const { value, end } = read(tail.bytes.subarray(0, tail.length));
+      // (Past a LIMIT the decoder let through, the feed may have added bytes
+      // after the value, all of the current chunk: it reads on from them.)
+      this.at -= tail.length - end;
+      tail.length = end;
+      return { value };
     } catch (err) {
       throw this.located(err, this.tailStart);
     }
@@ -246,7 +294,7 @@ class StreamReader {
       err.streamOffset = start;
       err.message += ` (the value at byte ${start} of the stream)`;
     }
-    return err;
+    return withPath(err, true);
   }
 
   /** Throws TRAILING when any byte is left. */
@@ -259,14 +307,21 @@ class StreamReader {
     const hint = start === 1 ? textHint(viewOf(this.chunk, this.at, this.chunkLength)) : '';
     const err = inputError('TRAILING', `extra bytes found after ${what} in the stream, from its byte ${start}${hint}`, 0);
     err.streamOffset = start;
-    throw err;
+    throw withPath(err, true);
   }
 
-  /** Lets the source go (a generator's finally runs, a stream's reader is released). */
-  async close() {
-    if (!this.done) {
-      this.done = true;
+  /**
+   * Lets the source go (a generator's finally runs, a stream's reader is
+   * released). After an error (`failed`), as a for-await loop closes its
+   * iterator: an error of the source's return() does not replace it.
+   */
+  async close(failed) {
+    if (this.done) return;
+    this.done = true;
+    try {
       await this.chunks.return?.();
+    } catch (err) {
+      if (!failed) throw err; // (else the error that ends the stream is the one reported)
     }
   }
 }
@@ -278,6 +333,7 @@ class StreamReader {
  */
 async function* valuesOf(decoder, source, count, array, fn) {
   const reader = new StreamReader(decoder, source, fn);
+  let failed = false;
   try {
     if (array) {
       const header = await reader.next((bytes) => readArrayHeader(bytes, reader.decoder), reader.header);
@@ -296,8 +352,11 @@ async function* valuesOf(decoder, source, count, array, fn) {
       yield got.value;
     }
     await reader.expectEnd(array ? 'the array' : 'the value');
+  } catch (err) {
+    failed = true;
+    throw err;
   } finally {
-    await reader.close();
+    await reader.close(failed);
   }
 }
 
