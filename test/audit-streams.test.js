@@ -13,33 +13,9 @@ import { describe, expect, test } from 'vitest';
 import * as codec from '../js/codec/index.js';
 import * as entry from '../js/index.js';
 import { FastmpError, decode, decodeArrayStream, decodeAsync, decodeMultiStream, encode, init } from '../js/index.js';
+import { chunksOf, collect, rejection } from './messages-helpers.js';
 
 await init();
-
-/** An async source of bytes in chunks of the given sizes (cycled); each chunk a copy. */
-async function* chunksOf(bytes, sizes) {
-  let at = 0;
-  for (let i = 0; at < bytes.length; i++) {
-    const n = sizes[i % sizes.length];
-    yield bytes.slice(at, at + n);
-    at += n;
-  }
-}
-
-async function collect(iterable) {
-  const out = [];
-  for await (const v of iterable) out.push(v);
-  return out;
-}
-
-async function rejection(promise) {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a rejection');
-}
 
 const f32 = (x) => [0xca, ...new Uint8Array(Float32Array.of(x).buffer).reverse()];
 

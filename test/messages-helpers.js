@@ -103,6 +103,33 @@ export function catchError(fn) {
   throw new Error('expected an error');
 }
 
+/** An async source of `bytes` in chunks of the given sizes (cycled); each chunk a copy (an Array's slice for byte arrays). */
+export async function* chunksOf(bytes, sizes) {
+  let at = 0;
+  for (let i = 0; at < bytes.length; i++) {
+    const n = sizes[i % sizes.length];
+    yield bytes.slice(at, at + n);
+    at += n;
+  }
+}
+
+/** The values of an async iterable, in an array. */
+export async function collect(iterable) {
+  const out = [];
+  for await (const v of iterable) out.push(v);
+  return out;
+}
+
+/** The error `promise` rejects with (failing the test when it resolves). */
+export async function rejection(promise) {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a rejection');
+}
+
 export const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
 /** Runs Python's msgpack (Debian's python3-msgpack) with `script` (any common indent removed) on stdin bytes; returns stdout. */

@@ -10,31 +10,7 @@ import { Decoder, decodeArrayStream, decodeAsync, decodeMultiStream, encode } fr
 import * as entry from '../js/index.js';
 import * as inlineEntry from '../js/inline.js';
 import { rng } from './helpers.js';
-import { difference } from './messages-helpers.js';
-
-async function* chunksOf(bytes, sizes) {
-  let at = 0;
-  for (let i = 0; at < bytes.length; i++) {
-    const n = sizes[i % sizes.length];
-    yield bytes.slice(at, at + n); // an Array's slice for byte-array chunks
-    at += n;
-  }
-}
-
-async function collect(iterable) {
-  const out = [];
-  for await (const v of iterable) out.push(v);
-  return out;
-}
-
-async function rejection(promise) {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a rejection');
-}
+import { chunksOf, collect, difference, rejection } from './messages-helpers.js';
 
 const message = {
   id: 7, name: 'x'.repeat(300), list: [1, -2, 3.5, null, true], bin: Uint8Array.from([1, 2, 3]),
