@@ -65,6 +65,17 @@ function allocCycle(n) {
   for (const x of arrays) free(x);
 }
 
+/**
+ * n alloc()s held, then n alloc()/free() pairs beside them, and the n freed:
+ * a pair's bookkeeping must not grow with the blocks the allocator keeps
+ * (live ones, and free ones of the pair's size class).
+ */
+function allocBeside(n) {
+  const held = Array.from({ length: n }, () => alloc(Float32Array, 4));
+  for (let i = 0; i < n; i++) free(alloc(Float32Array, 64));
+  for (const x of held) free(x);
+}
+
 /** { case, n, '4n', ratio } rows: the time at 4n over the time at n, median and range over rounds. */
 async function scaling(name, at) {
   const tasks = [{ name: 'n', fn: at(1) }, { name: '4n', fn: at(4) }];
@@ -90,6 +101,7 @@ for (const memory of MEMORIES) {
 }
 const ALLOCS = args.quick ? 1000 : 10000;
 rows.push(await scaling(`alloc() ×n, free() ×n, twice (n = ${ALLOCS})`, (k) => () => allocCycle(k * ALLOCS)));
+rows.push(await scaling(`alloc() / free() with n arrays held (n = ${ALLOCS})`, (k) => () => allocBeside(k * ALLOCS)));
 
 // decodeMulti() of tiny values: a million empty arrays (0x90), against @msgpack/msgpack.
 const TINY = new Uint8Array(args.quick ? 100_000 : 1_000_000).fill(0x90);

@@ -2,7 +2,7 @@
 // test that failed on d3de7ab. The aliasing rule on every port (finding 3)
 // is the port contract's (test/port-contract.test.js); the speed of
 // decodeFrom() loops and of alloc() / free() is the bench's
-// (bench/run.js --only linearity), where rows show that 4x the work costs about 4x the time.
+// (bench/linearity.js), where rows show that 4x the work costs about 4x the time.
 import { ExtensionCodec as MsgpackCodec, decode as msgpackDecode, encode as msgpackEncode } from '@msgpack/msgpack';
 import { describe, expect, test } from 'vitest';
 import {

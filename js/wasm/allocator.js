@@ -61,11 +61,49 @@ export class Stack {
   }
 }
 
+/**
+ * A Map from addresses whose entries are emptied, not deleted: V8 keeps a
+ * deleted entry in its hash chain until it rehashes, so that a key deleted
+ * and set again (an address freed and reused: every alloc()/free() pair of one
+ * size) lengthens its chain each time, and a lookup walks a number of entries
+ * that grows with the map. An emptied entry is set again in place; the map is
+ * rebuilt once emptied entries outnumber the others (amortized O(1)).
+ */
+class Table {
+  #map = new Map();
+  #empty = 0;
+
+  get(key) {
+    return this.#map.get(key);
+  }
+
+  set(key, value) {
+    this.#map.set(key, value);
+  }
+
+  /** (Emptied entries are counted, not told apart from those set again since: the map is rebuilt at most once per size / 2 deletions.) */
+  delete(key) {
+    this.#map.set(key, undefined);
+    if (++this.#empty > 1024 && this.#empty > this.#map.size >> 1) this.#compact();
+  }
+
+  #compact() {
+    const live = new Map();
+    for (const [key, value] of this.#map) if (value !== undefined) live.set(key, value);
+    this.#map = live;
+    this.#empty = 0;
+  }
+}
+
 export class Allocator {
-  #starting = new Map(); // start -> the free block { start, end } there
-  #ending = new Map(); // end -> the free block that ends there
-  #bins = Array.from({ length: 33 }, () => new Set()); // free blocks by size class
-  #used = new Map(); // start -> end of every block handed out
+  #starting = new Table(); // start -> the free block { start, end } there
+  #ending = new Table(); // end -> the free block that ends there
+  // Free blocks by size class, each bin an array (a block knows its slot): taking
+  // the first block of a Set that blocks leave from the front and join at the
+  // back walks every entry left before it (V8 keeps them until it rehashes),
+  // which made malloc() linear in the free blocks of a class.
+  #bins = Array.from({ length: 33 }, () => []);
+  #used = new Table(); // start -> end of every block handed out
   #end; // the end of memory
   #grow; // (bytes) => the new end of memory, after growing it by at least `bytes`; -1 when it cannot
 
@@ -124,13 +162,14 @@ export class Allocator {
   /** A free block of at least `size` bytes: any of a class whose every block is large enough, else a near miss that fits. */
   #fit(size) {
     const exact = classOf(size);
-    for (let k = (size === 2 ** exact ? exact : exact + 1); k < this.#bins.length; k++) {
-      for (const block of this.#bins[k]) return block;
+    const bins = this.#bins;
+    for (let k = (size === 2 ** exact ? exact : exact + 1); k < bins.length; k++) {
+      const bin = bins[k];
+      if (bin.length > 0) return bin[bin.length - 1];
     }
-    let looked = 0;
-    for (const block of this.#bins[exact]) {
-      if (block.end - block.start >= size) return block;
-      if (++looked === NEAR_MISSES) break;
+    const near = bins[exact];
+    for (let i = near.length - 1, last = Math.max(near.length - NEAR_MISSES, 0); i >= last; i--) {
+      if (near[i].end - near[i].start >= size) return near[i];
     }
     return null;
   }
@@ -138,7 +177,11 @@ export class Allocator {
   /** Grows memory so that the free block at its top (or a new one) holds `size` bytes; null when it cannot. */
   #extend(size) {
     const top = this.#ending.get(this.#end);
-    const end = this.#grow(size - (top === undefined ? 0 : top.end - top.start));
+    const more = size - (top === undefined ? 0 : top.end - top.start);
+    // (The top block may hold it though #fit() passed it over, a near miss too far down its bin:
+    // no growth then; a growth by 0 bytes detaches every view of memory all the same.)
+    if (more <= 0) return top;
+    const end = this.#grow(more);
     if (end < 0) return null;
     const block = { start: this.#end, end };
     this.#end = end;
@@ -153,12 +196,19 @@ export class Allocator {
   #add(block) {
     this.#starting.set(block.start, block);
     this.#ending.set(block.end, block);
-    this.#bins[classOf(block.end - block.start)].add(block);
+    const bin = this.#bins[classOf(block.end - block.start)];
+    block.slot = bin.length;
+    bin.push(block);
   }
 
   #remove(block) {
     this.#starting.delete(block.start);
     this.#ending.delete(block.end);
-    this.#bins[classOf(block.end - block.start)].delete(block);
+    const bin = this.#bins[classOf(block.end - block.start)];
+    const last = bin.pop();
+    if (last !== block) {
+      bin[block.slot] = last;
+      last.slot = block.slot;
+    }
   }
 }
