@@ -182,8 +182,9 @@ export class Encoder {
     if (!this.entered) this.shared?.expire();
   }
 
-  // `using encoder = new Encoder()` gives the store back at the end of its block
-  // (engines without explicit resource management call dispose() themselves).
+  // `using encoder = new Encoder()` ends its latest encodeSharedRef() output at the
+  // end of its block (engines without explicit resource management call dispose()
+  // themselves). Its stores go back at the end of every call already.
   static {
     if (typeof Symbol.dispose === 'symbol') this.prototype[Symbol.dispose] = this.prototype.dispose;
   }
