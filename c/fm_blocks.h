@@ -140,8 +140,8 @@ FM_INLINE size_t fm_run_blocks(fm_block_fn block, size_t elem, const uint8_t *in
         return fm_fail(r, FM_ERR_CAPACITY, r->count, FM_NO_INDEX, 0, in[0], 0);         \
     }                                                                                   \
     FM_UNPACK_ELEMENTS(run_fn, scalar_fn)                                               \
-    r->end = pos;                                                                       \
-    return FM_OK;                                                                       \
+    /* every field: with FM_ELEMENTS_ONLY nothing before set code, index, ... */        \
+    return fm_ok(r, count, pos);                                                        \
   }
 
 #endif

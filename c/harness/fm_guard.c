@@ -266,6 +266,21 @@ static void check_unpack(size_t t, uint32_t flags, const uint8_t *src, size_t le
   if (!canary_intact(&IN, in, len) || memcmp(in, src, len) != 0) fail("input changed");
 }
 
+/* Every field of the result written by a call that succeeds, whatever an
+ * earlier call left there (c/fm_result.h): a decode of elements only after one
+ * that failed (element 1 nil) gives what the same decode gives a fresh result. */
+static void check_result_refilled(size_t t) {
+  const uint8_t bad[] = {0x01, 0xc0, 0x02}, good[] = {0x01, 0x02, 0x03};
+  fm_result fresh, reused;
+  memset(&fresh, 0xa5, sizeof fresh);
+  snprintf(current, sizeof current, "fm_unpack_%s of elements only, after a call that failed", TYPES[t].name);
+  FM_TYPED_KERNELS[t].unpack(bad, sizeof bad, heap_out, 3, FM_ELEMENTS_ONLY, &reused);
+  fm_code code = FM_TYPED_KERNELS[t].unpack(good, sizeof good, heap_out, 3, FM_ELEMENTS_ONLY, &reused);
+  FM_TYPED_KERNELS[t].unpack(good, sizeof good, heap_out, 3, FM_ELEMENTS_ONLY, &fresh);
+  calls += 3;
+  if (code != FM_OK || reused.code != FM_OK || !same_result(&reused, &fresh)) fail("the result keeps fields of an earlier call");
+}
+
 static void check_all_unpack(size_t t, uint32_t flags, bool at_end) {
   uint8_t src[16 * MAX_N];
   for (int form = 0; form < FORM_COUNT; form++) {
@@ -496,6 +511,7 @@ int main(void) {
         for (size_t n = 0; n <= MAX_N; n++) check_pack(t, fill, n, at_end);
       }
       check_all_unpack(t, 0, at_end);
+      if (IS_FLOAT[t] || IS_INTEGER[t]) check_result_refilled(t);
       if (IS_INTEGER[t]) check_all_unpack(t, FM_INTEGRAL_FLOATS, at_end);
     }
     for (int s = 0; s < S_COUNT; s++) {
