@@ -132,7 +132,9 @@ FM_INLINE size_t fm_run_blocks(fm_block_fn block, size_t elem, const uint8_t *in
                          uint32_t flags, fm_result *r) {                                \
     size_t pos = 0, count = capacity;                                                   \
     if (flags & FM_ELEMENTS_ONLY) {                                                     \
-      r->count = (uint32_t)capacity; /* what an error reports */                        \
+      /* every field as a success's (no field keeps an earlier call's), count as an     \
+       * error reports it: as fm_read_array_header() leaves them for a header */         \
+      fm_ok(r, capacity, 0);                                                            \
     } else {                                                                            \
       if (fm_read_array_header(in, len, &pos, r) != FM_OK) return (fm_code)r->code;     \
       count = r->count;                                                                 \
@@ -140,8 +142,8 @@ FM_INLINE size_t fm_run_blocks(fm_block_fn block, size_t elem, const uint8_t *in
         return fm_fail(r, FM_ERR_CAPACITY, r->count, FM_NO_INDEX, 0, in[0], 0);         \
     }                                                                                   \
     FM_UNPACK_ELEMENTS(run_fn, scalar_fn)                                               \
-    /* every field: with FM_ELEMENTS_ONLY nothing before set code, index, ... */        \
-    return fm_ok(r, count, pos);                                                        \
+    r->end = pos;                                                                       \
+    return FM_OK;                                                                       \
   }
 
 #endif
