@@ -146,7 +146,7 @@ export class Core {
       if (source === null) return false;
       const compiled = compileSync(source, `the ${module} module`);
       if (compiled === null) return false; // (too large to compile synchronously here)
-      this.attachSync(module, found(compiled, module), 'found');
+      this.attachSync(module, checkedFound(compiled, module), 'found');
     } catch (err) {
       if (!keep) throw err;
       this.failed[module] = err;
@@ -172,7 +172,7 @@ export class Core {
   async loadNow(module) {
     await this.settleGiven();
     if (this.attached(module)) return;
-    const compiled = found(await compile(await this.finder.find(module, this.build), `the ${module} module`), module);
+    const compiled = checkedFound(await compile(await this.finder.find(module, this.build), `the ${module} module`), module);
     this.attach(module, await heapVerbs.attach(this.heapOf(), module, compiled, this.build), 'found');
   }
 
@@ -324,7 +324,7 @@ export function initSyncFrom(finder, options) {
 }
 
 /** `compiled`, which an entry's finder gave for `module`, after checking that it is that module (a wrong or stale file). */
-function found(compiled, module) {
+function checkedFound(compiled, module) {
   moduleOf(compiled, `the file found for the ${module} module`, [module]);
   return compiled;
 }

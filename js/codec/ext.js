@@ -104,3 +104,13 @@ export class ExtensionCodec {
     return decode ? decode(data, type, context) : new ExtData(type, data);
   }
 }
+
+/**
+ * Whether decoding with `codec` may call a decoder of the caller's: any but
+ * the built-in timestamp decoder, and any of a codec not of this class.
+ */
+export function decodesCallerCode(codec) {
+  if (!(codec instanceof ExtensionCodec)) return true;
+  return codec.decoders.some((d) => d != null)
+    || codec.builtInDecoders.some((d, i) => d != null && (i > 0 || d !== timestampExtension.decode));
+}

@@ -23,8 +23,7 @@ import { bufferOf, byteOffsetOf, copyInto, usableLength } from '../args.js';
 import { FastmpError } from '../errors.js';
 import { describeTag } from '../tags.js';
 import { decodeFrom, readable } from './decoder-inputs.js';
-import { ExtensionCodec } from './ext.js';
-import { timestampExtension } from './timestamp.js';
+import { decodesCallerCode } from './ext.js';
 import { inputError, show, textHint, withPath } from './path.js';
 import { LIMIT, MORE, ValueScanner } from './scan.js';
 
@@ -64,12 +63,8 @@ async function* readerIterable(stream) {
  * the scanner has found its end, so that no such call is made for a first
  * try that a chunk's end cuts short, and made again for the value whole.
  */
-function runsCallerCode(decoder) {
-  const codec = decoder.extensionCodec;
-  if (decoder.mapKeyConverter != null || decoder.config.keyDecoder != null || !(codec instanceof ExtensionCodec)) return true;
-  return codec.decoders.some((d) => d != null)
-    || codec.builtInDecoders.some((d, i) => d != null && (i > 0 || d !== timestampExtension.decode));
-}
+const runsCallerCode = (decoder) => decoder.mapKeyConverter != null || decoder.config.keyDecoder != null
+  || decodesCallerCode(decoder.extensionCodec);
 
 /** A read that failed only because the input stops too early. */
 const isIncomplete = (err) => err instanceof FastmpError && (err.code === 'TRUNCATED' || err.code === 'LENGTH');
