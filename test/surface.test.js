@@ -3,7 +3,7 @@
 // declarations (js/index.d.ts) say the same. Each test fails when one of them
 // gains, loses or renames a name without the others; and when a function
 // marks a module other than the one js/surface.js gives it.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { expect, test } from 'vitest';
@@ -62,4 +62,21 @@ test('js/index.d.ts declares every public name, and `interface Fastmp` every met
   const { values, fastmp } = declared();
   expect(values).toEqual(PUBLIC);
   expect(fastmp).toEqual(sorted(Object.keys(SURFACE)));
+});
+
+/** The members js/index.d.ts declares on its exported classes, as `Class.member`. */
+function declaredMembers() {
+  const file = join(ROOT, 'js/index.d.ts');
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  return source.statements.filter(ts.isClassDeclaration).flatMap((c) => c.members
+    .filter((m) => m.name && !ts.isPrivateIdentifier(m.name))
+    .map((m) => `${c.name.text}.${m.name.getText(source)}`));
+}
+
+test('every public name, and every member the declarations give a class, is documented for users (README.md or docs/, not history.md)', () => {
+  const pages = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'history.md').map((f) => `docs/${f}`);
+  const text = ['README.md', ...pages].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
+  const inCode = (name) => new RegExp(`\`[^\`\\n]*\\b${name}\\b[^\`\\n]*\``).test(text);
+  const names = [...PUBLIC.filter((n) => n !== 'default'), ...declaredMembers()];
+  expect(names.filter((n) => !inCode(n.split('.').pop()))).toEqual([]);
 });
