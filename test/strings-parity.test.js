@@ -13,15 +13,19 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import * as api from '../js/index.js';
 import { bareKernels } from './bare-kernels.js';
 import {
-  NATIVE_BUILDS, bigEndianBytes, derHeader, leBytes, randomBMPUnits, randomRangeUnits, outcomesOfEveryBuild,
+  CHAR_SETS, NATIVE_BUILDS, bigEndianBytes, derHeader, leBytes, randomBMPUnits, randomRangeUnits, randomSetUnits, outcomesOfEveryBuild,
   rng, runNative, stringOfUnits, unitsOfString,
 } from './helpers.js';
 
 const { FastmpError, init } = api;
 
 const SIZES = [...Array(41).keys(), 47, 48, 49, 63, 64, 65, 70, 127, 128, 129, 1024, 65536, 1 << 20];
-const RANGES = { ia5: [0x00, 0x7f], visible: [0x20, 0x7e] };
-const TAGS = { BMP: 0x1e, IA5: 0x16, Visible: 0x1a };
+// The one-byte kinds by their harness / camelCase name, with the API's stem and chars (helpers.js CHAR_SETS).
+const ONE_BYTE = Object.fromEntries(['IA5', 'Visible', 'Printable', 'Numeric'].map((K) => [
+  K === 'IA5' ? 'ia5' : K.toLowerCase(), { K, chars: CHAR_SETS[K], has: new Set(CHAR_SETS[K]) },
+]));
+const TAGS = { BMP: 0x1e, IA5: 0x16, Visible: 0x1a, Printable: 0x13, Numeric: 0x12 };
+const KIND_OF_OP = /bmp|ia5|visible|printable|numeric/i;
 const cat = (...parts) => Uint8Array.from(parts.flatMap((p) => [...p]));
 const unitsOf = (bytes) => new Uint16Array(bytes.slice().buffer); // little-endian request bytes -> units
 
@@ -37,9 +41,8 @@ function buildCases() {
     add(`DER write BMP ${n}`, 'derWriteBMP', leBytes(units), { data: cat(derHeader(0x1e, 2 * n), content) });
     const der = cat(derHeader(0x1e, 2 * n), content);
     add(`DER read BMP ${n}`, 'derReadBMP', cat(der, [0x05, 0x00]), { data: leBytes(units), end: der.length });
-    for (const [kind, [lo, hi]] of Object.entries(RANGES)) {
-      const K = kind === 'ia5' ? 'IA5' : 'Visible';
-      const chars = randomRangeUnits(n, 70 + n + lo, lo, hi);
+    for (const [kind, { K, chars: set }] of Object.entries(ONE_BYTE)) {
+      const chars = randomSetUnits(n, 70 + n + set[0], set);
       const bytes = Uint8Array.from(chars);
       add(`${K} encode ${n}`, `${kind}Encode`, leBytes(chars), { data: bytes });
       add(`${K} decode ${n}`, `${kind}Decode`, bytes, { data: leBytes(chars) });
@@ -73,17 +76,18 @@ function buildCases() {
     add(`BMP decode, odd length ${len}`, 'bmpDecode', bytes, { error: ['ODD_LENGTH', len >> 1, len - 1] });
     add(`DER read BMP, odd length ${len}`, 'derReadBMP', cat(derHeader(0x1e, len), bytes), { error: ['ODD_LENGTH', len >> 1, derHeader(0x1e, len).length + len - 1] });
   }
-  // IA5 / Visible bounds at positions around the blocks (16 units, 16 and 64 bytes).
-  const wide = [0x1f, 0x20, 0x7e, 0x7f, 0x80, 0xff, 0x100, 0xd800, 0xffff];
-  for (const [kind, [lo, hi]] of Object.entries(RANGES)) {
-    const K = kind === 'ia5' ? 'IA5' : 'Visible';
+  // One-byte kinds' bounds at positions around the blocks (16 units, 16 and 64
+  // bytes): every unit below 0x100 on either side of a change in the set, and
+  // units no one-byte kind has.
+  for (const [kind, { K, chars: set, has }] of Object.entries(ONE_BYTE)) {
+    const edges = Array.from({ length: 0x100 }, (_, u) => u).filter((u) => has.has(u) !== has.has(u - 1) || has.has(u) !== has.has(u + 1));
     for (const n of [1, 15, 16, 17, 33, 64, 65, 70, 130]) {
-      const base = randomRangeUnits(n, 300 + n, lo, hi);
+      const base = randomSetUnits(n, 300 + n, set);
       for (const at of [0, 1, 7, 8, 15, 16, 17, 31, 32, 47, 48, 63, 64, 65, 69, 129].filter((p) => p < n)) {
-        for (const unit of wide) {
+        for (const unit of [...edges, 0xff, 0x100, 0xd800, 0xffff]) {
           const chars = Uint16Array.from(base);
           chars[at] = unit;
-          const ok = unit >= lo && unit <= hi;
+          const ok = has.has(unit);
           const error = ok ? undefined : ['RANGE', at, at];
           add(`${K} encode ${n}, U+${unit.toString(16)} at ${at}`, `${kind}Encode`, leBytes(chars), ok ? { data: Uint8Array.from(chars) } : { error });
           if (unit > 0xff) continue;
@@ -110,7 +114,7 @@ function buildCases() {
     ['five length octets', [0x16, 0x85, 0x01, 0x00, 0x00, 0x00, 0x00]],
   ];
   for (const [name, bytes] of headers) {
-    for (const K of ['BMP', 'IA5', 'Visible']) {
+    for (const K of Object.keys(TAGS)) {
       const retagged = Uint8Array.from(bytes);
       if (retagged[0] === 0x16 || retagged[0] === 0x36) retagged[0] = TAGS[K] | (retagged[0] & 0x20);
       add(`DER read ${K}: ${name}`, `derRead${K}`, retagged);
@@ -124,18 +128,19 @@ function apiOutcome({ op, bytes }, form) {
   const strings = form === 'string';
   const input = () => (strings ? stringOfUnits(unitsOf(bytes)) : unitsOf(bytes));
   const units = (s) => leBytes(unitsOfString(s));
-  const K = { bmp: 'BMP', ia5: 'IA5', visible: 'Visible' }[op.match(/bmp|ia5|visible/i)[0].toLowerCase()];
+  const kind = op.match(KIND_OF_OP)[0].toLowerCase();
+  const K = kind === 'bmp' ? 'BMP' : ONE_BYTE[kind].K;
   try {
     switch (op) {
-      case 'bmpEncode': case 'ia5Encode': case 'visibleEncode':
+      case 'bmpEncode': case 'ia5Encode': case 'visibleEncode': case 'printableEncode': case 'numericEncode':
         return { code: 'OK', data: api[`encode${K}`](input()) };
-      case 'bmpDecode': case 'ia5Decode': case 'visibleDecode':
+      case 'bmpDecode': case 'ia5Decode': case 'visibleDecode': case 'printableDecode': case 'numericDecode':
         return { code: 'OK', data: strings ? units(api[`decode${K}`](bytes)) : leBytes(api[`decode${K}ToUint16`](bytes)) };
-      case 'ia5Check': case 'visibleCheck': // the string route checks without widening
+      case 'ia5Check': case 'visibleCheck': case 'printableCheck': case 'numericCheck': // the string route checks without widening
         if (strings) api[`decode${K}`](bytes);
         else api[`decode${K}ToUint16`](bytes);
         return { code: 'OK', data: new Uint8Array(0) };
-      case 'derWriteBMP': case 'derWriteIA5': case 'derWriteVisible':
+      case 'derWriteBMP': case 'derWriteIA5': case 'derWriteVisible': case 'derWritePrintable': case 'derWriteNumeric':
         return { code: 'OK', data: api[`write${K}String`](input()) };
       default: {
         const { value, end } = api[`read${K}String`](bytes);
