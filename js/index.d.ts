@@ -686,11 +686,9 @@ export class Encoder<ContextType = undefined> {
   /** The value as MessagePack, in a new array. */
   encode(value: unknown): OwnUint8Array;
   /**
-   * encode() without the copy: a view of a buffer the encoder keeps, valid
-   * until its next call ends (which may read it) or dispose() (on a wasm
-   * instance, until wasm memory next grows, too). On a wasm instance, a
-   * copy, as encode() gives, while 16 outputs of the instance (this
-   * encoder's previous one among them) hold their buffers.
+   * encode() without a fresh array: a view of a buffer the encoder keeps (in
+   * JS memory) and reuses, valid until its next call ends (which may read
+   * it) or dispose(). An expired view given to fastmp is a FastmpError 'STALE'.
    */
   encodeSharedRef(value: unknown): OwnUint8Array;
   /**
@@ -700,8 +698,8 @@ export class Encoder<ContextType = undefined> {
    */
   encodeInto(value: unknown, target: Uint8Array, offset?: number): number;
   /**
-   * Gives back the buffer of the latest encodeSharedRef() output (which then
-   * expires). Also under Symbol.dispose where the engine has it (not declared
+   * The latest encodeSharedRef() output expires and the encoder lets go of
+   * its buffer (the next encodeSharedRef() makes another). Also under Symbol.dispose where the engine has it (not declared
    * here: that needs TypeScript's esnext.disposable lib).
    */
   dispose(): void;

@@ -185,6 +185,19 @@ describe.each(INSTANCES.slice(1))('%s: Encoders made and dropped per call', (nam
     }
     expect(fm.memoryStats().wasmMemory - before).toBeLessThanOrEqual(32 << 20);
   });
+
+  test('dispose() lets go of the buffer: a kept Encoder holds no large output after it, and works on', () => {
+    const fm = createFastmpSync(options);
+    const encoder = new fm.Encoder();
+    const large = encoder.encodeSharedRef(message);
+    expect(encoder.encodeSharedRef([1]).buffer, 'reused while not disposed').toBe(large.buffer);
+    encoder.dispose();
+    const after = encoder.encodeSharedRef([2]);
+    expect(after.buffer).not.toBe(large.buffer);
+    expect(after.buffer.byteLength).toBeLessThan(large.length);
+    expect(fm.decode(after)).toEqual([2]);
+    expect(catchError(() => fm.decode(large))).toMatchObject({ code: 'STALE' });
+  });
 });
 
 // An encodeSharedRef() output that expired lies in a store the pool lends again: whatever reads it

@@ -177,9 +177,11 @@ export class Encoder {
     return this.outputsOf().encodeSharedRef(this, value);
   }
 
-  /** The latest encodeSharedRef() output expires. */
+  /** The latest encodeSharedRef() output expires, and the Encoder lets go of its buffer. */
   dispose() {
-    if (!this.entered) this.shared?.expire();
+    if (this.entered || this.shared === null) return;
+    this.shared.expire();
+    this.shared = null;
   }
 
   // `using encoder = new Encoder()` ends its latest encodeSharedRef() output at the
