@@ -572,11 +572,15 @@ export class Decoder {
 
   readKeyText(n, start) {
     const cache = this.keyDecoder;
-    if (cache === null || !cache.canBeCached(n) || n > this.maxStrLength || n > this.end - this.pos) {
+    if (cache === null) return this.readText(n, start, true);
+    const cacheable = cache.canBeCached(n);
+    if (cache !== sharedKeyCache) this.afterUserCode(start); // (a keyDecoder of the caller's is user code: it may have detached the input)
+    if (!cacheable || n > this.maxStrLength || n > this.end - this.pos) {
       return this.readText(n, start, true);
     }
     const p = this.pos;
     const key = cache.decode(this.bytes, p, n);
+    if (cache !== sharedKeyCache) this.afterUserCode(start);
     // (Our cache's undefined: not UTF-8; another keyDecoder's is its key, refused as any key of another type is.)
     if (key === undefined && cache instanceof KeyCache) throw this.notUtf8(start, true);
     this.pos = p + n;
@@ -636,7 +640,7 @@ export class Decoder {
    */
   afterUserCode(start) {
     if (lengthOf(this.bytes) < this.end) {
-      throw new FastmpError('DETACHED', `fastmp: the input was detached or shrunk during the decode, by user code (a mapKeyConverter, an extension's decode) that ran at byte ${start}`, -1, start);
+      throw new FastmpError('DETACHED', `fastmp: the input was detached or shrunk during the decode, by user code (a mapKeyConverter, a keyDecoder, an extension's decode) that ran at byte ${start}`, -1, start);
     }
   }
 

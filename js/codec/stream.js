@@ -19,7 +19,7 @@
 // Errors count `offset` from the first byte of the value at fault, and
 // `streamOffset` says where that value starts in the stream.
 
-import { bufferOf, byteOffsetOf, copyInto, usableLength } from '../args.js';
+import { bufferOf, byteOffsetOf, copyInto, lengthOf, usableLength } from '../args.js';
 import { FastmpError } from '../errors.js';
 import { describeTag } from '../tags.js';
 import { decodeFrom, readable } from './decoder-inputs.js';
@@ -65,6 +65,9 @@ async function* readerIterable(stream) {
  */
 const runsCallerCode = (decoder) => decoder.mapKeyConverter != null || decoder.config.keyDecoder != null
   || decodesCallerCode(decoder.extensionCodec);
+
+/** DETACHED: the chunk a value at stream byte `at` lies in was detached or shrunk (by the consumer's loop body) before that value was read. */
+const detachedChunk = (at) => new FastmpError('DETACHED', `fastmp: the stream's chunk was detached or shrunk by the loop's body, before the value at byte ${at} of the stream`, -1, 0);
 
 /** A read that failed only because the input stops too early. */
 const isIncomplete = (err) => err instanceof FastmpError && (err.code === 'TRUNCATED' || err.code === 'LENGTH');
@@ -137,6 +140,7 @@ class StreamReader {
     this.chunkStart = 0; // where the chunk starts in the stream
     this.tail = new Tail(); // the value the chunk cut, from its first byte
     this.tailStart = 0; // where that value starts in the stream
+    this.first = -1; // the stream's first byte (for the hint of expectEnd())
     this.done = false;
     this.values = new ValueScanner(this.decoder);
     this.header = new HeaderScanner();
@@ -161,6 +165,7 @@ class StreamReader {
     this.chunk = chunk;
     this.chunkLength = usableLength(chunk, this.fn); // (a detached chunk: DETACHED)
     this.at = 0;
+    if (this.first < 0 && this.chunkLength > 0) this.first = chunk[0];
     return this.chunkLength > 0;
   }
 
@@ -174,6 +179,8 @@ class StreamReader {
       if (!(await this.pull())) return undefined;
     }
     const start = this.at;
+    // (The consumer's loop body ran since the chunk's last value: it may have detached or shrunk the chunk.)
+    if (start > 0 && lengthOf(this.chunk) < this.chunkLength) throw this.located(detachedChunk(this.chunkStart + start), this.chunkStart + start);
     // (A view from the value's start: errors count from it.)
     const bytes = viewOf(this.chunk, start, this.chunkLength);
     let cut = false; // (the scanner found the chunk's end inside the value: its place is kept for the tail, which starts at the same byte)
@@ -299,7 +306,7 @@ class StreamReader {
     }
     const start = this.chunkStart + this.at;
     // (After a one-byte first value, bytes that look like text are named as such.)
-    const hint = start === 1 ? textHint(viewOf(this.chunk, this.at, this.chunkLength)) : '';
+    const hint = start === 1 ? textHint(Uint8Array.of(this.first, ...viewOf(this.chunk, this.at, Math.min(this.chunkLength, this.at + 47)))) : '';
     const err = inputError('TRAILING', `extra bytes found after ${what} in the stream, from its byte ${start}${hint}`, 0);
     err.streamOffset = start;
     throw withPath(err, true);
