@@ -126,7 +126,7 @@ describe('5: decodeMulti() refuses an input its loop\'s body detached or shrank 
     });
     expect(seen).toEqual([VALUES[0]]);
     expect(err).toBeInstanceOf(FastmpError);
-    expect([err.code, err.offset]).toEqual(['DETACHED', 4]);
+    expect([err.code, err.offset, err.path]).toEqual(['DETACHED', 4, '$']);
   });
 
   test('an input left whole reads to its end', () => {

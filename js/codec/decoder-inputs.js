@@ -10,6 +10,7 @@ import { bufferOf, byteOffsetOf, copyInto, lengthOf } from '../args.js';
 import { FastmpError } from '../errors.js';
 import { dataViewOf } from './decoder.js';
 import { asInput } from './options.js';
+import { withPath } from './path.js';
 import { ValueScanner } from './scan.js';
 
 /**
@@ -52,7 +53,7 @@ export function* decodeMulti(decoder, input) {
   }
 }
 
-const detachedBetween = (offset) => new FastmpError('DETACHED', `fastmp: decodeMulti(): the input was detached or shrunk by the loop's body, before the value at byte ${offset}`, -1, offset);
+const detachedBetween = (offset) => withPath(new FastmpError('DETACHED', `fastmp: decodeMulti(): the input was detached or shrunk by the loop's body, before the value at byte ${offset}`, -1, offset), true);
 
 /** One value at bytes[offset] (checked input, and its DataView); decoder.pos is then where it ends. */
 function readAt(decoder, bytes, view, offset) {
