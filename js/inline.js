@@ -13,9 +13,9 @@
 // module-api.js's, unchanged. test/surface.test.js checks every export
 // against js/surface.js, and test/size.test.js what a page of it fetches.
 
-import * as PACK_BUILDS from '../dist/fastmp-inline-pack.js';
-import * as STRINGS_BUILDS from '../dist/fastmp-inline-strings.js';
-import * as UNPACK_BUILDS from '../dist/fastmp-inline-unpack.js';
+import { SCALAR as PACK_SCALAR, SIMD as PACK_SIMD } from '../dist/fastmp-inline-pack.js';
+import { SCALAR as STRINGS_SCALAR, SIMD as STRINGS_SIMD } from '../dist/fastmp-inline-strings.js';
+import { SCALAR as UNPACK_SCALAR, SIMD as UNPACK_SIMD } from '../dist/fastmp-inline-unpack.js';
 import { ENTRIES, initFrom, initSyncFrom, setEntry } from './core.js';
 import { createInstance, createInstanceSync } from './instances.js';
 import * as api from './module-api.js';
@@ -31,7 +31,12 @@ function holding(builds, value) {
   return value;
 }
 
-// (Literals, not spreads: a bundler keeps a spread, which may run getters.)
+// (Literals, not spreads: a bundler keeps a spread, which may run getters. Named imports, not
+// namespaces: webpack defines a namespace used as a value with calls that a minifier keeps, and
+// every module's builds with them.)
+const PACK_BUILDS = { SCALAR: PACK_SCALAR, SIMD: PACK_SIMD };
+const UNPACK_BUILDS = { SCALAR: UNPACK_SCALAR, SIMD: UNPACK_SIMD };
+const STRINGS_BUILDS = { SCALAR: STRINGS_SCALAR, SIMD: STRINGS_SIMD };
 const PACKING = { pack: PACK_BUILDS };
 const UNPACKING = { unpack: UNPACK_BUILDS };
 const STRING_KERNELS = { strings: STRINGS_BUILDS };

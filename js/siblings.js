@@ -38,9 +38,10 @@ const nodeUrl = (module, build) => {
 async function readSibling(module, build) {
   const url = isNode && import.meta.url.startsWith('file:') ? nodeUrl(module, build) : URLS[module][build]();
   if (url.protocol === 'file:' && isNode) {
-    // A variable specifier keeps bundlers from pulling a Node builtin into browser code.
+    // A variable specifier keeps bundlers from pulling a Node builtin into browser code (webpackIgnore:
+    // webpack would warn of a "critical dependency" in every build of the package).
     const fsName = 'node:fs/promises';
-    const fs = await import(/* @vite-ignore */ fsName);
+    const fs = await import(/* webpackIgnore: true */ /* @vite-ignore */ fsName);
     return fs.readFile(url);
   }
   return fetch(url);

