@@ -46,13 +46,19 @@ function asAsyncIterable(source) {
 
 async function* readerIterable(stream) {
   const reader = stream.getReader();
+  let atYield = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
+      atYield = true;
       yield value;
+      atYield = false;
     }
   } finally {
+    // Left at a yield (the decoder's return(): it stopped early, or failed):
+    // cancel the stream, as a stream's own async iterator does.
+    if (atYield) await reader.cancel();
     reader.releaseLock();
   }
 }
