@@ -9,6 +9,8 @@
 // fetches). js/siblings.js and js/node.js find the .wasm files next to the
 // package; js/inline.js decodes its hex copies.
 
+import { isArrayBuffer } from './intrinsics.js';
+
 // The smallest module that uses SIMD128 (i32.const 0; i8x16.splat;
 // i8x16.popcnt): engines without SIMD refuse to validate it.
 const SIMD_PROBE = new Uint8Array([
@@ -54,13 +56,14 @@ export function chooseBuild(backend) {
 }
 
 /**
- * Module bytes as engines take them everywhere: any ArrayBufferView (V8 in
- * Node 20 refuses a DataView, which BufferSource allows) as a Uint8Array;
- * undefined for anything else. (Response is not asked for here: in Node,
- * its first use loads the fetch implementation.)
+ * Module bytes as engines take them everywhere: an ArrayBuffer of any realm
+ * (known by its brand, as every input is), any ArrayBufferView (V8 in Node 20
+ * refuses a DataView, which BufferSource allows) as a Uint8Array; undefined
+ * for anything else. (Response is not asked for here: in Node, its first use
+ * loads the fetch implementation.)
  */
 function wasmBytes(source) {
-  if (source instanceof ArrayBuffer) return source;
+  if (isArrayBuffer(source)) return source;
   if (ArrayBuffer.isView(source)) return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
   return undefined;
 }

@@ -19,7 +19,7 @@
 // typed array of js/kinds.js but the bytes (and their subclasses). Floats keep
 // their width and bits (-0, NaN payloads), integers take their smallest form,
 // but for the positive fixints a Packr that writes records takes for record
-// ids (writeIntArray()).
+// ids (writeTypedArray()).
 // Bytes are not registered: Uint8Array (and Buffer), Uint8ClampedArray, DataView and
 // ArrayBuffer are written as msgpackr writes them (bin), as fastmp's own
 // encode() and pack() write bytes.
@@ -41,8 +41,8 @@
 // (package.json "sideEffects" lists only the Node entries).
 
 import { pack, packView, refresh } from './index.js';
-import { isDetached } from './intrinsics.js';
-import { KINDS } from './kinds.js';
+import { isDetached, typedArrayName } from './intrinsics.js';
+import { KINDS, kindOfName } from './kinds.js';
 
 /** The classes whose instances msgpackr will write as standard arrays: every kind but the bytes ('u8'). */
 const WRITTEN = KINDS.filter((k) => k.c !== 'u8');
@@ -85,12 +85,18 @@ function writeArray(typedArray, allocateForWrite) {
 }
 
 /**
- * writeArray() of an integer array, called with the Packr as `this`: where
+ * What every registered class is written by, called with the Packr as `this`:
+ * an integer array as writeArray() writes it, but where
  * the Packr writes records, msgpackr takes the positive fixints from 0x40
  * (0x20 with its structs) for record ids, and writes those numbers as a
  * uint 8; so are they written here, the rest as pack() writes it.
  */
-function writeIntArray(typedArray, allocateForWrite) {
+function writeTypedArray(typedArray, allocateForWrite) {
+  // The array's brand decides, not the class msgpackr matched by instanceof
+  // (which a prototype set by hand fools): floats, and bytes (a bin), have no
+  // fixints to tag.
+  const kind = kindOfName(typedArrayName(typedArray));
+  if (kind === undefined || kind.float || kind.c === 'u8') return writeArray(typedArray, allocateForWrite);
   const from = this?.useRecords === false ? 0x80 : this?._writeStruct ? 0x20 : 0x40; // (msgpackr's pack.js: a positive int's form)
   const bytes = packed(live(typedArray));
   write(from < 0x80 ? withTaggedFixints(bytes, from) : bytes, allocateForWrite);
@@ -182,7 +188,7 @@ export function useFastmpForTypedArrays(msgpackr) {
   // addExtension puts each extension in front of msgpackr's list, which it
   // tries in order: registered in reverse, Float32Array is tried first.
   for (const kind of [...WRITTEN].reverse()) {
-    addExtension({ Class: kind.Type, type: UNUSED_EXT_TYPE, pack: kind.float ? writeArray : writeIntArray });
+    addExtension({ Class: kind.Type, type: UNUSED_EXT_TYPE, pack: writeTypedArray }); // (which writes floats as writeArray() does)
   }
   registered.add(addExtension);
   return true;
