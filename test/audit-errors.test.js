@@ -118,6 +118,34 @@ describe('a stream of a text body is named as decode() names it', () => {
   });
 });
 
+describe('a never-used byte (0xc1) on a stream that stays open: refused at once, as @msgpack/msgpack refuses it', () => {
+  // The decoder holds an array's count to the bytes left before it reads an element (LENGTH),
+  // and a stream waits on LENGTH: it waited for bytes that could not make the value valid.
+  /** A web stream of `bytes` in chunks of `size`, never closed. */
+  const open = (bytes, size) => new ReadableStream({
+    start(controller) {
+      for (let i = 0; i < bytes.length; i += size) controller.enqueue(bytes.slice(i, i + size));
+    },
+  });
+  /** The error of p, or 'waits' when p has not settled after `ms`. */
+  const settled = (p, ms = 2000) => Promise.race([p.then(() => 'a value', (e) => e), new Promise((resolve) => setTimeout(() => resolve('waits'), ms))]);
+
+  test.each([
+    ['[0xc1, …]', u8(0x92, 0xc1), 1, '$[0]'],
+    ['{ a: 0xc1, … }', u8(0x82, 0xa1, 0x61, 0xc1), 3, '$.a'],
+    ['[1, [2, 0xc1]] in a longer array', u8(0x93, 0x01, 0x92, 0x02, 0xc1), 4, '$[1][1]'],
+  ])('%s', async (_, bytes, offset, path) => {
+    for (const [name, build] of Object.entries(BUILDS)) {
+      for (const size of [1, bytes.length]) {
+        const err = await settled(build.decodeAsync(open(bytes, size)));
+        expect(err, `${name}, chunks of ${size}`).toBeInstanceOf(FastmpError);
+        expect([name, size, err.code, err.offset, err.path, err.streamOffset]).toEqual([name, size, 'TAG', offset, path, 0]);
+      }
+    }
+    expect(await settled(msgpack.decodeAsync(open(bytes, 1)))).toBeInstanceOf(msgpack.DecodeError); // (the peer's behaviour)
+  });
+});
+
 describe('one error, whichever entry point and build (confirmed)', () => {
   // [{ a: 1 }, { b: [1, { c: X }] }] with X at byte 13: $[1].b[1].c
   const nested = (x) => u8(0x92, 0x81, 0xa1, 0x61, 1, 0x81, 0xa1, 0x62, 0x92, 1, 0x81, 0xa1, 0x63, x);

@@ -36,6 +36,8 @@ const STEP = 4096;
  * its stack captured), which costs more than scanning these bytes.
  */
 const SCAN_BELOW = 256;
+/** The most nils refuseNeverUsed() adds beyond the tail's own length. */
+const PAD_AT_MOST = 1 << 16;
 
 /** An AsyncIterable of a web ReadableStream (for engines whose streams are not iterable yet). */
 function asAsyncIterable(source) {
@@ -232,6 +234,7 @@ class StreamReader {
           return this.readTail(read);
         } catch (err) {
           if (!isIncomplete(err)) throw err;
+          this.refuseNeverUsed(read, scanner);
           // Once a value the scanner checks no more (each check reads the tail
           // again); the decoder then reads the tail each time it has doubled,
           // so that what the options refuse further on is still refused
@@ -279,6 +282,30 @@ class StreamReader {
       end = scanner.scan(tail.bytes, tail.length);
     }
     return end;
+  }
+
+  /**
+   * A LIMIT at a 0xc1 is refused whatever bytes follow, but the decoder first
+   * holds each open array's and map's count to the bytes left, and waits for
+   * them (LENGTH): an open stream would wait for bytes that cannot make the
+   * value valid. The tail up to the 0xc1, then one nil (0xc0) for every item
+   * still to come, lets the decoder read up to it and report it, with its
+   * path. (A count too large to pad is left to wait: the limits bound it.)
+   */
+  refuseNeverUsed(read, scanner) {
+    const at = scanner.next;
+    const tail = this.tail;
+    if (at >= tail.length || tail.bytes[at] !== 0xc1) return;
+    let items = 0;
+    for (const n of scanner.left) items += n;
+    if (items > tail.length + PAD_AT_MOST) return;
+    const padded = new Uint8Array(at + 1 + items).fill(0xc0);
+    padded.set(tail.bytes.subarray(0, at + 1));
+    try {
+      read(padded);
+    } catch (err) {
+      if (!isIncomplete(err)) throw this.located(err, this.tailStart);
+    }
   }
 
   /** read() of the tail: { value } when it holds the value whole. */
