@@ -799,7 +799,7 @@ export class FastmpError extends Error {
   readonly index: number;
   /** Byte offset of the fault in the input (the message codec's encode: in the output; in streams: from the first byte of the value at fault). */
   readonly offset: number;
-  /** RANGE (and TYPE for a float into an integer array): the element's value. */
+  /** RANGE and SURROGATE (and TYPE for a float into an integer array): the element's value (a string function's: the char's code unit). */
   readonly value?: number | bigint;
   /** Set by the message codec: where in the message the fault is, from the root (`$.frames[3].accel`). */
   readonly path?: string;

@@ -75,7 +75,7 @@ function charEncodeError(code, kind, index, offset, unit) {
   const why = code === 'SURROGATE'
     ? 'a surrogate code unit (U+D800-U+DFFF); BMPString holds plane-0 chars only'
     : `outside ${kind.name}'s ${setName(kind, charName)}`;
-  return new FastmpError(code, `${kind.name}: char ${index} (${charName(unit)}) is ${why}`, index, offset);
+  return new FastmpError(code, `${kind.name}: char ${index} (${charName(unit)}) is ${why}`, index, offset, unit);
 }
 
 /** A bad char found while decoding: `index` in the content, `offset` in the whole input. */
@@ -84,7 +84,7 @@ function charDecodeError(code, kind, index, offset, unit) {
     ? 'a surrogate code unit (0xD800-0xDFFF); BMPString holds plane-0 chars only'
     : `outside ${kind.name}'s ${setName(kind, (b) => `0x${hex(b, 2)}`)}`;
   const found = kind.wide ? `0x${hex(unit, 4)}` : `0x${hex(unit, 2)}`;
-  return new FastmpError(code, `${kind.name}: char ${index} at byte ${offset} is ${found}, ${why}`, index, offset);
+  return new FastmpError(code, `${kind.name}: char ${index} at byte ${offset} is ${found}, ${why}`, index, offset, unit);
 }
 
 function oddLengthError(len, last) {
