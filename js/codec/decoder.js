@@ -561,8 +561,8 @@ export class Decoder {
     if (key === '__proto__') throw this.badKey(start, 'is __proto__, which is not allowed');
     if (this.mapKeyConverter !== null) {
       key = this.mapKeyConverter(key);
+      if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'symbol') key = String(key); // (its toString() is user code too)
       this.afterUserCode(start);
-      if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'symbol') key = String(key);
       if (key === '__proto__') throw this.badKey(start, 'converts to __proto__, which is not allowed');
     } else if (typeof key !== 'string' && typeof key !== 'number') {
       throw this.badKey(start, `is ${show(key)}: the type of key must be string or number (see mapKeyConverter)`);

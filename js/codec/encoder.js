@@ -556,6 +556,8 @@ export class Encoder {
 
   writeArray(array, depth) {
     const n = array.length;
+    // (An Array's length always is; a Proxy of one may say anything: 2.5, -1, 2^32.)
+    if (n >>> 0 !== n) throw codecError('TYPE', `cannot encode an array of length ${show(n)}`, this.pos);
     this.writeContainerHeader(n, 0x90, 0xdc, 0xdd);
     let i = 0;
     try {
@@ -752,6 +754,10 @@ export class Encoder {
   /** An ExtData; a function payload is called with its position in the output and written as ext 32. */
   writeExt(ext) {
     const type = ext.type;
+    // The type as the number its byte is written from, first: an object's
+    // valueOf() is user code, which may grow wasm memory or detach the data,
+    // and must run before they are checked and the store's bytes are read.
+    const typeByte = +type;
     let data = ext.data;
     const deferred = typeof data === 'function';
     if (deferred) data = data(this.base + this.pos + 6);
@@ -768,7 +774,7 @@ export class Encoder {
     } else {
       p += this.writeExtHeader(p, n);
     }
-    b[p] = type;
+    b[p] = typeByte;
     b.set(data, p + 1);
     this.pos = p + 1 + n;
   }

@@ -107,10 +107,12 @@ export class ExtensionCodec {
 
 /**
  * Whether decoding with `codec` may call a decoder of the caller's: any but
- * the built-in timestamp decoder, and any of a codec not of this class.
+ * the built-in timestamp decoder, and any of a codec not of this class or
+ * whose decode() is not this class's.
  */
 export function decodesCallerCode(codec) {
-  if (!(codec instanceof ExtensionCodec)) return true;
+  // (A subclass's own decode() is the caller's code, as a codec of another class is.)
+  if (!(codec instanceof ExtensionCodec) || codec.decode !== ExtensionCodec.prototype.decode) return true;
   return codec.decoders.some((d) => d != null)
     || codec.builtInDecoders.some((d, i) => d != null && (i > 0 || d !== timestampExtension.decode));
 }
