@@ -7,6 +7,8 @@ import * as asn1js from 'asn1js';
 import { FLOAT32_OPTIONS, Packr, Unpackr } from 'msgpackr';
 import forge from 'node-forge';
 
+import { toArray } from '../bin/loops.js';
+
 export { JS_LOOP, dataViewPack, dataViewUnpack, jsLoop } from '../bin/loops.js';
 
 // ---- memcpy: the floor of a copying pack -------------------------------------------
@@ -33,7 +35,7 @@ export function memcpy(packed) {
 
 const isBig = (Type) => Type === BigInt64Array || Type === BigUint64Array;
 export const PEER_ROWS = {
-  pack: { converted: 'incl. Array.from', plain: 'values pre-converted' },
+  pack: { converted: 'incl. copy loop', plain: 'values pre-converted' },
   unpack: { converted: 'incl. Type.from', plain: 'plain array out' },
 };
 /** The four library rows of a case: { name, fn } for each library and each conversion. */
@@ -45,7 +47,7 @@ export function libraryPeers(op, Type, bool, x, bytes) {
   const unpackr = new Unpackr({ useRecords: false, int64AsType: 'bigint' });
   // Small ints decode as numbers even with useBigInt64: BigInt arrays take them through BigInt().
   const toTyped = bool ? (a) => Uint8Array.from(a, Number) : isBig(Type) ? (a) => Type.from(a, BigInt) : (a) => Type.from(a);
-  const toPlain = bool ? (v) => Array.from(v, Boolean) : (v) => Array.from(v);
+  const toPlain = bool ? (v) => toArray(v, Boolean) : (v) => toArray(v);
   const plain = toPlain(x);
   const libs = [['@msgpack/msgpack', (v) => encoder.encode(v), (b) => decoder.decode(b)],
     ['msgpackr', (v) => packr.pack(v), (b) => unpackr.unpack(b)]];

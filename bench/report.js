@@ -246,7 +246,7 @@ crossover); \`zero-copy\` is \`packView()\` of an \`alloc()\` array (unpack: an 
 is the kernel alone, called on the bare module with its input and output already in wasm memory; \`memcpy\`
 copies the packed output's bytes into a preallocated array of the same size (\`TypedArray#set\`),
 \`native memcpy\` the same in C. Library rows use one reused \`Encoder\`/\`Decoder\` (@msgpack/msgpack) or
-\`Packr\`/\`Unpackr\` (msgpackr), with the user's conversion timed (\`incl. Array.from\` / \`incl.
+\`Packr\`/\`Unpackr\` (msgpackr), with the user's conversion timed (\`incl. copy loop\` / \`incl.
 Type.from\`) or not. Every string result is flattened in the timed region, fastmp's too. The targets
 are read from the kept-memory run: in a plain process on this VM a call that allocates a large
 output faults its pages in again (the page cost above).`;

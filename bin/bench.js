@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { INTEGRAL_FLOATS, RESULT, TYPES, loadKernels, packOutput } from './kernels.js';
-import { jsLoop } from './loops.js';
+import { jsLoop, toArray } from './loops.js';
 import { MSGPACK_C_OPS, nativeHarnesses, runParityHarness, runSpeedHarness } from './native.js';
 import { comparison, proseRatio, renderTable, wrap } from './report.js';
 import { bestNs, gc, median as medianOf, prepare, runRound, stats } from './timing.js';
@@ -119,7 +119,7 @@ function contenderRows(ctx) {
     { id: 'js', label: 'pure JS', about: "createFastmp({ backend: 'js' }): fastmp's pure-JS path, no wasm" },
     inst.default.backend() !== 'js' && { id: 'zerocopy', label: 'zero copy', about: "the default instance on an alloc() array in wasm memory: pack = packView() (no copy in, the output a view), unpack = unpack() of an alloc(Uint8Array) (no copy in); typed arrays only" },
     { id: 'loop', label: 'DataView loop', about: 'hand-written JS: the same msgpack bytes through a reused DataView scratch, a fresh array out (bin/loops.js); typed arrays only' },
-    peers.msgpack && { id: 'msgpack', label: '@msgpack/msgpack', about: `${peers.msgpack.version}: a reused Encoder ({ forceFloat32: true } for floats) and Decoder; typed arrays through Array.from and TypedArray.from, timed` },
+    peers.msgpack && { id: 'msgpack', label: '@msgpack/msgpack', about: `${peers.msgpack.version}: a reused Encoder ({ forceFloat32: true } for floats) and Decoder; typed arrays through a copy loop and TypedArray.from, timed` },
     peers.msgpackr && { id: 'msgpackr', label: 'msgpackr', about: `${peers.msgpackr.version}: a reused Packr ({ useRecords: false }, useFloat32: ALWAYS for floats) and Unpackr ({ useRecords: false }); the same conversions, timed` },
   ];
   return rows.filter(Boolean);
@@ -155,13 +155,13 @@ function typedTasks(ctx, c, op) {
     const { Encoder, Decoder } = peers.msgpack.module;
     const encoder = new Encoder(type === 'f32' ? { forceFloat32: true } : {});
     const decoder = new Decoder();
-    tasks.push({ id: 'msgpack', fn: op === 'pack' ? () => encoder.encode(Array.from(x)) : () => Type.from(decoder.decode(packed)) });
+    tasks.push({ id: 'msgpack', fn: op === 'pack' ? () => encoder.encode(toArray(x)) : () => Type.from(decoder.decode(packed)) });
   }
   if (peers.msgpackr && withPeers) {
     const { Packr, Unpackr, FLOAT32_OPTIONS } = peers.msgpackr.module;
     const packr = new Packr(type === 'f32' ? { useRecords: false, useFloat32: FLOAT32_OPTIONS?.ALWAYS ?? 1 } : { useRecords: false });
     const unpackr = new Unpackr({ useRecords: false });
-    tasks.push({ id: 'msgpackr', fn: op === 'pack' ? () => packr.pack(Array.from(x)) : () => Type.from(unpackr.unpack(packed)) });
+    tasks.push({ id: 'msgpackr', fn: op === 'pack' ? () => packr.pack(toArray(x)) : () => Type.from(unpackr.unpack(packed)) });
   }
   // Each output checked: fastmp's and the loop's bytes are the reference's; a peer's decode to the same values.
   return checked(ctx, tasks, `${op} ${c.name}(${c.n})`, (t, out) => {

@@ -3,6 +3,8 @@
 // the peer (typed arrays to plain arrays before encoding, and back after
 // decoding). Values come from a seeded generator: every run times the same.
 
+import { toArray } from './loops.js';
+
 /** A small deterministic generator (mulberry32): floats in [0, 1). */
 export function random(seed) {
   let a = seed >>> 0;
@@ -51,7 +53,7 @@ export function typedInputs() {
 /**
  * The whole messages: { id, label, about, value, shape, toPlain(value),
  * fromPlain(decoded) }. toPlain makes the value a peer encodes into standard
- * arrays (each typed array through Array.from); fromPlain turns a peer's
+ * arrays (each typed array through loops.js toArray()); fromPlain turns a peer's
  * decoded plain arrays back into the typed arrays (TypedArray.from).
  */
 export function messages() {
@@ -64,7 +66,7 @@ export function messages() {
       about: '{ id, model, ts, ok, embedding: Float32Array(16) }',
       value: { id: 912_345_678, model: 'text-embedding-small', ts: 1_733_011_200_123, ok: true, embedding: floats(16, r) },
       shape: { embedding: Float32Array },
-      toPlain: (m) => ({ ...m, embedding: Array.from(m.embedding) }),
+      toPlain: (m) => ({ ...m, embedding: toArray(m.embedding) }),
       fromPlain: (v) => ((v.embedding = Float32Array.from(v.embedding)), v),
     },
     {
@@ -77,7 +79,7 @@ export function messages() {
         frames: Array.from({ length: 64 }, (_, i) => ({ t: 1_000_000 + 5 * i, accel: floats(3, r), samples: samples(256) })),
       },
       shape: { frames: [{ accel: Float32Array, samples: Int16Array }] },
-      toPlain: (m) => ({ ...m, frames: m.frames.map((f) => ({ t: f.t, accel: Array.from(f.accel), samples: Array.from(f.samples) })) }),
+      toPlain: (m) => ({ ...m, frames: m.frames.map((f) => ({ t: f.t, accel: toArray(f.accel), samples: toArray(f.samples) })) }),
       fromPlain: (v) => {
         for (const f of v.frames) {
           f.accel = Float32Array.from(f.accel);
@@ -92,7 +94,7 @@ export function messages() {
       about: '{ id, data: Float32Array(1 048 576) }',
       value: { id: 7, data: floats(1 << 20, r) },
       shape: { data: Float32Array },
-      toPlain: (m) => ({ id: m.id, data: Array.from(m.data) }),
+      toPlain: (m) => ({ id: m.id, data: toArray(m.data) }),
       fromPlain: (v) => ((v.data = Float32Array.from(v.data)), v),
     },
     {
@@ -101,7 +103,7 @@ export function messages() {
       about: 'an array of 10 000 Float32Array(8)',
       value: Array.from({ length: 10_000 }, () => floats(8, r)),
       shape: [Float32Array],
-      toPlain: (vs) => vs.map((v) => Array.from(v)),
+      toPlain: (vs) => vs.map((v) => toArray(v)),
       fromPlain: (a) => {
         for (let i = 0; i < a.length; i++) a[i] = Float32Array.from(a[i]);
         return a;

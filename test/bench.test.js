@@ -39,7 +39,7 @@ test('bench --quick writes RESULTS.md, results.json and chart.svg, both memory r
     const f32 = results.find((r) => r.group === 'pack Float32Array' && r.n === 4096);
     for (const method of ['wasm-simd', 'wasm-scalar', 'pure-js', 'auto', 'zero-copy simd', 'zero-copy scalar', 'kernel simd', 'kernel scalar',
       'JS loop', 'DataView loop',
-      '@msgpack/msgpack incl. Array.from', '@msgpack/msgpack, values pre-converted', 'msgpackr incl. Array.from',
+      '@msgpack/msgpack incl. copy loop', '@msgpack/msgpack, values pre-converted', 'msgpackr incl. copy loop',
       'msgpackr, values pre-converted', 'memcpy', 'native simd', 'native scalar', 'msgpack-c', 'native memcpy']) {
       expect(f32.ns[method], method).toBeGreaterThan(0);
     }
