@@ -41,6 +41,20 @@ const HEX = `const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padS
 const ENCODED = '81a17692ca3f800000ca40000000';
 
 /**
+ * The .wasm files each app's page must fetch, by the name of their source in
+ * dist/: the SIMD build of the modules of the calls it makes, no other (issue
+ * 42). test/size.test.js holds Vite's pages to it, test/audit-bundlers.test.js
+ * the other bundlers'.
+ */
+export const FETCHES = Object.freeze({
+  pack: ['fastmp-pack-simd.wasm'],
+  encode: ['fastmp-pack-simd.wasm'],
+  shaped: ['fastmp-pack-simd.wasm', 'fastmp-unpack-simd.wasm'],
+  asn1: ['fastmp-strings-simd.wasm'],
+  inline: [],
+});
+
+/**
  * The apps, as a browser app writes them: import from the package, `await
  * init()` (the README's rule for pages), call what the app uses and log the
  * result (so that the minifier keeps the calls), check it, and log MARKER's

@@ -27,7 +27,7 @@ import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'nod
 import { dirname, extname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, loadPage, serve } from '../bench/pages.js';
-import { APPS, CEILINGS, MARKER, gzip, inProject } from '../bench/size.js';
+import { APPS, CEILINGS, FETCHES, MARKER, gzip, inProject } from '../bench/size.js';
 import { fromNpm } from './engines/launch.js';
 import { ROOT } from './helpers.js';
 
@@ -109,14 +109,6 @@ init().then(() => {
   },
 ];
 
-/** The .wasm each of size.js's apps fetches: the SIMD build of the modules of its calls (as test/size.test.js's FETCHES). */
-const FETCHES = {
-  pack: ['fastmp-pack-simd.wasm'],
-  encode: ['fastmp-pack-simd.wasm'],
-  shaped: ['fastmp-pack-simd.wasm', 'fastmp-unpack-simd.wasm'],
-  asn1: ['fastmp-strings-simd.wasm'],
-  inline: [],
-};
 /** The Vite page's CI ceiling of each app (bench/size.js CEILINGS; inline's from the encode page's ceiling). */
 const VITE_CEILING = {
   ...CEILINGS,

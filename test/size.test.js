@@ -2,7 +2,7 @@
 // them and loaded in headless Chromium: each page runs and prints its result,
 // its total (gzip -9 of every response but the HTML) stays within CI's
 // ceiling (bench/size.js CEILINGS: issue 42's goal, GOALS, where it is met),
-// and it fetches exactly the .wasm files of FETCHES.
+// and it fetches exactly the .wasm files of bench/size.js FETCHES.
 // The five pages are built and loaded once, in one browser (beforeAll).
 //
 // The page tests import nothing of js/: they weigh what the package's
@@ -11,21 +11,9 @@
 // (each imports what it needs inside the test).
 import { beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { APPS, CEILINGS, GOALS, KB, MARKER, goalLine, inlineHoldings, judge, leftoverStatements, markerProblems, measure, table } from '../bench/size.js';
+import { APPS, CEILINGS, FETCHES, GOALS, KB, MARKER, goalLine, inlineHoldings, judge, leftoverStatements, markerProblems, measure, table } from '../bench/size.js';
 import { BARE_HEADER_AND_SLACK, bareInit, barePack } from '../bench/bare-wasm-path.js';
 import { featureCosts } from '../bench/size-costs.js';
-
-/**
- * The .wasm files each page fetches, by the name of their source in dist/:
- * the SIMD build of the modules of the calls it makes, no other (issue 42).
- */
-const FETCHES = {
-  pack: ['fastmp-pack-simd.wasm'],
-  encode: ['fastmp-pack-simd.wasm'],
-  shaped: ['fastmp-pack-simd.wasm', 'fastmp-unpack-simd.wasm'],
-  asn1: ['fastmp-strings-simd.wasm'],
-  inline: [],
-};
 
 let measured;
 let rows;
