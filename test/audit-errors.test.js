@@ -51,11 +51,11 @@ async function fastmpError(fn) {
 }
 
 describe('user code that detaches the input mid-decode: DETACHED, never the engine\'s TypeError', () => {
-  // [1, { a: 1.0 }]: the key "a" at byte 3, its float64 value at byte 5.
+  // [1, { a: 1.0 }]: the key "a" at byte 3 (its content at 4), its float64 value at byte 5.
   const message = () => u8(0x92, 1, 0x81, 0xa1, 0x61, 0xcb, 0x3f, 0xf0, 0, 0, 0, 0, 0, 0);
 
   for (const hook of ['canBeCached', 'decode']) {
-    test(`a keyDecoder of the caller's whose ${hook}() detaches the input (as a mapKeyConverter's does)`, async () => {
+    test(`a keyDecoder of the caller's whose ${hook}() detaches the input: DETACHED at the key's content (a mapKeyConverter's: at the key)`, async () => {
       for (const [name, f] of Object.entries(BUILDS)) {
         const input = message();
         const keyDecoder = {
@@ -63,7 +63,7 @@ describe('user code that detaches the input mid-decode: DETACHED, never the engi
           decode: () => (hook === 'decode' && detach(input), 'a'),
         };
         const err = await fastmpError(() => f.decode(input, { keyDecoder }));
-        expect([name, err.code, err.offset, err.path]).toEqual([name, 'DETACHED', 3, '$[1]{key 0}']);
+        expect([name, err.code, err.offset, err.path]).toEqual([name, 'DETACHED', 4, '$[1]{key 0}']);
         // What a mapKeyConverter that does the same gets.
         const again = message();
         const converted = await fastmpError(() => f.decode(again, { mapKeyConverter: (k) => (detach(again), k) }));

@@ -32,6 +32,31 @@ const UINT32_LIMIT = 0x100000000;
 const sharedKeyCache = new KeyCache();
 
 /**
+ * A keyDecoder of the caller's, as the decoder reads keys through it: its
+ * calls are user code, which may detach or shrink the input, so the input is
+ * checked after each (DETACHED, at the key's content). Wrapped once, when the
+ * Decoder is made, so that reading a key through the shared cache asks nothing more.
+ */
+class CallerKeys {
+  constructor(decoder, keys) {
+    this.decoder = decoder;
+    this.keys = keys;
+  }
+
+  canBeCached(n) {
+    const cacheable = this.keys.canBeCached(n);
+    this.decoder.afterUserCode(this.decoder.pos);
+    return cacheable;
+  }
+
+  decode(bytes, p, n) {
+    const key = this.keys.decode(bytes, p, n);
+    this.decoder.afterUserCode(p);
+    return key;
+  }
+}
+
+/**
  * Whether an extension codec's answer for an ext is the payload passed
  * through: an ExtData (of any library) of this type holding this very
  * payload, which is what a codec returns for a type no decoder takes.
@@ -91,6 +116,7 @@ export class Decoder {
     this.integralFloats = c.integralFloats;
     this.reuseTypedArrays = c.reuseTypedArrays;
     this.keyDecoder = c.keyDecoder === undefined ? sharedKeyCache : c.keyDecoder;
+    this.keys = this.keyDecoder === sharedKeyCache || this.keyDecoder === null ? this.keyDecoder : new CallerKeys(this, this.keyDecoder);
     this.bytes = EMPTY;
     this.view = EMPTY_VIEW;
     this.pos = 0;
@@ -571,16 +597,12 @@ export class Decoder {
   }
 
   readKeyText(n, start) {
-    const cache = this.keyDecoder;
-    if (cache === null) return this.readText(n, start, true);
-    const cacheable = cache.canBeCached(n);
-    if (cache !== sharedKeyCache) this.afterUserCode(start); // (a keyDecoder of the caller's is user code: it may have detached the input)
-    if (!cacheable || n > this.maxStrLength || n > this.end - this.pos) {
+    const cache = this.keys;
+    if (cache === null || !cache.canBeCached(n) || n > this.maxStrLength || n > this.end - this.pos) {
       return this.readText(n, start, true);
     }
     const p = this.pos;
     const key = cache.decode(this.bytes, p, n);
-    if (cache !== sharedKeyCache) this.afterUserCode(start);
     // (Our cache's undefined: not UTF-8; another keyDecoder's is its key, refused as any key of another type is.)
     if (key === undefined && cache instanceof KeyCache) throw this.notUtf8(start, true);
     this.pos = p + n;
