@@ -37,25 +37,18 @@ const sharedKeyCache = new KeyCache();
  * checked after each (DETACHED, at the key's content). Wrapped once, when the
  * Decoder is made, so that reading a key through the shared cache asks nothing more.
  */
-class CallerKeys {
-  constructor(decoder, keys) {
-    this.decoder = decoder;
-    this.keys = keys;
-  }
-
-  canBeCached(n) {
-    const cacheable = this.keys.canBeCached(n);
-    this.decoder.afterUserCode(this.decoder.pos);
+const callerKeys = (decoder, keys) => ({
+  canBeCached: (n) => {
+    const cacheable = keys.canBeCached(n);
+    decoder.afterUserCode(decoder.pos);
     return cacheable;
-  }
-
-  decode(bytes, p, n) {
-    const key = this.keys.decode(bytes, p, n);
-    this.decoder.afterUserCode(p);
+  },
+  decode: (bytes, p, n) => {
+    const key = keys.decode(bytes, p, n);
+    decoder.afterUserCode(p);
     return key;
-  }
-}
-
+  },
+});
 /**
  * Whether an extension codec's answer for an ext is the payload passed
  * through: an ExtData (of any library) of this type holding this very
@@ -116,7 +109,7 @@ export class Decoder {
     this.integralFloats = c.integralFloats;
     this.reuseTypedArrays = c.reuseTypedArrays;
     this.keyDecoder = c.keyDecoder === undefined ? sharedKeyCache : c.keyDecoder;
-    this.keys = this.keyDecoder === sharedKeyCache || this.keyDecoder === null ? this.keyDecoder : new CallerKeys(this, this.keyDecoder);
+    this.keys = c.keyDecoder ? callerKeys(this, c.keyDecoder) : this.keyDecoder;
     this.bytes = EMPTY;
     this.view = EMPTY_VIEW;
     this.pos = 0;
