@@ -699,8 +699,9 @@ export class Encoder<ContextType = undefined> {
   encodeInto(value: unknown, target: Uint8Array, offset?: number): number;
   /**
    * The latest encodeSharedRef() output expires and the encoder lets go of
-   * its buffer (the next encodeSharedRef() makes another). Also under Symbol.dispose where the engine has it (not declared
-   * here: that needs TypeScript's esnext.disposable lib).
+   * its buffer (the next encodeSharedRef() makes another). Also under
+   * Symbol.dispose where the engine has it (not declared here: that needs
+   * TypeScript's esnext.disposable lib).
    */
   dispose(): void;
 }
