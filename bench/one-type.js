@@ -6,8 +6,8 @@
 // one type per process but every fastmp path in it (auto, wasm, pure JS,
 // zero-copy) and every size, so fastmp's call sites see several paths, and
 // the JS loop runs slower there than alone: run one size alone for the loop at
-// its fastest (unpack of 4096 floats: about 10 µs alone, 16 µs after sizes 1
-// and 16, 15 µs in the suite). Both figures are reported; this one is not the target's.
+// its fastest (docs/performance.md has the figures). Both figures are
+// reported; this one is not the target's.
 //   node bench/one-type.js Float32Array pack [4096 | 1,4,16]
 import { createFastmp } from '../js/index.js';
 import { jsLoop } from './peers.js';

@@ -107,6 +107,13 @@ export class ValueScanner {
     return left.length === 0 && p <= length ? p : MORE;
   }
 
+  /** How many items the open containers still hold (the one where the scan stopped among them): each takes a byte at least. */
+  itemsLeft() {
+    let items = 0;
+    for (const n of this.left) items += n;
+    return items;
+  }
+
   /** Stops at the header at p (scan() reads it again next time). */
   stop(p) {
     this.next = p;

@@ -59,9 +59,13 @@ async function* readerIterable(stream) {
     }
   } finally {
     // Left at a yield (the decoder's return(): it stopped early, or failed):
-    // cancel the stream, as a stream's own async iterator does.
-    if (atYield) await reader.cancel();
-    reader.releaseLock();
+    // cancel the stream, as a stream's own async iterator does (the lock
+    // released whatever cancel() does).
+    try {
+      if (atYield) await reader.cancel();
+    } finally {
+      reader.releaseLock();
+    }
   }
 }
 
@@ -296,8 +300,7 @@ class StreamReader {
     const at = scanner.next;
     const tail = this.tail;
     if (at >= tail.length || tail.bytes[at] !== 0xc1) return;
-    let items = 0;
-    for (const n of scanner.left) items += n;
+    const items = scanner.itemsLeft();
     if (items > tail.length + PAD_AT_MOST) return;
     const padded = new Uint8Array(at + 1 + items).fill(0xc0);
     padded.set(tail.bytes.subarray(0, at + 1));
