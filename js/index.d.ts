@@ -222,7 +222,7 @@ export interface Fastmp {
 
 // ---- the API: functions of the module's instance, and methods of a Fastmp ----
 
-/** The backend in use; throws before init(). */
+/** The backend in use (the default instance runs every call from the start: before init() too). */
 export function backend(): Backend;
 
 /** Bytes of wasm linear memory, and of the scratch region inputs and outputs pass through. */

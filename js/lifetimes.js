@@ -151,7 +151,16 @@ function refuseOwned(x, size, fn, original) {
   return judge(start, start + size, fn, original);
 }
 
-/** refuse() of a view a call writes into (`fn`'s target; `original`, what the caller passed): an output of fastmp's own is no target (a TypeError). */
+/**
+ * refuse() of a view a call writes into (`fn`'s target, a Uint8Array;
+ * `original`, what the caller passed): an output of fastmp's own is no
+ * target (a TypeError). Without belowOwned()'s shortcut: a small view from
+ * offset 0 of wasm memory (its static data) is read as memory outside, but
+ * never written (STALE), on every path. (Asking a small fresh target for its
+ * buffer moves it off the engine's heap, once per target.)
+ */
 export function refuseTarget(target, fn, original = target) {
-  if (refuse(target, fn, original) === IN_OUTPUT) throw ownOutputTargetError(fn);
+  const size = byteLengthOf(target);
+  if (size === 0 && isDetached(target)) throw detachedError(target, fn);
+  if (refuseOwned(target, size, fn, original) === IN_OUTPUT) throw ownOutputTargetError(fn);
 }
