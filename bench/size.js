@@ -151,7 +151,7 @@ export const GOALS = {
  */
 export const CEILINGS = {
   // (Raised in 128 B steps by the audits' fixes, each said in docs/history.md.)
-  pack: 13_696,
+  pack: 13_824,
   encode: 20_480,
   shaped: 37_632,
   asn1: 11_392,

@@ -34,9 +34,17 @@ const nodeUrl = (module, build) => {
   return new URL(`../dist/fastmp-${module}-${build}.wasm`, base);
 };
 
+/**
+ * Where a page fetches a build. Vite's dev server before Vite 8 pre-bundles
+ * the package into node_modules/.vite/deps/ and leaves the URL relative to
+ * that copy (vitejs/vite#8427): in node_modules/.vite/dist/, where no file
+ * is (its HTML fallback answers), not the package's dist/.
+ */
+const pageUrl = (module, build) => new URL(URLS[module][build]().href.replace('/.vite/dist/', '/fastmp-wasm/dist/'));
+
 /** The module's build: its bytes (Node, from a file: URL) or the fetch Response (everywhere else). */
 async function readSibling(module, build) {
-  const url = isNode && import.meta.url.startsWith('file:') ? nodeUrl(module, build) : URLS[module][build]();
+  const url = isNode && import.meta.url.startsWith('file:') ? nodeUrl(module, build) : pageUrl(module, build);
   if (url.protocol === 'file:' && isNode) {
     // A variable specifier keeps bundlers from pulling a Node builtin into browser code (webpackIgnore:
     // webpack would warn of a "critical dependency" in every build of the package).
