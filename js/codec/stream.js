@@ -445,6 +445,7 @@ function readArrayHeader(bytes, decoder) {
 /** readArrayHeader()'s { value: n, end } once the decoder's options allow an array of n elements (maxArrayLength, maxDepth). */
 function checkedHeader(n, end, decoder) {
   try {
+    if (decoder.maxDepth < 1) throw decoder.tooDeep(0, 0); // (the array is depth 1, as decode()'s readTop() counts it, even when empty)
     decoder.checkArrayLimits(n, 0, 1);
   } catch (err) {
     throw withPath(err, true);
