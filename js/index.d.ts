@@ -619,7 +619,7 @@ export interface DecoderOptions<ContextType = undefined, S extends Shape = Shape
    * for the same fields last time, when the lengths match (default false):
    * same-shaped messages then allocate no typed array. A returned typed array
    * is valid until this Decoder's next decode, which overwrites it (in a
-   * stream: until the next value). Needs `shape`; Float16Array fields are not
+   * stream: until the next value is asked for). Needs `shape`; Float16Array fields are not
    * reused. Use it on a `new Decoder()` you keep.
    */
   reuseTypedArrays?: boolean;

@@ -246,6 +246,9 @@ export class Decoder {
   forStream() {
     const decoder = this.clone();
     decoder.copiesBytes = true;
+    // (A chunk in an array this Decoder returned is copied when it arrives, as
+    // its mustCopy() says: a decode with it in the loop body writes there.)
+    if (this.keptBuffers !== null) decoder.keptBuffers = this.keptBuffers;
     return decoder;
   }
 
