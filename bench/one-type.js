@@ -4,10 +4,8 @@
 // sizes given (default 1, 4, 16), interleaved in 9 rounds; medians and the
 // range of the rounds. The full harness (npm run bench) runs one operation on
 // one type per process but every fastmp path in it (auto, wasm, pure JS,
-// zero-copy) and every size, so fastmp's call sites see several paths, and
-// the JS loop runs slower there than alone: run one size alone for the loop at
-// its fastest (docs/performance.md has the figures). Both figures are
-// reported; this one is not the target's.
+// zero-copy) and every size, so fastmp's call sites see several paths there.
+// Both figures are reported; this one is not the target's.
 //   node bench/one-type.js Float32Array pack [4096 | 1,4,16]
 import { createFastmp } from '../js/index.js';
 import { jsLoop } from './peers.js';
