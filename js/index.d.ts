@@ -92,8 +92,17 @@ export interface UnpackOptions {
   integralFloats?: boolean;
 }
 
+// The WebAssembly and fetch types are read from the program's own lib where it declares them
+// (dom, webworker; @types/node declares Response but not WebAssembly), never named: a Node
+// project whose lib has no "dom" compiles these declarations too (skipLibCheck false).
+/** A WebAssembly.Module (any object where the lib does not declare WebAssembly). */
+type WasmModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer M } } } ? M : object;
+/** A module's bytes: what `new WebAssembly.Module()` compiles (the DOM's BufferSource). */
+type WasmBytes = ArrayBuffer | ArrayBufferView;
+/** A fetch Response (none where the lib does not declare fetch). */
+type FetchResponse = typeof globalThis extends { Response: { prototype: infer R } } ? R : never;
 /** A wasm module as init() / createFastmp() take it. */
-type WasmSource = WebAssembly.Module | BufferSource | Response | PromiseLike<Response>;
+type WasmSource = WasmModule | WasmBytes | FetchResponse | PromiseLike<FetchResponse>;
 
 export interface InitOptions {
   /**
@@ -125,9 +134,9 @@ export interface InitSyncOptions extends Omit<InitOptions, 'wasm' | 'stringsWasm
    * outside Node (Node reads the sibling file). Compiling blocks the thread:
    * on a page prefer init().
    */
-  wasm?: WebAssembly.Module | BufferSource | readonly (WebAssembly.Module | BufferSource)[];
+  wasm?: WasmModule | WasmBytes | readonly (WasmModule | WasmBytes)[];
   /** The same for the ASN.1 string module, where the program uses ASN.1 functions. */
-  stringsWasm?: WebAssembly.Module | BufferSource;
+  stringsWasm?: WasmModule | WasmBytes;
 }
 
 // ---- the module's instance -------------------------------------------------

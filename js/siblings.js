@@ -30,9 +30,31 @@ const URLS = {
  * files to emit.)
  */
 const nodeUrl = (module, build) => {
-  const base = import.meta.url;
+  const base = here();
   return new URL(`../dist/fastmp-${module}-${build}.wasm`, base);
 };
+
+/**
+ * This file's URL. A bundle into CommonJS (esbuild's format 'cjs') leaves
+ * import.meta empty: no file can be found from it, and the caller says so.
+ */
+function here() {
+  const url = import.meta.url;
+  if (typeof url === 'string') return url;
+  throw new Error('fastmp-wasm: this copy of the package has no import.meta.url (bundled into CommonJS?), so it cannot find its .wasm files: '
+    + 'give the modules to init({ wasm, stringsWasm }) or initSync(), or bundle it as an ES module with its dist/*.wasm files');
+}
+
+/**
+ * The files a Node bundle emitted (webpack, target node): the literal URL,
+ * which the bundler rewrote to its copy beside the bundle, where the package's
+ * own path (nodeUrl(), from the URL the bundler baked in) names the machine
+ * that built it. Null where it is the same file, or not a file.
+ */
+function bundledUrl(module, build, tried) {
+  const url = URLS[module][build]();
+  return url.protocol === 'file:' && url.pathname !== tried.pathname ? url : null;
+}
 
 /**
  * Where a page fetches a build. Vite's dev server before Vite 8 pre-bundles
@@ -44,21 +66,35 @@ const pageUrl = (module, build) => new URL(URLS[module][build]().href.replace('/
 
 /** The module's build: its bytes (Node, from a file: URL) or the fetch Response (everywhere else). */
 async function readSibling(module, build) {
-  const url = isNode && import.meta.url.startsWith('file:') ? nodeUrl(module, build) : pageUrl(module, build);
+  const url = isNode && here().startsWith('file:') ? nodeUrl(module, build) : pageUrl(module, build);
   if (url.protocol === 'file:' && isNode) {
     // A variable specifier keeps bundlers from pulling a Node builtin into browser code (webpackIgnore:
     // webpack would warn of a "critical dependency" in every build of the package).
     const fsName = 'node:fs/promises';
     const fs = await import(/* webpackIgnore: true */ /* @vite-ignore */ fsName);
-    return fs.readFile(url);
+    try {
+      return await fs.readFile(url);
+    } catch (e) {
+      const bundled = bundledUrl(module, build, url);
+      if (bundled === null) throw e;
+      return fs.readFile(bundled);
+    }
   }
   return fetch(url);
 }
 
 /** The module's build, read synchronously: Node only (process.getBuiltinModule, Node >= 20.16); elsewhere null. */
 function readSiblingSync(module, build) {
-  const fs = isNode && import.meta.url.startsWith('file:') ? process.getBuiltinModule?.('node:fs') : undefined;
-  return fs ? fs.readFileSync(nodeUrl(module, build)) : null;
+  const fs = isNode && here().startsWith('file:') ? process.getBuiltinModule?.('node:fs') : undefined;
+  if (!fs) return null;
+  const url = nodeUrl(module, build);
+  try {
+    return fs.readFileSync(url);
+  } catch (e) {
+    const bundled = bundledUrl(module, build, url);
+    if (bundled === null) throw e;
+    return fs.readFileSync(bundled);
+  }
 }
 
 /** A wasm finder (js/loader.js): the sibling files. */

@@ -82,7 +82,7 @@ test('the tarball holds the JS, the declarations, the wasm and the licence, noth
     // `npx fastmp-wasm bench`, and the C it builds natively where a compiler is found.
     'bin/bench.js', 'bin/fastmp-wasm.js', 'bin/kernels.js', 'bin/loops.js', 'bin/native.js', 'bin/no-msgpack-c/msgpack.h', 'bin/report.js', 'bin/timing.js', 'bin/workloads.js',
     'c/fastmp.h', 'c/fm_blocks.h', 'c/fm_bool.c', 'c/fm_float.c', 'c/fm_int.c', 'c/fm_module.c', 'c/fm_msgpack.h', 'c/fm_platform.h', 'c/fm_result.h', 'c/fm_string.c',
-    'c/harness/fm_bench.c', 'c/harness/fm_cli.c', 'c/harness/fm_guard.c', 'c/harness/fm_ops.c', 'c/harness/fm_ops.h',
+    'c/harness/fm_bench.c', 'c/harness/fm_cli.c', 'c/harness/fm_ops.c', 'c/harness/fm_ops.h',
     'dist/fastmp-inline-pack.js', 'dist/fastmp-inline-strings.js', 'dist/fastmp-inline-unpack.js',
     // The Node entries, built into single files (scripts/build-node.js).
     'dist/fastmp-node-msgpackr.js', 'dist/fastmp-node-shared.js', 'dist/fastmp-node.js',
