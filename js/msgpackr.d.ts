@@ -23,8 +23,10 @@ export const typedArrayClasses: readonly Exclude<PackableArrayType, Uint8ArrayCo
  * PROCESS-WIDE (msgpackr #93): every Packr of that msgpackr copy in the
  * process changes, `moreTypes` ones included; it cannot be undone. msgpackr
  * still decodes standard arrays as plain JS arrays; decode with fastmp
- * (`decode(bytes, { shape })`) to get typed arrays back. In browsers, `await
- * init()` before the first pack of a typed array.
+ * (`decode(bytes, { shape })`) to get typed arrays back. Works from the first
+ * call (in pure JS until the kernels have loaded: `await init()` to have them
+ * from the first pack). A Packr with `useFloat32` DECIMAL_ROUND or DECIMAL_FIT
+ * writes a Float32Array as float 64s (its reader rounds float32s).
  *
  * @returns true when it registered, false when that msgpackr was already registered.
  */

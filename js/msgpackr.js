@@ -19,7 +19,9 @@
 // typed array of js/kinds.js but the bytes (and their subclasses). Floats keep
 // their width and bits (-0, NaN payloads), integers take their smallest form,
 // but for the positive fixints a Packr that writes records takes for record
-// ids (writeTypedArray()).
+// ids (writeTypedArray()), and but for a Float32Array in a Packr whose reader
+// rounds every float32 it reads (useFloat32 DECIMAL_ROUND / DECIMAL_FIT):
+// float 64s there (asDoubles()).
 // Bytes are not registered: Uint8Array (and Buffer), Uint8ClampedArray, DataView and
 // ArrayBuffer are written as msgpackr writes them (bin), as fastmp's own
 // encode() and pack() write bytes.
@@ -96,6 +98,7 @@ function writeTypedArray(typedArray, allocateForWrite) {
   // (which a prototype set by hand fools): floats, and bytes (a bin), have no
   // fixints to tag.
   const kind = kindOfName(typedArrayName(typedArray));
+  if (kind?.c === 'f32' && this?.useFloat32 > 2) return writeArray(asDoubles(typedArray), allocateForWrite);
   if (kind === undefined || kind.float || kind.c === 'u8') return writeArray(typedArray, allocateForWrite);
   const from = this?.useRecords === false ? 0x80 : this?._writeStruct ? 0x20 : 0x40; // (msgpackr's pack.js: a positive int's form)
   const bytes = packed(live(typedArray));
@@ -123,6 +126,18 @@ function live(typedArray) {
     if (e instanceof TypeError) return typedArray; // (not an alloc() array)
     throw e;
   }
+}
+
+/**
+ * A Float32Array's values as a Float64Array, for a Packr with useFloat32
+ * DECIMAL_ROUND or DECIMAL_FIT, whose reader rounds every float32 it reads to
+ * the decimal digits a float32 holds (NaN and ±Infinity read 0, 16777216
+ * 16777220): as float 64s they read back exactly. A detached array as it is,
+ * for pack() to refuse.
+ */
+function asDoubles(typedArray) {
+  const x = live(typedArray);
+  return isDetached(x) ? x : new Float64Array(x);
 }
 
 /** Bytes per element of a standard array of ints, by its tag (js/wire.js's forms): fixints 1, 0xcc-0xcf and 0xd0-0xd3 their widths. */
