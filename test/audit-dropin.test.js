@@ -19,7 +19,7 @@ import { Unpackr } from 'msgpackr';
 import { describe, expect, test } from 'vitest';
 import * as fm from '../dist/fastmp-node.js';
 import { rng } from './rng.js';
-import { difference, hex, mutate } from './messages-helpers.js';
+import { differenceButBom, hex, isPlain, mutate } from './messages-helpers.js';
 
 // ---- values ------------------------------------------------------------------
 
@@ -117,7 +117,6 @@ function generator(r, { bigints = false, lone = false, exotic = false, big = tru
 
 // ---- the two sides -------------------------------------------------------------
 
-const isPlain = (v) => v !== null && typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v));
 
 /**
  * The value as fastmp is to be given it (fastmp's ExtData: messages.md "Differences" 16), and as
@@ -312,31 +311,6 @@ const invalidUtf8At = (bytes, offset) => {
   }
 };
 
-/** A str of more than 200 bytes starting with U+FEFF: fastmp keeps the character, the peer drops it ("Differences" 1). */
-const bomOnly = (got, want) => typeof got === 'string' && typeof want === 'string' && got === `\ufeff${want}`;
-
-function sameOrBoth(a, b, path = '$') {
-  if (bomOnly(a, b)) return '';
-  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
-    for (let i = 0; i < a.length; i++) {
-      const d = sameOrBoth(a[i], b[i], `${path}[${i}]`);
-      if (d) return d;
-    }
-    return '';
-  }
-  if (isPlain(a) && isPlain(b)) {
-    const ka = Object.keys(a);
-    const kb = Object.keys(b);
-    if (ka.length !== kb.length) return `${path}: keys ${ka} vs ${kb}`;
-    for (let i = 0; i < ka.length; i++) {
-      if (ka[i] !== kb[i] && !bomOnly(ka[i], kb[i])) return `${path}: key ${ka[i]} vs ${kb[i]}`;
-      const d = sameOrBoth(a[ka[i]], b[kb[i]], `${path}.${ka[i]}`);
-      if (d) return d;
-    }
-    return Object.getPrototypeOf(a) === Object.getPrototypeOf(b) ? '' : `${path}: prototypes differ`;
-  }
-  return difference(a, b, path);
-}
 
 /** Decoder options of both libraries, drawn at random; each side's codec reads what the other's does. */
 function randomDecodeOptions(r, codecs) {
@@ -381,7 +355,7 @@ function judge(got, want, bytes, maxDepth = 100, base = 0, at = got.error?.offse
   }
   if (want.error) return `the peer threw (${short(want.error.message)}); fastmp decoded it`;
   if (deep()) return `fastmp decoded a value ${depthAt(bytes, base).depth} deep, beyond maxDepth ${maxDepth}`;
-  return sameOrBoth(got.value, want.value);
+  return differenceButBom(got.value, want.value);
 }
 
 /** A message as the peer writes it, or a mutation of one. */
@@ -414,7 +388,7 @@ describe('decode under random Decoder options: the peer\'s value, or an error wh
       const where = `${i} ${key}: ${hex(bytes).slice(0, 400)}`;
       const verdict = judge(got, want, bytes, maxDepth);
       if (verdict) failures.push(`${where}\n   ${verdict}`);
-      if (got.error ? again.error?.code !== got.error.code : sameOrBoth(again.value, got.value)) failures.push(`${where}\n   a kept Decoder differs from decode()`);
+      if (got.error ? again.error?.code !== got.error.code : differenceButBom(again.value, got.value)) failures.push(`${where}\n   a kept Decoder differs from decode()`);
       if (want.error) refused++;
       else decoded++;
       // decodeMulti(): the peer's values, then its error (or a documented one).
@@ -430,7 +404,7 @@ describe('decode under random Decoder options: the peer\'s value, or an error wh
       const theirs = multi(msgpack, options.theirs);
       const ours = multi(fm, options.ours);
       const n = ours.values.length;
-      const prefix = sameOrBoth(ours.values, theirs.values.slice(0, n));
+      const prefix = differenceButBom(ours.values, theirs.values.slice(0, n));
       if (prefix) failures.push(`${where}\n   decodeMulti(): ${prefix}`);
       else if (n < theirs.values.length || ours.error || theirs.error) {
         const next = n < theirs.values.length ? { value: theirs.values[n] } : { error: theirs.error ?? new Error('no more values') };
@@ -515,7 +489,7 @@ function startsOf(bytes, from, n) {
  */
 function judgeRun(got, want, bytes, starts, maxDepth) {
   const n = got.values.length;
-  const prefix = sameOrBoth(got.values, want.values.slice(0, n));
+  const prefix = differenceButBom(got.values, want.values.slice(0, n));
   if (prefix) return `values: ${prefix}`;
   if (n < want.values.length) {
     if (!got.error) return `ended after ${n} values, the peer read ${want.values.length}`;

@@ -93,6 +93,36 @@ export function difference(a, b, path = '$') {
   return '';
 }
 
+/** A plain object (Object.prototype or none): what a decoder makes of a msgpack map. */
+export const isPlain = (v) => v !== null && typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v));
+
+/** A str of more than 200 bytes starting with U+FEFF: fastmp keeps the character, @msgpack/msgpack drops it (messages.md "Differences" 1). */
+const bomOnly = (got, want) => typeof got === 'string' && typeof want === 'string' && got === `\ufeff${want}`;
+
+/** difference() of fastmp's value (got) and @msgpack/msgpack's (want), but for the documented BOM difference, in strings and map keys. */
+export function differenceButBom(got, want, path = '$') {
+  if (bomOnly(got, want)) return '';
+  if (Array.isArray(got) && Array.isArray(want) && got.length === want.length) {
+    for (let i = 0; i < got.length; i++) {
+      const d = differenceButBom(got[i], want[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+    return '';
+  }
+  if (isPlain(got) && isPlain(want)) {
+    const ka = Object.keys(got);
+    const kb = Object.keys(want);
+    if (ka.length !== kb.length) return `${path}: keys ${ka} vs ${kb}`;
+    for (let i = 0; i < ka.length; i++) {
+      if (ka[i] !== kb[i] && !bomOnly(ka[i], kb[i])) return `${path}: key ${ka[i]} vs ${kb[i]}`;
+      const d = differenceButBom(got[ka[i]], want[kb[i]], `${path}.${ka[i]}`);
+      if (d) return d;
+    }
+    return Object.getPrototypeOf(got) === Object.getPrototypeOf(want) ? '' : `${path}: prototypes differ`;
+  }
+  return difference(got, want, path);
+}
+
 /** The error fn throws (failing the test when it throws none). */
 export function catchError(fn) {
   try {
