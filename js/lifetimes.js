@@ -155,9 +155,9 @@ function refuseOwned(x, size, fn, original) {
  * refuse() of a view a call writes into (`fn`'s target, a Uint8Array;
  * `original`, what the caller passed): an output of fastmp's own is no
  * target (a TypeError). Without belowOwned()'s shortcut: a small view from
- * offset 0 of wasm memory (its static data) is read as memory outside, but
- * never written (STALE), on every path. (Asking a small fresh target for its
- * buffer moves it off the engine's heap, once per target.)
+ * offset 0 of wasm memory (below every module's slot) is read as memory
+ * outside, but never written (STALE), on every path. (Asking a small fresh
+ * target for its buffer moves it off the engine's heap, once per target.)
  */
 export function refuseTarget(target, fn, original = target) {
   const size = byteLengthOf(target);
