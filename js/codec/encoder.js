@@ -230,6 +230,8 @@ export class Encoder {
       this.store.stop();
       pool.giveBack(this.store);
       this.store = null;
+      this.bytes = NO_BYTES; // (an Encoder kept between calls holds no store's buffer)
+      this.view = NO_VIEW;
       if (this.shared !== null && this.shared.use === use) this.shared.expire();
       this.entered = false;
     }

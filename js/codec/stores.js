@@ -36,12 +36,21 @@ class StorePool {
 /**
  * The pool an Encoder of `core` (an instance's: js/core.js; or the pure-JS
  * port's) borrows from now: of wasm stores once its pack kernels are
- * attached, else of JS stores. (Asking does not load the kernels: a message
- * without long typed arrays needs none.)
+ * attached (the JS pool then dropped), else of JS stores. (Asking does not
+ * load the kernels: a message without long typed arrays needs none.)
  */
 export function storePool(core) {
   const pools = core.pools;
-  if (core.heap !== null && heapVerbs.has(core.heap, PACK)) return (pools.wasm ??= new StorePool(core, WasmStore));
+  if (core.heap !== null && heapVerbs.has(core.heap, PACK)) {
+    if (!pools.wasm) {
+      // The JS stores are never borrowed again: let go of them (one may be as
+      // large as the largest message before the kernels came; one lent now
+      // is given back to the pool let go of, and goes with it).
+      pools.js = null;
+      pools.wasm = new StorePool(core, WasmStore);
+    }
+    return pools.wasm;
+  }
   return (pools.js ??= new StorePool(core, JsStore));
 }
 
