@@ -81,8 +81,9 @@ function header(n) {
 /**
  * Reads the array header at bytes[0]: returns the count, and sets S.start to
  * where the elements begin; first checks the input as fastmp does (a
- * Uint8Array by its brand). (No [count, start] pair: a loop that returned one
- * ran 1.5x slower at 4096 elements once it had also run at small sizes.)
+ * Uint8Array by its brand). (No [count, start] pair: with one, V8's code for
+ * a loop that had also run at small sizes ran slower at large ones;
+ * docs/performance.md.)
  */
 function readHeader(bytes) {
   checked(bytes, 'Uint8Array');

@@ -4,13 +4,11 @@
 // cache's bound, and a stream's work for a value that never completes
 // (counted, not timed).
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test, vi } from 'vitest';
 import { Decoder as CodecDecoder } from '../js/codec/decoder.js';
 import { ValueScanner } from '../js/codec/scan.js';
 import { Decoder, encode } from '../js/node.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { ROOT } from './helpers.js';
 
 /** Runs `body` (an ES module's text) in a fresh `node --expose-gc` from the repository's root; returns what it prints as JSON. */
 function child(body) {

@@ -392,17 +392,8 @@ describe('decode under random Decoder options: the peer\'s value, or an error wh
       if (want.error) refused++;
       else decoded++;
       // decodeMulti(): the peer's values, then its error (or a documented one).
-      const multi = (lib, o) => {
-        const values = [];
-        try {
-          for (const v of lib.decodeMulti(bytes, o)) values.push(v);
-          return { values };
-        } catch (error) {
-          return { values, error };
-        }
-      };
-      const theirs = multi(msgpack, options.theirs);
-      const ours = multi(fm, options.ours);
+      const theirs = multiOf(bytes, options.theirs);
+      const ours = multiOf(bytes, options.ours, fm);
       const n = ours.values.length;
       const prefix = differenceButBom(ours.values, theirs.values.slice(0, n));
       if (prefix) failures.push(`${where}\n   decodeMulti(): ${prefix}`);
@@ -463,11 +454,11 @@ async function drain(iterable) {
   }
 }
 
-/** The peer's one-shot decodeMulti(): its values, then its error. */
-function multiOf(bytes, options) {
+/** A library's one-shot decodeMulti() (the peer's unless `lib` says): its values, then its error. */
+function multiOf(bytes, options, lib = msgpack) {
   const values = [];
   try {
-    for (const v of msgpack.decodeMulti(bytes, options)) values.push(v);
+    for (const v of lib.decodeMulti(bytes, options)) values.push(v);
     return { values };
   } catch (error) {
     return { values, error };
