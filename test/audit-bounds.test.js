@@ -109,3 +109,28 @@ test.each([
   expect(got.decodes).toBeLessThanOrEqual(2 + Math.ceil(Math.log2(n)) + 2); // the decoder reads the tail only at doublings
   expect(got.decodedBytes).toBeLessThanOrEqual(4 * (n + head.length)); // linear in the bytes, not quadratic
 });
+
+test('decodeFrom() over a shared input at rising offsets: the Decoder\'s one copy buffer stays within twice the part read, and is allocated O(log n) times', () => {
+  const values = Array.from({ length: 300 }, (_, i) => ({ i, s: 'x'.repeat(i % 50) }));
+  const parts = values.map((v) => encode(v));
+  const total = parts.reduce((sum, p) => sum + p.length, 0);
+  const shared = new Uint8Array(new SharedArrayBuffer(total));
+  let offset = 0;
+  for (const p of parts) { shared.set(p, offset); offset += p.length; }
+  const decoder = new Decoder();
+  const buffers = new Set();
+  offset = 0;
+  for (const value of values) {
+    const got = decoder.decodeFrom(shared, offset);
+    expect(got.value).toEqual(value);
+    offset = got.end;
+    if (decoder.copies) {
+      buffers.add(decoder.copies);
+      expect(decoder.copies.length).toBeGreaterThanOrEqual(offset);
+      expect(decoder.copies.length).toBeLessThanOrEqual(2 * offset);
+    }
+  }
+  expect(offset).toBe(total);
+  expect(buffers.size).toBeGreaterThan(0); // (the copy path was taken)
+  expect(buffers.size).toBeLessThanOrEqual(Math.ceil(Math.log2(total)) + 1);
+});

@@ -120,6 +120,15 @@ test('Node CommonJS: require() returns the API ready to use, the same instance a
   expect(JSON.parse(node(['cjs.cjs'], project, { FASTMP_BACKEND: 'scalar' })).main).toEqual(expected('scalar', true));
 });
 
+test('a resolver that ignores "exports" (only "main") finds the default entry, which works in Node', () => {
+  const installed = join(project, 'node_modules/fastmp-wasm');
+  const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
+  expect(manifest.main).toBe(manifest.exports['.'].default);
+  const entry = join(installed, manifest.main);
+  const script = `const m = await import(${JSON.stringify(entry)}); await m.init(); process.stdout.write(Buffer.from(m.encode({ a: new Float32Array([1.5]) })).toString('hex'));`;
+  expect(node(['--input-type=module', '-e', script], project)).toBe('81a16191ca3fc00000');
+});
+
 test.runIf(x64)(`Node with SIMD off in the engine (${NO_SIMD_FLAG}): import and require pick the scalar build`, () => {
   expect(JSON.parse(node([NO_SIMD_FLAG, 'esm.mjs'], project)).main).toEqual(expected('scalar'));
   expect(JSON.parse(node([NO_SIMD_FLAG, 'cjs.cjs'], project)).main).toEqual(expected('scalar'));
