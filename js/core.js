@@ -39,8 +39,11 @@ export function uses(module, value) {
 
 // ---- options ------------------------------------------------------------------------------
 
+/** What the `backend` option (and Node's FASTMP_BACKEND) may name. */
+export const BACKENDS = ['auto', 'simd', 'scalar', 'js'];
+
 const INIT_OPTIONS = {
-  backend: oneOf('auto', 'simd', 'scalar', 'js'), wasm: ANY, stringsWasm: ANY, pureJs: oneOf('auto', 'never', 'always'),
+  backend: oneOf(...BACKENDS), wasm: ANY, stringsWasm: ANY, pureJs: oneOf('auto', 'never', 'always'),
 };
 
 /**
@@ -90,6 +93,7 @@ export class Core {
     this.loading = { pack: null, unpack: null, strings: null }; // each module's load in progress
     this.failed = { pack: null, unpack: null, strings: null }; // why a module could not load
     this.called = new Set(); // modules a call needed
+    this.settling = null; // settleGiven() under way: every load waits for it (the build is not known before)
     // The message codec's, kept between calls (js/codec/): store pools, kept Encoders / Decoders, the field reader's window.
     this.pools = { js: null, wasm: null };
     this.encoder = null;
@@ -176,8 +180,9 @@ export class Core {
     this.attach(module, await heapVerbs.attach(this.heapOf(), module, compiled, this.build), 'found');
   }
 
-  /** The given modules compiled and attached (the first tells an 'auto' build); false where one cannot be compiled synchronously. */
+  /** The given modules compiled and attached (the first tells an 'auto' build); false where one cannot be compiled synchronously, or is being compiled asynchronously. */
   settleGivenSync() {
+    if (this.settling !== null) return false;
     while (this.given.length > 0) {
       const { source, what, modules } = this.given[0];
       const compiled = compileSync(source, what);
@@ -188,7 +193,13 @@ export class Core {
     return true;
   }
 
-  async settleGiven() {
+  /** settleGiven() once at a time: a load made while a given module compiles waits for it (it tells the build to find). */
+  settleGiven() {
+    if (this.given.length > 0) this.settling ??= this.settleGivenNow().finally(() => { this.settling = null; });
+    return this.settling ?? Promise.resolve();
+  }
+
+  async settleGivenNow() {
     while (this.given.length > 0) {
       const { source, what, modules } = this.given.shift();
       const compiled = await compile(await source, what);
@@ -284,7 +295,10 @@ function coreFor(finder, options, fn) {
     DEFAULT.core.finder = finder;
     return DEFAULT.core;
   }
-  return new Core({ ...DEFAULT.options, ...readInitOptions(options, fn), finder });
+  const read = readInitOptions(options, fn);
+  // A backend left out is the entry's (FASTMP_BACKEND), but where modules are given: they tell their own build.
+  if (read.given.length === 0) read.backend ??= DEFAULT.options.backend;
+  return new Core({ ...read, finder });
 }
 
 /** Installs `core`, made by init() call number `call`, unless a later call's is installed already. */
@@ -317,8 +331,9 @@ export async function initFrom(finder, options) {
 /** initFrom() done synchronously: what can be read synchronously (Node, inlined or given modules); throws when nothing could. */
 export function initSyncFrom(finder, options) {
   const core = coreFor(finder, options, 'initSync');
-  const wanted = usedModules(core);
-  if (core.build !== 'js' && wanted.length > 0 && !wanted.some((m) => core.loadSync(m))) throw notReadableSync(wanted[0], core);
+  const wanted = core.build === 'js' ? [] : usedModules(core);
+  const loaded = wanted.map((m) => core.loadSync(m)); // (every one: not only up to the first that loads)
+  if (wanted.length > 0 && !loaded.includes(true)) throw notReadableSync(wanted[0], core);
   install(core, ++DEFAULT.calls);
   return core.builtAs();
 }

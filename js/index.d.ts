@@ -144,7 +144,7 @@ export interface InitSyncOptions extends Omit<InitOptions, 'wasm' | 'stringsWasm
 /**
  * Loads a wasm build into the module's own instance, which the functions
  * exported below use; resolves to the backend in use. Call again to switch.
- * (The Node entries have done it on import.)
+ * (Optional: every call works before it, each module loaded on first need.)
  */
 export function init(options?: InitOptions): Promise<Backend>;
 
@@ -221,11 +221,12 @@ export interface Fastmp {
   decodeMultiStream: typeof decodeMultiStream;
   decodeArrayStream: typeof decodeArrayStream;
   /**
-   * Encoders of this instance (typed arrays packed by its kernels). A class
-   * of its own: `new fm.Encoder() instanceof Encoder` (the module's class) is false.
+   * Encoders of this instance (typed arrays packed by its kernels). Every
+   * instance's Encoders share one prototype: `new fm.Encoder() instanceof Encoder`
+   * (the module's class) is true.
    */
   Encoder: typeof Encoder;
-  /** Decoders of this instance (shaped typed arrays read by its kernels); a class of its own, as Encoder. */
+  /** Decoders of this instance (shaped typed arrays read by its kernels); one prototype for all, as Encoder. */
   Decoder: typeof Decoder;
 }
 

@@ -3,10 +3,14 @@
 // synchronously, so a program that never needs a kernel never compiles one.
 // FASTMP_BACKEND=scalar (or simd, or js) in the environment picks the build.
 
-import { setEntry } from './core.js';
+import { BACKENDS, setEntry } from './core.js';
 import { SIBLING_WASM } from './siblings.js';
 
-setEntry(SIBLING_WASM, { backend: process.env.FASTMP_BACKEND || 'auto' });
+const backend = process.env.FASTMP_BACKEND || 'auto';
+if (!BACKENDS.includes(backend)) {
+  throw new TypeError(`fastmp-wasm: FASTMP_BACKEND must be one of ${BACKENDS.map((b) => `'${b}'`).join(', ')}, not ${JSON.stringify(backend)}`);
+}
+setEntry(SIBLING_WASM, { backend });
 
 export * from './index.js';
 export { default } from './index.js';
