@@ -15,7 +15,7 @@ import { checkCount, decodeKind, leadingOwnForm, newCursor } from '../wire.js';
 import { ExtensionCodec } from './ext.js';
 import { asInput, decoderConfig } from './options.js';
 import { describeTag } from '../tags.js';
-import { KeySegment, addSegment, inputError, show, textHint, withPath } from './path.js';
+import { KeySegment, addSegment, fromCallerCode, inputError, show, textHint, withPath } from './path.js';
 import { jsPort } from './port-js.js';
 import { ARRAY, EVERY, TYPED } from './shape.js';
 import { EXT_RECORD, EXT_TYPED_ARRAY, HALF, halfOf, typedFromBytes, typedFromExt } from './typed.js';
@@ -55,6 +55,14 @@ const callerKeys = (decoder, keys) => ({
  * payload, which is what a codec returns for a type no decoder takes.
  */
 const passedThrough = (value, type, data) => value !== null && typeof value === 'object' && value.type === type && value.data === data;
+
+/**
+ * Whether a decoder is registered for `type` (a positive one) in the codec:
+ * ours says (decodes()); @msgpack/msgpack's keeps them in `decoders`. (A
+ * registered decoder decides, even when it returns an ExtData of the payload.)
+ */
+const registered = (codec, type) => (typeof codec.decodes === 'function' ? codec.decodes(type) === true
+  : Array.isArray(codec.decoders) && codec.decoders[type] != null);
 
 /**
  * @typedef {object} DecoderOptions
@@ -639,11 +647,10 @@ export class Decoder {
     try {
       value = this.extensionCodec.decode(data, type, this.context);
     } catch (err) {
-      if (err instanceof FastmpError && err.offset < 0) err.offset = start;
-      throw err;
+      throw fromCallerCode(err, start);
     }
     this.afterUserCode(start);
-    if ((type === EXT_TYPED_ARRAY || type === EXT_RECORD) && passedThrough(value, type, data)) {
+    if ((type === EXT_TYPED_ARRAY || type === EXT_RECORD) && passedThrough(value, type, data) && !registered(this.extensionCodec, type)) {
       if (type === EXT_TYPED_ARRAY) return typedFromExt(data, start);
       throw this.record(start);
     }

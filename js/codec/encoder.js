@@ -25,7 +25,7 @@ import { refuse, refuseSized } from '../lifetimes.js';
 import { MAX_ELEMENTS } from '../wire.js';
 import { ExtData, ExtensionCodec } from './ext.js';
 import { encoderConfig } from './options.js';
-import { EntrySegment, KeySegment, addSegment, codecError, impostorError, show, withPath } from './path.js';
+import { EntrySegment, KeySegment, addSegment, codecError, fromCallerCode, impostorError, show, withPath } from './path.js';
 import { jsPort } from './port-js.js';
 import { storePool } from './stores.js';
 import { timeSpecOfDate, timestampSize, writeTimeSpec } from './timestamp.js';
@@ -527,7 +527,12 @@ export class Encoder {
       return;
     }
     if (!this.noExtensions) {
-      const ext = this.extensionCodec.tryToEncode(value, this.context) ?? (value instanceof ExtData ? value : null);
+      let ext;
+      try {
+        ext = this.extensionCodec.tryToEncode(value, this.context) ?? (value instanceof ExtData ? value : null);
+      } catch (err) {
+        throw fromCallerCode(err, this.pos); // (an extension's error, located at the value)
+      }
       if (ext != null) {
         this.writeExt(ext);
         return;
@@ -762,7 +767,13 @@ export class Encoder {
     const typeByte = +type;
     let data = ext.data;
     const deferred = typeof data === 'function';
-    if (deferred) data = data(this.base + this.pos + 6);
+    if (deferred) {
+      try {
+        data = data(this.base + this.pos + 6);
+      } catch (err) {
+        throw fromCallerCode(err, this.pos);
+      }
+    }
     data = this.extBytes(data, type);
     const n = lengthOf(data);
     if (n >= UINT32_LIMIT) throw this.extTooLong(n);

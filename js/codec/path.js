@@ -39,7 +39,26 @@ export class EntrySegment {
 
 /** Adds one segment (an array index or a map key) to an error passing outwards; returns it. */
 export function addSegment(err, segment) {
-  if (err instanceof FastmpError) (err[SEGMENTS] ??= []).push(segment);
+  if (err instanceof FastmpError && Object.isExtensible(err)) (err[SEGMENTS] ??= []).push(segment);
+  return err;
+}
+
+/**
+ * An error thrown by the caller's code (an extension's encode or decode)
+ * that the item at `offset` ran: a FastmpError is located at that item, in
+ * this call's input (or output), and gets this call's path. One that a
+ * fastmp call of that code made located in its own input (a nested
+ * decode() of the payload) keeps that place in its message only, after
+ * this call's path; its `needed` was for that input. Any other error, and a
+ * frozen one, passes untouched.
+ */
+export function fromCallerCode(err, offset) {
+  if (err instanceof FastmpError && Object.isExtensible(err)) {
+    err.offset = offset;
+    delete err.path;
+    delete err.needed;
+    delete err[SEGMENTS];
+  }
   return err;
 }
 
@@ -51,7 +70,7 @@ export function addSegment(err, segment) {
  */
 export function withPath(err, decoding = false) {
   if (isStackOverflow(err)) err = (decoding ? inputError : codecError)('DEPTH', 'value nested too deep for the engine\'s stack (lower maxDepth)', -1);
-  if (!(err instanceof FastmpError) || err.path !== undefined) return err;
+  if (!(err instanceof FastmpError) || err.path !== undefined || !Object.isExtensible(err)) return err;
   const segments = err[SEGMENTS] ?? [];
   let path = '$';
   for (let i = segments.length - 1; i >= 0; i--) path += formatSegment(segments[i]);

@@ -81,8 +81,8 @@ const runsCallerCode = (decoder) => decoder.mapKeyConverter != null || decoder.c
 /** DETACHED: the chunk a value at stream byte `at` lies in was detached or shrunk (by the consumer's loop body) before that value was read. */
 const detachedChunk = (at) => new FastmpError('DETACHED', `fastmp: the stream's chunk was detached or shrunk by the loop's body, before the value at byte ${at} of the stream`, -1, 0);
 
-/** A read that failed only because the input stops too early. */
-const isIncomplete = (err) => err instanceof FastmpError && (err.code === 'TRUNCATED' || err.code === 'LENGTH');
+/** A read that failed only because the input stops too early (not a nested call's error an extension threw: fromCallerCode()). */
+const isIncomplete = (err) => err instanceof FastmpError && (err.code === 'TRUNCATED' || err.code === 'LENGTH') && err.needed !== undefined;
 
 /** A growable buffer of bytes the stream owns: the start of a value that a chunk cut. */
 class Tail {
