@@ -557,12 +557,40 @@ export type DecodedFields<S> =
   { -readonly [K in keyof S as S[K] extends Optional ? never : K]: DecodedBy<S[K]> }
   & { -readonly [K in keyof S as S[K] extends Optional ? K : never]?: S[K] extends Optional<infer E> ? DecodedBy<E> | null : never };
 
+/**
+ * The `context` option, passed to the extensions: required where ContextType
+ * does not admit undefined, since the extensions are typed to receive a
+ * ContextType and get undefined without it (as @msgpack/msgpack's types
+ * require it: `ExtensionCodec<Ctx>` then needs `context`).
+ */
+type ContextOption<ContextType> = undefined extends ContextType ? { context?: ContextType } : { context: ContextType };
+
+/** T, from which TypeScript infers nothing (NoInfer<T>, which TypeScript 5.4 brought, before it). */
+type NotInferred<T> = [T][T extends unknown ? 0 : never];
+
+/**
+ * S with each array shape that has no element or several (`[]`, `[A, B]`: a
+ * TypeError when the shape is compiled, "an array shape is [S] with one
+ * element") made never, so that the `shape` option refuses it; an array
+ * type (`S[]`, as a shape kept in a const is typed) is taken as `[S]`, and
+ * the general type Shape as it is.
+ */
+type CheckedShape<S> =
+  Shape extends S ? S // (a shape not known statically)
+  : S extends readonly unknown[] ? (S extends readonly [unknown] ? readonly [CheckedShape<S[0]>] : number extends S['length'] ? readonly CheckedShape<S[number]>[] : never)
+  : S extends MapOf<infer E> ? MapOf<CheckedShape<E> & Shape>
+  : S extends Optional<infer E> ? Optional<CheckedShape<E> & Shape>
+  : S extends Function ? S
+  : S extends object ? { [K in keyof S]: CheckedShape<S[K]> }
+  : S;
+
 /** Options of encode() and of an Encoder. Unknown keys and wrong types are TypeErrors. */
-export interface EncoderOptions<ContextType = undefined> {
+export type EncoderOptions<ContextType = undefined> = EncoderOwnOptions<ContextType> & ContextOption<ContextType>;
+
+/** The options of EncoderOptions but `context`. */
+interface EncoderOwnOptions<ContextType> {
   /** Extension types (default: timestamps only); fastmp's or @msgpack/msgpack's. */
   extensionCodec?: ExtensionCodecType<ContextType>;
-  /** Passed to the extension encoders. */
-  context?: ContextType;
   /** BigInts as int64 / uint64 (else a BigInt is for an extension to take), and safe integers beyond 32 bits as float64. Default false. */
   useBigInt64?: boolean;
   /** The deepest nesting written, the top value being depth 1 (default 100); beyond it a FastmpError 'DEPTH'. */
@@ -595,11 +623,13 @@ export interface KeyDecoder {
 }
 
 /** Options of decode() and of a Decoder. Unknown keys and wrong types are TypeErrors. */
-export interface DecoderOptions<ContextType = undefined, S extends Shape = Shape> {
+export type DecoderOptions<ContextType = undefined, S extends Shape = Shape> =
+  DecoderOwnOptions<ContextType, S> & ContextOption<ContextType> & { shape?: CheckedShape<NotInferred<S>> };
+
+/** The options of DecoderOptions but `context`. */
+interface DecoderOwnOptions<ContextType, S extends Shape> {
   /** Extension types (default: timestamps only); fastmp's or @msgpack/msgpack's. */
   extensionCodec?: ExtensionCodecType<ContextType>;
-  /** Passed to the extension decoders. */
-  context?: ContextType;
   /** int64 / uint64 as BigInt (default false: a number, rounded beyond 2^53). */
   useBigInt64?: boolean;
   /** str values (not map keys) as Uint8Array views of the input (default false: strings). */

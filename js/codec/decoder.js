@@ -243,7 +243,7 @@ export class Decoder {
 
   /** A fresh decoder with the same options, port and extras (for a call made while this one is busy). */
   clone() {
-    return new this.constructor(this.config, this.port, this.extras);
+    return new Decoder(this.config, this.port, this.extras); // (not this.constructor: a subclass's constructor takes arguments of its own)
   }
 
   /**

@@ -239,7 +239,7 @@ export class Encoder {
 
   /** A fresh encoder with the same options, port and outputs (for a call made while this one is busy). */
   clone() {
-    return new this.constructor(this.config, this.port, this.outputs);
+    return new Encoder(this.config, this.port, this.outputs); // (not this.constructor: a subclass's constructor takes arguments of its own)
   }
 
   run(value, base) {
