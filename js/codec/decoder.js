@@ -844,7 +844,7 @@ export class Decoder {
 
   /** A value at a shaped position that the shape does not take (a msgpackr record: the records error). */
   notShaped(start, expected) {
-    if (this.extTypeAt(start) === EXT_RECORD) return this.record(start);
+    if (this.extTypeAt(start) === EXT_RECORD && !registered(this.extensionCodec, EXT_RECORD)) return this.record(start);
     return inputError('TYPE', `expected ${expected} at byte ${start}, found ${describeTag(this.bytes[start])}`, start);
   }
 

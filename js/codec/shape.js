@@ -74,8 +74,11 @@ export function compileShape(shape) {
     const known = compiled.get(shape);
     if (known !== undefined) return known;
   }
-  const node = compile(shape, new Map(), '$');
-  if (shape !== null && typeof shape === 'object') compiled.set(shape, node);
+  const seen = new Map();
+  const node = compile(shape, seen, '$');
+  // Every object of the shape is cached with its node, once the whole shape
+  // compiled: an object met again, alone or in another shape, is compiled once.
+  for (const [object, known] of seen) compiled.set(object, known);
   return node;
 }
 
