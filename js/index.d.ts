@@ -131,8 +131,9 @@ export interface InitOptions {
 export interface InitSyncOptions extends Omit<InitOptions, 'wasm' | 'stringsWasm'> {
   /**
    * A compiled module or its bytes, or an array of both modules. Required
-   * outside Node (Node reads the sibling file). Compiling blocks the thread:
-   * on a page prefer init().
+   * on a page that imports 'fastmp-wasm' (Node reads the sibling file; the
+   * inline entry holds the modules). Compiling blocks the thread: on a page
+   * prefer init().
    */
   wasm?: WasmModule | WasmBytes | readonly (WasmModule | WasmBytes)[];
   /** The same for the ASN.1 string module, where the program uses ASN.1 functions. */
@@ -862,7 +863,8 @@ export class FastmpError extends Error {
 export class DecodeError extends FastmpError {
   /** As @msgpack/msgpack's: a DecodeError of your own code (an extension's decoder), code 'DECODE'. */
   constructor(message: string);
-  constructor(code: FastmpErrorCode, message: string, index: number, offset: number, value?: number | bigint);
+  /** index and offset: -1 when left out. */
+  constructor(code: FastmpErrorCode, message: string, index?: number, offset?: number, value?: number | bigint);
 }
 
 /**

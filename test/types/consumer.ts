@@ -292,6 +292,9 @@ export function caught(bytes: Uint8Array): string {
   }
 }
 
+// A DecodeError of one's own: the message alone (code 'DECODE'), or a code and message (index, offset -1).
+export const ownErrors: DecodeError[] = [new DecodeError('bad payload'), new DecodeError('TYPE', 'not a point')];
+
 // The codes alloc() and packView() throw are FastmpErrorCodes (NOT_READY before the pack
 // kernels have loaded, NO_WASM on an instance that runs no wasm).
 export function zeroCopyOrNull(n: number): Float32Array | null {
