@@ -94,6 +94,9 @@ describe('2: a decoder registered for ext 0x72 or 0x74 decides, also when it ret
     // Without those decoders, msgpackr's reading stays.
     expect(decode(Uint8Array.of(0xc7, 0x05, 0x74, 0x07, 0x00, 0x00, 0x00, 0xc0), { extensionCodec: new Codec() })).toEqual(Float32Array.of(-2));
     expect(errorOf(() => decode(Uint8Array.of(0xd4, 0x72, 0x05), { extensionCodec: new Codec() })).code).toBe('UNSUPPORTED');
+    // At a shaped typed-array position the shape decides (the same paragraph): the codec is not asked.
+    expect(decode(Uint8Array.of(0x81, 0xa1, 0x76, 0xc7, 0x05, 0x74, 0x07, 0x00, 0x00, 0x00, 0xc0), { extensionCodec: codec, shape: { v: Float32Array } }))
+      .toEqual({ v: Float32Array.of(-2) });
   });
 });
 
