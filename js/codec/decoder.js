@@ -5,7 +5,7 @@
 // through the typed-array I/O (js/io.js): small ones here, long ones by the
 // instance's kernels.
 
-import { bufferOf, isShared, lengthOf } from '../args.js';
+import { bufferOf, hasUsableBytes, isShared, lengthOf } from '../args.js';
 import { plural } from '../text.js';
 import { FastmpError, extraBytes } from '../errors.js';
 import { BOOL, KIND_OF_NAME } from '../kinds.js';
@@ -797,7 +797,8 @@ export class Decoder {
   keptOf(slot, kind, n) {
     const i = slot.next++;
     const kept = slot.arrays[i];
-    if (kept !== undefined && kept.length === n) return kept;
+    // (A kept array the caller transferred reports length 0: not one to hand out again, nor to write into.)
+    if (kept !== undefined && kept.length === n && (n !== 0 || hasUsableBytes(kept))) return kept;
     const fresh = new kind.Type(n);
     slot.arrays[i] = fresh;
     this.keptBuffers.add(fresh.buffer);
