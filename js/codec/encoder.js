@@ -48,11 +48,13 @@ const objectToString = Object.prototype.toString;
 /**
  * Map, Set or Date when an object that instanceof did not take is one of
  * another realm (a vm context, an iframe), by its tag and then its brand;
- * else null. A plain object (of this realm) is asked nothing.
+ * else null. An object of this realm (a plain one, a class instance) is
+ * asked nothing: its Symbol.toStringTag, which a getter or a Proxy's get
+ * trap answers, is not read (@msgpack/msgpack reads it not).
  */
 function foreignKind(value) {
   const proto = Object.getPrototypeOf(value);
-  if (proto === Object.prototype || proto === null) return null;
+  if (proto === Object.prototype || proto === null || value instanceof Object) return null;
   const tag = objectToString.call(value);
   if (tag === '[object Map]' && isMap(value)) return Map;
   if (tag === '[object Set]' && isSet(value)) return Set;
@@ -650,36 +652,35 @@ export class Encoder {
   }
 
   /**
-   * ignoreUndefined: the header is written for every key, and patched (the
-   * entries moved down if it shrinks) once the written ones are counted, so
-   * that each value is read once.
+   * ignoreUndefined, each value read once (getters run once). Under 16 keys
+   * the header is a fixmap's one byte whatever the count: written first,
+   * and the count put in once the entries are. From 16 keys its size
+   * depends on the count, which must be known before the entries are
+   * written (moved afterwards, a deferred extension payload among them would
+   * have been told another position): the values are read first.
    */
   writeMapWithoutUndefined(object, keys, depth) {
+    const n = keys.length;
+    const ahead = n < 16 ? null : new Array(n);
     const start = this.pos;
-    this.writeContainerHeader(keys.length, 0x80, 0xde, 0xdf);
-    const reserved = this.pos - start;
     let count = 0;
     let i = 0;
     try {
-      for (; i < keys.length; i++) {
-        const key = keys[i];
-        const value = object[key];
+      if (ahead !== null) for (; i < n; i++) if ((ahead[i] = object[keys[i]]) !== undefined) count++;
+      this.writeContainerHeader(ahead === null ? n : count, 0x80, 0xde, 0xdf);
+      for (count = 0, i = 0; i < n; i++) {
+        const value = ahead === null ? object[keys[i]] : ahead[i];
         if (value === undefined) continue;
-        this.writeString(key);
+        this.writeString(keys[i]);
         this.encodeAny(value, depth + 1);
         count++;
       }
     } catch (err) {
       throw addSegment(err, keys[i]);
     }
-    // The last getter may have run user code that grew wasm memory: views taken again.
-    this.grow(0);
-    const size = containerHeaderSize(count);
-    if (size !== reserved) {
-      this.bytes.copyWithin(start + size, start + reserved, this.pos);
-      this.pos -= reserved - size;
-    }
-    this.putHeader(start, count, size, 0x80, 0xde, 0xdf);
+    if (ahead !== null) return;
+    this.grow(0); // (the last getter may have run user code that grew wasm memory: views taken again)
+    this.bytes[start] = 0x80 | count;
   }
 
   /**
