@@ -221,7 +221,8 @@ function givenOption(options, fn, spec, key) {
 }
 
 /**
- * Refuses what is not a plain object (prototype Object.prototype or null),
+ * Refuses what is not a plain object (prototype null or a realm's
+ * Object.prototype: this one's, a vm context's, an iframe's),
  * a key it inherits (any enumerable one: a polluted Object.prototype's too),
  * and an own key that `spec` does not know, in that order; reads no value.
  * Returns whether `key` is one of its own enumerable keys (its keys as
@@ -244,7 +245,8 @@ function checkOptions(options, fn, spec, key) {
     if (k === key) given = true;
     else if (unknown === undefined && !Object.hasOwn(spec, k)) unknown = k;
   }
-  if (proto !== Object.prototype && proto !== null) throw notPlain(options, fn);
+  // (null, or a realm's Object.prototype: this one's, a vm context's, an iframe's, whose prototype is null)
+  if (proto !== null && Object.getPrototypeOf(proto) !== null) throw notPlain(options, fn);
   if (unknown !== undefined) throw unknownOption(unknown, fn, spec);
   return given;
 }

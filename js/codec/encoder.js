@@ -578,15 +578,18 @@ export class Encoder {
 
   /**
    * An object as a map of its own enumerable string keys, unless it is a
-   * Map, Set or Date of another realm (a Date: the timestamp extension). A
-   * Date of this realm that no extension took (the codec has no timestamp
-   * encoder) is a map, as @msgpack/msgpack writes it.
+   * Map, Set or Date of another realm (a Date: the timestamp extension, when
+   * the codec has an encoder for it). A Date that no extension took (the
+   * codec has no timestamp encoder), of any realm, is a map, as
+   * @msgpack/msgpack writes it.
    */
   writeOtherObject(object, depth) {
     const kind = foreignKind(object);
     if (kind === Map) this.writeMapEntries(object, depth);
     else if (kind === Set) this.writeSetValues(object, depth);
-    else if (kind === Date && !(object instanceof Date)) this.writeDate(object);
+    // (When the codec has a timestamp encoder, type -1, which asks instanceof Date:
+    // ours and @msgpack/msgpack's keep it in builtInEncoders[0].)
+    else if (kind === Date && !(object instanceof Date) && this.extensionCodec.builtInEncoders?.[0] != null) this.writeDate(object);
     else this.writeMap(object, depth);
   }
 
