@@ -44,7 +44,7 @@ function makeInstance(core) {
     decodeFrom: (bytes, options) => decodeFromOf(decoderOf(core, options), bytes, 0),
     decodeMulti: (bytes, options) => decodeMultiOf(core, bytes, options),
     Decoder: bindPort(Decoder, core, DECODER_EXTRAS),
-    decodeAsync: (stream, options) => streams.decodeAsync(new Decoder(options, core), stream),
+    decodeAsync: async (stream, options) => streams.decodeAsync(new Decoder(options, core), stream), // (async: bad options reject)
     decodeMultiStream: (stream, options) => streams.decodeMultiStream(new Decoder(options, core), stream),
     decodeArrayStream: (stream, options) => streams.decodeArrayStream(new Decoder(options, core), stream),
     backend: () => core.builtAs(),

@@ -112,7 +112,7 @@ export const makeCodec = (port) => ({
   decode: (bytes, options) => decoderOf(port, options).decode(bytes),
   decodeFrom: (bytes, options) => decodeFromOf(decoderOf(port, options), bytes, 0),
   decodeMulti: (bytes, options) => decodeMultiOf(port, bytes, options),
-  decodeAsync: (stream, options) => streams.decodeAsync(new BaseDecoder(options, port), stream),
+  decodeAsync: async (stream, options) => streams.decodeAsync(new BaseDecoder(options, port), stream), // (async: bad options reject)
   decodeMultiStream: (stream, options) => streams.decodeMultiStream(new BaseDecoder(options, port), stream),
   decodeArrayStream: (stream, options) => streams.decodeArrayStream(new BaseDecoder(options, port), stream),
 });

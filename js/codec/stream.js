@@ -326,9 +326,9 @@ class StreamReader {
     }
   }
 
-  /** An error of the value that starts at stream byte `start`, saying where that is. */
+  /** An error of the value that starts at stream byte `start`, saying where that is (a frozen one of the caller's code passes untouched, as withPath() lets it). */
   located(err, start) {
-    if (err instanceof FastmpError && err.streamOffset === undefined) {
+    if (err instanceof FastmpError && err.streamOffset === undefined && Object.isExtensible(err)) {
       err.streamOffset = start;
       err.message += ` (the value at byte ${start} of the stream)`;
     }
