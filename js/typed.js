@@ -149,7 +149,12 @@ export function packBoolView(core, x) {
 function boolBytes(x, fn) {
   if (isArray(x)) {
     const n = x.length;
-    if (n > MAX_ELEMENTS) throw tooManyElements(n);
+    // An Array's length always is an array length (at most MAX_ELEMENTS); a
+    // Proxy of one may say anything (-1, 2.5, 2n, an object whose valueOf the
+    // loop below would call): refused before it sizes anything.
+    if (typeof n !== 'number' || n >>> 0 !== n) {
+      throw new TypeError(`fastmp: ${fn}() takes an array of booleans or a Uint8Array, not an Array of length ${describe(n)}`);
+    }
     const bytes = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
       const v = x[i];
