@@ -103,7 +103,8 @@ function compile(shape, seen, path) {
     return node;
   }
   const proto = Object.getPrototypeOf(shape);
-  if (proto !== Object.prototype && proto !== null) throw badShape(shape, path);
+  // (null, or a realm's Object.prototype: this one's, a vm context's, an iframe's, whose prototype is null)
+  if (proto !== null && Object.getPrototypeOf(proto) !== null) throw badShape(shape, path);
   const node = { type: MAP, keys: new Map(), required: 0, more: [] };
   seen.set(shape, node);
   let bits = 0;
