@@ -152,7 +152,7 @@ export const GOALS = {
 export const CEILINGS = {
   // (Raised in 128 B steps by the audits' fixes, each said in docs/history.md.)
   pack: 13_824,
-  encode: 20_608,
+  encode: 20_736,
   shaped: 37_888,
   asn1: 11_392,
   inline: (all) => GOALS.inline.limit(all),

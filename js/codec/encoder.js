@@ -288,10 +288,13 @@ export class Encoder {
     this.view = store.view;
   }
 
+  /** DEPTH: a value (or a typed array's elements) at `depth`, beyond maxDepth. */
+  tooDeep(depth) {
+    return codecError('DEPTH', `value nested too deep: depth ${depth} is beyond maxDepth ${this.maxDepth} (a cyclic reference?)`, this.pos);
+  }
+
   encodeAny(value, depth) {
-    if (depth > this.maxDepth) {
-      throw codecError('DEPTH', `value nested too deep: depth ${depth} is beyond maxDepth ${this.maxDepth} (a cyclic reference?)`, this.pos);
-    }
+    if (depth > this.maxDepth) throw this.tooDeep(depth);
     switch (typeof value) {
       case 'number':
         this.writeNumber(value);
@@ -546,9 +549,9 @@ export class Encoder {
     if (Array.isArray(value)) {
       this.writeArray(value, depth);
     } else if (ArrayBuffer.isView(value)) {
-      this.writeView(value);
+      this.writeView(value, depth);
     } else if (value instanceof BoolArray) {
-      this.writeBools(value);
+      this.writeBools(value, depth);
     } else if (value instanceof Map) {
       this.writeMapEntries(value, depth);
     } else if (value instanceof Set) {
@@ -690,8 +693,9 @@ export class Encoder {
    * A typed array or DataView, by kind and the typedArrays option. A
    * Float16Array is written as its values widened to a Float32Array (exact;
    * msgpack and msgpackr's ext have no float16), except as 'bin': its bytes.
+   * `depth`: the value's, as encodeAny() was given it.
    */
-  writeView(value) {
+  writeView(value, depth) {
     const brand = typedArrayName(value); // (read once: the live view is of the same type)
     let kind = kindOfName(brand);
     // The common case first, read once: a typed array written as a standard
@@ -699,7 +703,7 @@ export class Encoder {
     // live view (the port contract's live()).
     const n = kind === undefined ? 0 : lengthOf(value);
     if (n !== 0 && this.typedArrays === 'array' && kind !== UINT8 && kind !== UINT8_CLAMPED) {
-      this.writeTypedArray(kind, value, n);
+      this.writeTypedArray(kind, value, n, depth);
       return;
     }
     let view = liveSource(this, value);
@@ -710,19 +714,25 @@ export class Encoder {
     if (kind === undefined || kind === UINT8 || this.typedArrays === 'bin') this.writeBin(viewBytes(view));
     else if (this.typedArrays === 'ext') this.writeTypedExt(kind, viewBytes(view));
     else if (kind === UINT8_CLAMPED) this.writeBin(viewBytes(view)); // bytes (canvas pixels): a bin, as pack() writes them
-    else this.writeTypedArray(kind, view, lengthOf(view));
+    else this.writeTypedArray(kind, view, lengthOf(view), depth);
   }
 
   /** A BoolArray (one its constructor made: an object that only inherits from it is refused). */
-  writeBools(value) {
+  writeBools(value, depth) {
     const bytes = value.bytes;
     if (typedArrayName(bytes) !== 'Uint8Array') throw new TypeError(`fastmp: a BoolArray holds a Uint8Array, not ${show(bytes)}`);
     const x = liveSource(this, bytes, boolOriginal(value));
-    this.writeTypedArray(BOOL, x, lengthOf(x));
+    this.writeTypedArray(BOOL, x, lengthOf(x), depth);
   }
 
-  /** A standard msgpack array of the n elements of x (a live view: refused past its lifetime), written by the store at pos. */
-  writeTypedArray(kind, x, n) {
+  /**
+   * A standard msgpack array of the n elements of x (a live view: refused
+   * past its lifetime), written by the store at pos. Its elements are a
+   * level deeper than the array (at `depth`), as a plain array's are and as
+   * decode() without a shape counts them: beyond maxDepth, DEPTH.
+   */
+  writeTypedArray(kind, x, n, depth) {
+    if (n !== 0 && depth >= this.maxDepth) throw this.tooDeep(depth + 1);
     if (n > MAX_ELEMENTS) {
       throw codecError('LENGTH', `a ${kind.name} of ${n} elements is longer than a msgpack array can be (2^32-1)`, this.pos);
     }
