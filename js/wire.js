@@ -372,7 +372,12 @@ function f64At(b, p) {
 /** POW2[e] = 2^(e - 1075): the weight of a float64 significand's last bit at biased exponent e (1..2046). */
 const POW2 = /* @__PURE__ */ new Float64Array(2047).map((_, e) => 2 ** (e - 1075));
 
-/** Reads any numeric element at bytes[p] (element i; the input holds len bytes) into out[i]; returns its size. */
+/**
+ * Reads any numeric element at bytes[p] (element i; the input holds len
+ * bytes) into out[i]; returns its size. `out` starts its buffer (offset 0,
+ * as every caller makes it): a NaN's bits are stored through out.buffer at
+ * 4i or 8i, since a store of the number would not keep its payload.
+ */
 function readElement(bytes, len, p, i, out, wide) {
   if (p >= len) throw msgpackError('TRUNCATED', i, p, bytes);
   const tag = bytes[p];
