@@ -10,17 +10,10 @@ import {
   DecodeError, ExtData, ExtensionCodec, FastmpError, decode, decodeMultiStream, decodeTimestampExtension,
   decodeTimestampToTimeSpec, encode, encodeTimeSpecToTimestamp,
 } from '../js/node.js';
+import { catchError } from './messages-helpers.js';
 
 const hex = (bytes) => Buffer.from(bytes).toString('hex');
 
-const errorOf = (fn) => {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('no error');
-};
 
 /** The Set extension of @msgpack/msgpack's README: each side calls the codec again for the payload. */
 const setCodec = () => {
@@ -38,7 +31,7 @@ describe("1: a fault inside an extension's own fastmp call is located at the ext
     // { a: 1, list: [0, { s: Set }] } with the payload [1, 0xc1]: the ext (c7 03 01) at byte 14.
     const bytes = Uint8Array.of(0x82, 0xa1, 0x61, 0x01, 0xa4, 0x6c, 0x69, 0x73, 0x74, 0x92, 0x00, 0x81, 0xa1, 0x73,
       0xc7, 0x03, 0x01, 0x92, 0x01, 0xc1);
-    const err = errorOf(() => decode(bytes, { extensionCodec: setCodec() }));
+    const err = catchError(() => decode(bytes, { extensionCodec: setCodec() }));
     expect(err).toBeInstanceOf(DecodeError);
     // (7b94542: path '$[1]' and offset 2, the payload's own, as if at the outer message's byte 2.)
     expect(err).toMatchObject({ code: 'TAG', path: '$.list[1].s', offset: 14 });
@@ -46,7 +39,7 @@ describe("1: a fault inside an extension's own fastmp call is located at the ext
   });
 
   test('encode: the path and offset are the value\'s, in the outer output', () => {
-    const err = errorOf(() => encode({ a: 1, list: [0, { s: new Set([1, 2n]) }] }, { extensionCodec: setCodec() }));
+    const err = catchError(() => encode({ a: 1, list: [0, { s: new Set([1, 2n]) }] }, { extensionCodec: setCodec() }));
     // 82 a1 61 01 a4 'list' 92 00 81 a1 73: the Set is written at byte 14.
     expect(err).toMatchObject({ code: 'TYPE', path: '$.list[1].s', offset: 14 });
     expect(err.message).toMatch(/bigint 2n/);
@@ -72,7 +65,7 @@ describe("1: a fault inside an extension's own fastmp call is located at the ext
     expect(calls).toBe(1);
     expect(err).toMatchObject({ code: 'LENGTH', path: '$[1]', offset: 2, streamOffset: 0 });
     expect(err.needed).toBeUndefined();
-    const sync = errorOf(() => decode(wire, { extensionCodec: codec }));
+    const sync = catchError(() => decode(wire, { extensionCodec: codec }));
     expect(sync).toMatchObject({ code: 'LENGTH', path: '$[1]', offset: 2 });
     expect(sync.needed).toBeUndefined();
   });
@@ -93,7 +86,7 @@ describe('2: a decoder registered for ext 0x72 or 0x74 decides, also when it ret
     expect([typed.type, hex(typed.data)]).toEqual([0x74, '07000000c0']);
     // Without those decoders, msgpackr's reading stays.
     expect(decode(Uint8Array.of(0xc7, 0x05, 0x74, 0x07, 0x00, 0x00, 0x00, 0xc0), { extensionCodec: new Codec() })).toEqual(Float32Array.of(-2));
-    expect(errorOf(() => decode(Uint8Array.of(0xd4, 0x72, 0x05), { extensionCodec: new Codec() })).code).toBe('UNSUPPORTED');
+    expect(catchError(() => decode(Uint8Array.of(0xd4, 0x72, 0x05), { extensionCodec: new Codec() })).code).toBe('UNSUPPORTED');
     // At a shaped typed-array position the shape decides (the same paragraph): the codec is not asked.
     expect(decode(Uint8Array.of(0x81, 0xa1, 0x76, 0xc7, 0x05, 0x74, 0x07, 0x00, 0x00, 0x00, 0xc0), { extensionCodec: codec, shape: { v: Float32Array } }))
       .toEqual({ v: Float32Array.of(-2) });
@@ -106,7 +99,7 @@ describe('3: a frozen error thrown by an extension passes through as itself', ()
     const codec = new ExtensionCodec();
     codec.register({ type: 1, decode: () => { throw thrown; } });
     // (7b94542: the engine's TypeError "Cannot assign to read only property 'offset'".)
-    expect(errorOf(() => decode(Uint8Array.of(0x81, 0xa1, 0x70, 0x91, 0xd4, 0x01, 0x00), { extensionCodec: codec }))).toBe(thrown);
+    expect(catchError(() => decode(Uint8Array.of(0x81, 0xa1, 0x70, 0x91, 0xd4, 0x01, 0x00), { extensionCodec: codec }))).toBe(thrown);
   });
 
   test('from an encoder, nested in a map and an array', () => {
@@ -114,7 +107,7 @@ describe('3: a frozen error thrown by an extension passes through as itself', ()
     const codec = new ExtensionCodec();
     codec.register({ type: 1, encode: (v) => (v instanceof Set ? (() => { throw thrown; })() : null) });
     // (7b94542: the engine's TypeError "Cannot add property Symbol(fastmp.pathSegments), object is not extensible".)
-    expect(errorOf(() => encode({ p: [new Set()] }, { extensionCodec: codec }))).toBe(thrown);
+    expect(catchError(() => encode({ p: [new Set()] }, { extensionCodec: codec }))).toBe(thrown);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   Decoder, ExtensionCodec, FastmpError, alloc, asBools, createFastmpSync, decode, decodeAsync, decodeFrom, decodeMulti, encode, free,
   refresh,
 } from '../js/node.js';
+import { catchError } from './messages-helpers.js';
 
 const detachedDataView = () => {
   const buffer = new ArrayBuffer(8);
@@ -17,14 +18,6 @@ const detachedDataView = () => {
   return view;
 };
 
-const errorOf = (fn) => {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('no error');
-};
 
 describe('1: an extension codec is asked first for ext 0x74 and 0x72, whoever made it', () => {
   class Point {
@@ -52,7 +45,7 @@ describe('1: an extension codec is asked first for ext 0x74 and 0x72, whoever ma
     const codec = new Codec();
     const typed = Uint8Array.of(0xc7, 5, 0x74, 7, 0, 0, 0, 0xc0); // ext 8 0x74: one Float32 (code 7), -2
     expect(decode(typed, { extensionCodec: codec })).toEqual(Float32Array.of(-2));
-    expect(errorOf(() => decode(Uint8Array.of(0xd4, 0x72, 5), { extensionCodec: codec })).code).toBe('UNSUPPORTED');
+    expect(catchError(() => decode(Uint8Array.of(0xd4, 0x72, 5), { extensionCodec: codec })).code).toBe('UNSUPPORTED');
   });
 });
 
@@ -169,7 +162,7 @@ describe('4: decodeFrom() and decodeMulti() copy a value, not the rest of the in
     expect(second.value.bin.buffer).not.toBe(third.value.bin.buffer);
     // An error in a later value counts its offset in the whole input.
     const cut = bytes.slice(0, 2 * one.length - 1);
-    const err = errorOf(() => decoder.decodeFrom(new Uint8Array(new SharedArrayBuffer(cut.length)).fill(0).map((_, i) => cut[i]), one.length));
+    const err = catchError(() => decoder.decodeFrom(new Uint8Array(new SharedArrayBuffer(cut.length)).fill(0).map((_, i) => cut[i]), one.length));
     expect(['TRUNCATED', 'LENGTH']).toContain(err.code);
     expect(err.offset).toBeGreaterThanOrEqual(one.length);
   });
@@ -212,7 +205,7 @@ describe('5: alloc() and free() keep their books in O(log n) a call', () => {
     others.forEach((x, i) => i % 2 === 0 && free(x));
     const part = gone.subarray(2, 6);
     free(gone);
-    expect(errorOf(() => encode({ part })).code).toBe('FREED');
+    expect(catchError(() => encode({ part })).code).toBe('FREED');
     expect(decode(encode({ part: keep.subarray(1, 3) }), { shape: { part: Float32Array } }).part).toEqual(Float32Array.of(2, 2));
     others.forEach((x, i) => i % 2 === 1 && free(x));
     free(keep);
@@ -226,7 +219,7 @@ describe('6: a detached DataView input is DETACHED on every entry point', () => 
     ['decodeMulti', (x) => [...decodeMulti(x)]],
     ['createFastmpSync({ backend: "js" }).decode', (x) => createFastmpSync({ backend: 'js' }).decode(x)],
   ])('%s', (fn, call) => {
-    const err = errorOf(() => call(detachedDataView()));
+    const err = catchError(() => call(detachedDataView()));
     expect(err).toBeInstanceOf(FastmpError);
     expect(err.code).toBe('DETACHED');
     expect(err.message).toContain(`${fn.split('.').at(-1)}() was given a DataView whose buffer is detached`);
@@ -240,7 +233,7 @@ describe('6: a detached DataView input is DETACHED on every entry point', () => 
   });
 
   test('encode() names it a DataView', () => {
-    const err = errorOf(() => encode({ d: detachedDataView() }));
+    const err = catchError(() => encode({ d: detachedDataView() }));
     expect(err.code).toBe('DETACHED');
     expect(err.message).toContain('encode() was given a DataView whose buffer is detached');
   });
@@ -251,8 +244,8 @@ describe('7: every growth-detached alloc() array is STALE, asBools() too', () =>
     const bools = alloc(Uint8Array, 16).fill(1);
     const grow = alloc(Uint8Array, 64 << 20); // wasm memory grows: `bools` is detached
     try {
-      expect(errorOf(() => asBools(bools)).code).toBe('STALE');
-      expect(errorOf(() => encode({ bools })).code).toBe('STALE');
+      expect(catchError(() => asBools(bools)).code).toBe('STALE');
+      expect(catchError(() => encode({ bools })).code).toBe('STALE');
       expect(asBools(refresh(bools)).length).toBe(16);
     } finally {
       free(grow);
