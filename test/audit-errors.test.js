@@ -91,6 +91,7 @@ describe('user code that detaches the input mid-decode: DETACHED, never the engi
           });
           const at = bytes.length - 2; // the second value's byte in the stream
           expect([name, fn, how, got, err.code, err.streamOffset]).toEqual([name, fn, how, [1], 'DETACHED', at]);
+          expect(err.message.match(/of the stream/g)).toEqual(['of the stream']); // (where the value starts, said once)
         }
       }
     }

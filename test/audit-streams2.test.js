@@ -105,6 +105,28 @@ async function collect(iterable) {
   return out;
 }
 
+test('a chunk that is a string (a Node stream with setEncoding()) is a TypeError that says so, in every stream decoder', async () => {
+  const { Readable } = await import('node:stream');
+  const text = () => Readable.from([Buffer.from(encode({ a: 1 }))]).setEncoding('latin1');
+  const settle = async (run) => {
+    try {
+      await run();
+    } catch (err) {
+      return err;
+    }
+    return null;
+  };
+  for (const run of [
+    () => decodeAsync(text()),
+    async () => { for await (const v of decodeMultiStream(text())) void v; },
+    async () => { for await (const v of decodeArrayStream(text())) void v; },
+  ]) {
+    const err = await settle(run);
+    expect(err).toBeInstanceOf(TypeError);
+    expect(err.message).toMatch(/a chunk that is a string .*setEncoding\(\)/);
+  }
+});
+
 describe('confirmed: a source that refills one buffer for every chunk (docs/messages.md "Nothing holds on to a chunk")', () => {
   // Every value kept until the stream ends, then compared with decode() of its bytes: bins,
   // raw strs, ExtData payloads and shaped typed arrays (bins, msgpackr's ext 0x74 and plain

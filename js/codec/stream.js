@@ -78,8 +78,8 @@ async function* readerIterable(stream) {
 const runsCallerCode = (decoder) => decoder.mapKeyConverter != null || decoder.config.keyDecoder != null
   || decodesCallerCode(decoder.extensionCodec);
 
-/** DETACHED: the chunk a value at stream byte `at` lies in was detached or shrunk (by the consumer's loop body) before that value was read. */
-const detachedChunk = (at) => new FastmpError('DETACHED', `fastmp: the stream's chunk was detached or shrunk by the loop's body, before the value at byte ${at} of the stream`, -1, 0);
+/** DETACHED: the chunk a value lies in was detached or shrunk (by the consumer's loop body) before that value was read (located() says where it starts). */
+const detachedChunk = () => new FastmpError('DETACHED', 'fastmp: the stream\'s chunk was detached or shrunk by the loop\'s body before this value was read', -1, 0);
 
 /** A read that failed only because the input stops too early (not a nested call's error an extension threw: fromCallerCode()). */
 const isIncomplete = (err) => err instanceof FastmpError && (err.code === 'TRUNCATED' || err.code === 'LENGTH') && err.needed !== undefined;
@@ -122,7 +122,10 @@ class Tail {
  * values still to come. (A stale packView() output or a freed alloc() array
  * is refused here: STALE, FREED.)
  */
-const chunkOf = (value, decoder, fn) => readable(decoder, value, fn);
+const chunkOf = (value, decoder, fn) => {
+  if (typeof value === 'string') throw new TypeError(`fastmp: ${fn}() reads a stream of bytes, and was given a chunk that is a string (a Node stream with setEncoding(), a TextDecoderStream): read the stream as bytes`);
+  return readable(decoder, value, fn);
+};
 
 /** chunk[from, to) as a plain Uint8Array view (no species: a subclass's constructor is not asked). */
 const viewOf = (chunk, from, to) => new Uint8Array(bufferOf(chunk), byteOffsetOf(chunk) + from, to - from);
@@ -192,7 +195,7 @@ class StreamReader {
     }
     const start = this.at;
     // (The consumer's loop body ran since the chunk's last value: it may have detached or shrunk the chunk.)
-    if (start > 0 && lengthOf(this.chunk) < this.chunkLength) throw this.located(detachedChunk(this.chunkStart + start), this.chunkStart + start);
+    if (start > 0 && lengthOf(this.chunk) < this.chunkLength) throw this.located(detachedChunk(), this.chunkStart + start);
     // (A view from the value's start: errors count from it.)
     const bytes = viewOf(this.chunk, start, this.chunkLength);
     let cut = false; // (the scanner found the chunk's end inside the value: its place is kept for the tail, which starts at the same byte)
