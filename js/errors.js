@@ -131,7 +131,7 @@ export function msgpackError(code, index, offset, bytes, count = 0, extra = {}) 
     case 'RANGE':
       return decodeError(code, `${at} is ${formatValue(value)} (${describeTag(tag)}), which ${withArticle(target)} cannot hold exactly`, index, offset, value);
     case 'TRAILING':
-      return decodeError(code, `${extraBytes(length - offset, length, offset)} after the array (use unpackFrom to read a prefix)`, index, offset);
+      return decodeError(code, `${extraBytes(length - offset, length, offset)} after the array (use ${target} to read a prefix)`, index, offset);
     default:
       return decodeError(code, `internal error ${code} at element ${index}, byte ${offset}`, index, offset);
   }

@@ -225,7 +225,7 @@ export function unpack(core, bytes, Type, options) {
   const length = usableLength(input, 'unpack');
   refuse(input, 'unpack', bytes);
   const value = unpackAt(core, input, length, kind, 0, integralFloats, 'unpack', bytes);
-  if (CURSOR.pos !== length) throw trailing(CURSOR.pos, input, length);
+  if (CURSOR.pos !== length) throw trailing(CURSOR.pos, input, length, 'unpackFrom');
   return value;
 }
 
@@ -247,7 +247,7 @@ export function unpackBool(core, bytes) {
   const length = usableLength(input, 'unpackBool');
   refuse(input, 'unpackBool', bytes);
   const value = unpackAt(core, input, length, BOOL, 0, false, 'unpackBool', bytes);
-  if (CURSOR.pos !== length) throw trailing(CURSOR.pos, input, length);
+  if (CURSOR.pos !== length) throw trailing(CURSOR.pos, input, length, 'unpackBoolFrom');
   return value;
 }
 
@@ -278,9 +278,9 @@ function unpackOther(core, input, length, kind, start, integralFloats, fn, origi
 }
 
 /**
- * Bytes after the array. The input may be a packView() output that the call's
+ * Bytes after the array (`prefix`: the function that reads one). The input may be a packView() output that the call's
  * memory growth detached (length 0 now): the message needs only its length.
  */
-function trailing(end, input, length) {
-  return msgpackError('TRAILING', NO_INDEX, end, lengthOf(input) === length ? input : new Uint8Array(length));
+function trailing(end, input, length, prefix) {
+  return msgpackError('TRAILING', NO_INDEX, end, lengthOf(input) === length ? input : new Uint8Array(length), 0, { target: prefix });
 }

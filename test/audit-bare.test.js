@@ -4,7 +4,7 @@
 // finding that failed on 76530ce; "(confirmed)" holds what was checked and
 // found right that no other test covers.
 import { describe, expect, test } from 'vitest';
-import { createFastmpSync, packBool, packBoolView } from '../js/index.js';
+import { createFastmpSync, pack, packBool, packBoolView, unpack, unpackBool } from '../js/index.js';
 import { jsBelowFor } from '../js/crossovers.js';
 import { KINDS } from '../js/kinds.js';
 
@@ -50,6 +50,20 @@ describe('1: packBool() / packBoolView() of an array whose length is no array le
       expect(outcome(() => fm[fn](new Proxy([true, false], {}))).bytes).toBe('92c3c2');
     }
   });
+});
+
+test('bytes after the array: the message names the function that reads a prefix (unpackFrom, unpackBoolFrom)', () => {
+  const tail = (bytes) => Uint8Array.of(...bytes, 0xc0);
+  const messageOf = (fn) => {
+    try {
+      fn();
+    } catch (err) {
+      return `${err.code}: ${err.message}`;
+    }
+    return 'no error';
+  };
+  expect(messageOf(() => unpack(tail(pack(new Int8Array([1]))), Int8Array))).toMatch(/^TRAILING: .*use unpackFrom to read a prefix/);
+  expect(messageOf(() => unpackBool(tail(packBool([true]))))).toMatch(/^TRAILING: .*use unpackBoolFrom to read a prefix/);
 });
 
 describe('every build, at the crossovers (confirmed)', () => {
