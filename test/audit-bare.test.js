@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { createFastmpSync, pack, packBool, packBoolView, unpack, unpackBool } from '../js/index.js';
 import { jsBelowFor } from '../js/crossovers.js';
 import { KINDS } from '../js/kinds.js';
+import { catchError } from './messages-helpers.js';
 
 const BUILDS = [
   ['js', { backend: 'js' }],
@@ -55,12 +56,8 @@ describe('1: packBool() / packBoolView() of an array whose length is no array le
 test('bytes after the array: the message names the function that reads a prefix (unpackFrom, unpackBoolFrom)', () => {
   const tail = (bytes) => Uint8Array.of(...bytes, 0xc0);
   const messageOf = (fn) => {
-    try {
-      fn();
-    } catch (err) {
-      return `${err.code}: ${err.message}`;
-    }
-    return 'no error';
+    const err = catchError(fn);
+    return `${err.code}: ${err.message}`;
   };
   expect(messageOf(() => unpack(tail(pack(new Int8Array([1]))), Int8Array))).toMatch(/^TRAILING: .*use unpackFrom to read a prefix/);
   expect(messageOf(() => unpackBool(tail(packBool([true]))))).toMatch(/^TRAILING: .*use unpackBoolFrom to read a prefix/);

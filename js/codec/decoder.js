@@ -12,7 +12,7 @@ import { BOOL, KIND_OF_NAME } from '../kinds.js';
 import { FieldReader, kernelUnpacks, smallInJs } from '../io.js';
 import { ELSEWHERE, refuse } from '../lifetimes.js';
 import { checkCount, decodeKind, leadingOwnForm, newCursor } from '../wire.js';
-import { ExtensionCodec } from './ext.js';
+import { ExtensionCodec, decodesExt } from './ext.js';
 import { asInput, decoderConfig } from './options.js';
 import { describeTag } from '../tags.js';
 import { KeySegment, addSegment, fromCallerCode, inputError, show, textHint, withPath } from './path.js';
@@ -55,14 +55,6 @@ const callerKeys = (decoder, keys) => ({
  * payload, which is what a codec returns for a type no decoder takes.
  */
 const passedThrough = (value, type, data) => value !== null && typeof value === 'object' && value.type === type && value.data === data;
-
-/**
- * Whether a decoder is registered for `type` (a positive one) in the codec:
- * ours says (decodes()); @msgpack/msgpack's keeps them in `decoders`. (A
- * registered decoder decides, even when it returns an ExtData of the payload.)
- */
-const registered = (codec, type) => (typeof codec.decodes === 'function' ? codec.decodes(type) === true
-  : Array.isArray(codec.decoders) && codec.decoders[type] != null);
 
 /**
  * @typedef {object} DecoderOptions
@@ -650,7 +642,7 @@ export class Decoder {
       throw fromCallerCode(err, start);
     }
     this.afterUserCode(start);
-    if ((type === EXT_TYPED_ARRAY || type === EXT_RECORD) && passedThrough(value, type, data) && !registered(this.extensionCodec, type)) {
+    if ((type === EXT_TYPED_ARRAY || type === EXT_RECORD) && passedThrough(value, type, data) && !decodesExt(this.extensionCodec, type)) {
       if (type === EXT_TYPED_ARRAY) return typedFromExt(data, start);
       throw this.record(start);
     }
@@ -845,7 +837,7 @@ export class Decoder {
 
   /** A value at a shaped position that the shape does not take (a msgpackr record: the records error). */
   notShaped(start, expected) {
-    if (this.extTypeAt(start) === EXT_RECORD && !registered(this.extensionCodec, EXT_RECORD)) return this.record(start);
+    if (this.extTypeAt(start) === EXT_RECORD && !decodesExt(this.extensionCodec, EXT_RECORD)) return this.record(start);
     return inputError('TYPE', `expected ${expected} at byte ${start}, found ${describeTag(this.bytes[start])}`, start);
   }
 

@@ -23,7 +23,7 @@ import { dateTime, isMap, isSet, lengthOf, typedArrayName, viewBytes } from '../
 import { BOOL, KIND_OF_NAME, kindOfName } from '../kinds.js';
 import { refuse, refuseSized } from '../lifetimes.js';
 import { MAX_ELEMENTS } from '../wire.js';
-import { ExtData, ExtensionCodec } from './ext.js';
+import { ExtData, ExtensionCodec, encodesTimestamps } from './ext.js';
 import { encoderConfig } from './options.js';
 import { EntrySegment, KeySegment, addSegment, codecError, fromCallerCode, impostorError, show, withPath } from './path.js';
 import { jsPort } from './port-js.js';
@@ -590,9 +590,8 @@ export class Encoder {
     const kind = foreignKind(object);
     if (kind === Map) this.writeMapEntries(object, depth);
     else if (kind === Set) this.writeSetValues(object, depth);
-    // (When the codec has a timestamp encoder, type -1, which asks instanceof Date:
-    // ours and @msgpack/msgpack's keep it in builtInEncoders[0].)
-    else if (kind === Date && !(object instanceof Date) && this.extensionCodec.builtInEncoders?.[0] != null) this.writeDate(object);
+    // (When the codec has a timestamp encoder, which asks instanceof Date and so did not take it.)
+    else if (kind === Date && !(object instanceof Date) && encodesTimestamps(this.extensionCodec)) this.writeDate(object);
     else this.writeMap(object, depth);
   }
 

@@ -106,6 +106,14 @@ export class ExtensionCodec {
 }
 
 /**
+ * What a codec, ours or @msgpack/msgpack's (the same fields), has registered:
+ * a decoder for ext `type` (0 to 127; such a decoder decides, even when it
+ * returns an ExtData of the payload), an encoder for timestamps (type -1).
+ */
+export const decodesExt = (codec, type) => codec.decoders?.[type] != null;
+export const encodesTimestamps = (codec) => codec.builtInEncoders?.[0] != null;
+
+/**
  * Whether decoding with `codec` may call a decoder of the caller's: any but
  * the built-in timestamp decoder, and any of a codec not of this class or
  * whose decode() is not this class's.
