@@ -5,15 +5,7 @@
 // live side by side.
 
 import { Core, readInitOptions, statsOf } from './core.js';
-import { bindPort } from './codec/bind.js';
-import { Decoder } from './codec/decoder.js';
-import { decodeMultiOf, decoderOf } from './codec/decoding.js';
-import { Encoder } from './codec/encoder.js';
-import { ENCODER_OUTPUTS } from './codec/encoder-outputs.js';
-import { encoderOf } from './codec/encoding.js';
-import { DECODER_EXTRAS } from './codec/decoder-extras.js';
-import { decodeFrom as decodeFromOf } from './codec/decoder-inputs.js';
-import * as streams from './codec/stream.js';
+import { makeCodec } from './codec/make.js';
 import { PACK, STRINGS, UNPACK } from './io.js';
 import * as strings from './strings.js';
 import * as typed from './typed.js';
@@ -37,16 +29,7 @@ function makeInstance(core) {
     free: (x) => typed.free(core, x),
     refresh: (x) => typed.refresh(core, x),
     ...stringMethods,
-    encode: (value, options) => encoderOf(core, options).encode(value),
-    encodeInto: (value, target, offset = 0, options = undefined) => ENCODER_OUTPUTS.encodeInto(encoderOf(core, options), value, target, offset),
-    Encoder: bindPort(Encoder, core, ENCODER_OUTPUTS),
-    decode: (bytes, options) => decoderOf(core, options).decode(bytes),
-    decodeFrom: (bytes, options) => decodeFromOf(decoderOf(core, options), bytes, 0),
-    decodeMulti: (bytes, options) => decodeMultiOf(core, bytes, options),
-    Decoder: bindPort(Decoder, core, DECODER_EXTRAS),
-    decodeAsync: async (stream, options) => streams.decodeAsync(new Decoder(options, core), stream), // (async: bad options reject)
-    decodeMultiStream: (stream, options) => streams.decodeMultiStream(new Decoder(options, core), stream),
-    decodeArrayStream: (stream, options) => streams.decodeArrayStream(new Decoder(options, core), stream),
+    ...makeCodec(core),
     backend: () => core.builtAs(),
     memoryStats: () => statsOf(core),
   };

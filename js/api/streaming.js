@@ -12,11 +12,11 @@ import * as streams from '../codec/stream.js';
 /** A Decoder of the default instance (as it is when the Decoder is made). */
 export const Decoder = /* @__PURE__ */ uses(UNPACK, /* @__PURE__ */ bindPort(CodecDecoder, current, DECODER_EXTRAS));
 
-/** One value from an async iterable of chunks (a Node stream, a web ReadableStream); bad options reject, as the stream's errors do. */
-export const decodeAsync = /* @__PURE__ */ uses(UNPACK, async (stream, options) => streams.decodeAsync(new CodecDecoder(options, current()), stream));
+/** One value from an async iterable of chunks (a Node stream, a web ReadableStream). */
+export const decodeAsync = /* @__PURE__ */ uses(UNPACK, (stream, options) => streams.decodeAsyncOn(current(), stream, options));
 
 /** The values of a stream as they complete. */
-export const decodeMultiStream = /* @__PURE__ */ uses(UNPACK, (stream, options) => streams.decodeMultiStream(new CodecDecoder(options, current()), stream));
+export const decodeMultiStream = /* @__PURE__ */ uses(UNPACK, (stream, options) => streams.decodeMultiStreamOn(current(), stream, options));
 
 /** The elements of the one array a stream holds, as they complete. */
-export const decodeArrayStream = /* @__PURE__ */ uses(UNPACK, (stream, options) => streams.decodeArrayStream(new CodecDecoder(options, current()), stream));
+export const decodeArrayStream = /* @__PURE__ */ uses(UNPACK, (stream, options) => streams.decodeArrayStreamOn(current(), stream, options));

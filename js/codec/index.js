@@ -78,17 +78,10 @@
 // TypeError / RangeError, never a FastmpError.
 
 import { bindPort } from './bind.js';
-import { Decoder as BaseDecoder } from './decoder.js';
-import { decodeMultiOf, decoderOf } from './decoding.js';
-import { Encoder as BaseEncoder } from './encoder.js';
-import { ENCODER_OUTPUTS } from './encoder-outputs.js';
-import { encoderOf } from './encoding.js';
 import { ExtData, ExtensionCodec } from './ext.js';
+import { makeCodec } from './make.js';
 import { jsPort } from './port-js.js';
 import { MapOf, Optional, mapOf, optional } from './shape.js';
-import { DECODER_EXTRAS } from './decoder-extras.js';
-import { decodeFrom as decodeFromOf } from './decoder-inputs.js';
-import * as streams from './stream.js';
 import { BoolArray, asBools } from './typed.js';
 
 export {
@@ -96,26 +89,7 @@ export {
   encodeTimeSpecToTimestamp, encodeTimestampExtension,
 } from './timestamp.js';
 export { DecodeError, FastmpError } from '../errors.js';
-export { BoolArray, ExtData, ExtensionCodec, MapOf, Optional, asBools, bindPort, jsPort, mapOf, optional };
-
-/**
- * The codec over a port (an instance's core, or the pure-JS port): classes
- * bound to it, and functions that reuse the port's Encoder and Decoder
- * between calls, as the module API's do.
- * @param {import('./port-contract.js').Port} port
- */
-export const makeCodec = (port) => ({
-  Encoder: bindPort(BaseEncoder, port, ENCODER_OUTPUTS),
-  Decoder: bindPort(BaseDecoder, port, DECODER_EXTRAS),
-  encode: (value, options) => encoderOf(port, options).encode(value),
-  encodeInto: (value, target, offset = 0, options = undefined) => ENCODER_OUTPUTS.encodeInto(encoderOf(port, options), value, target, offset),
-  decode: (bytes, options) => decoderOf(port, options).decode(bytes),
-  decodeFrom: (bytes, options) => decodeFromOf(decoderOf(port, options), bytes, 0),
-  decodeMulti: (bytes, options) => decodeMultiOf(port, bytes, options),
-  decodeAsync: async (stream, options) => streams.decodeAsync(new BaseDecoder(options, port), stream), // (async: bad options reject)
-  decodeMultiStream: (stream, options) => streams.decodeMultiStream(new BaseDecoder(options, port), stream),
-  decodeArrayStream: (stream, options) => streams.decodeArrayStream(new BaseDecoder(options, port), stream),
-});
+export { BoolArray, ExtData, ExtensionCodec, MapOf, Optional, asBools, bindPort, jsPort, makeCodec, mapOf, optional };
 
 /** The codec over the pure-JS port. */
 export const {

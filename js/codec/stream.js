@@ -22,6 +22,7 @@
 import { bufferOf, byteOffsetOf, copyInto, lengthOf, usableLength } from '../args.js';
 import { FastmpError } from '../errors.js';
 import { describeTag } from '../tags.js';
+import { Decoder } from './decoder.js';
 import { decodeFrom, readable } from './decoder-inputs.js';
 import { decodesCallerCode } from './ext.js';
 import { inputError, show, textHint, withPath } from './path.js';
@@ -427,7 +428,15 @@ export const decodeMultiStream = (decoder, source) => valuesOf(decoder, source, 
  */
 export const decodeArrayStream = (decoder, source) => valuesOf(decoder, source, 0, true, 'decodeArrayStream');
 
-
+/**
+ * The three as an API's functions over `port` (the module API's default
+ * instance, an instance's core, the pure-JS port): a new Decoder of `options`
+ * for each stream. decodeAsyncOn() is async, so that bad options reject as the
+ * stream's errors do.
+ */
+export const decodeAsyncOn = async (port, source, options) => decodeAsync(new Decoder(options, port), source);
+export const decodeMultiStreamOn = (port, source, options) => decodeMultiStream(new Decoder(options, port), source);
+export const decodeArrayStreamOn = (port, source, options) => decodeArrayStream(new Decoder(options, port), source);
 
 /**
  * The element count of the array header at bytes[0] (its elements may not be
