@@ -147,9 +147,11 @@ function readHeader(kind, bytes, at, len) {
     if (first === 0xff) throw derError('DER_LENGTH', kind, lengthAt, `length octet 0xFF at byte ${lengthAt} is reserved (X.690 8.1.3.5)`);
     if (octets > 4) throw derError('DER_LENGTH', kind, lengthAt, `length at byte ${lengthAt} takes ${octets} octets; lengths above 2^32-1 are not supported`);
     if (len - start < octets) throw new FastmpError('TRUNCATED', `${kind.name}: input ends inside the length at byte ${lengthAt}`, NO_INDEX, lengthAt);
-    length = 0;
-    for (let k = 0; k < octets; k++) length = length * 256 + bytes[start + k];
-    if (bytes[start] === 0 || length < 0x80) {
+    // Each octet read once (a SharedArrayBuffer's may change between two readings).
+    const lead = bytes[start];
+    length = lead;
+    for (let k = 1; k < octets; k++) length = length * 256 + bytes[start + k];
+    if (lead === 0 || length < 0x80) {
       throw derError('DER_NONMINIMAL', kind, lengthAt, `length ${length} at byte ${lengthAt} takes ${octets + 1} octets where DER requires the fewest (${headerSize(length) - 1})`);
     }
     start += octets;
@@ -193,8 +195,11 @@ function jsEncodeNarrow(kind, value, out, at) {
 
 // The arrays the short decodes fill for String.fromCharCode.apply: one of
 // each length below SMALL, made once (as packed arrays of small ints, the
-// fastest for apply) and refilled whole by every call of that length.
-const ARRAYS = [];
+// fastest for apply) and refilled whole by every call of that length. Kept
+// by an object of no prototype: a length whose array is not made yet is looked
+// up nowhere else, where a polluted index (Object.prototype[3] = …) would be
+// taken for the array.
+const ARRAYS = /* @__PURE__ */ Object.create(null);
 const arrayOf = (n) => ARRAYS[n] ?? (ARRAYS[n] = new Array(n).fill(0));
 
 /** BMP content bytes[start, end) (fewer than SMALL chars) as a string, checked. */
