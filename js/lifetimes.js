@@ -104,6 +104,14 @@ function releasedError(view, fn) {
 let released = null;
 export const watchReleased = () => void (released = releasedError);
 
+/**
+ * Whether `buffer` is the memory of a heap that has handed out a view of it
+ * (or another owner's): a small view from its offset 0, which refuse() reads
+ * as memory outside (belowOwned()), still lies in memory that a call's growth
+ * detaches. (Before any heap hands out a view, none exists: no lookup.)
+ */
+export const isOwned = (buffer) => released !== null && OWNERS.has(buffer);
+
 /** The error for a detached view: FREED or STALE where releasedError() knows it, else DETACHED. */
 export function detachedError(view, fn) {
   return released?.(view, fn) ?? lifetimeError('DETACHED', `${fn}() was given ${describeView(view)} whose buffer is detached (or a resizable buffer shrank below it)`);

@@ -10,7 +10,7 @@ import { plural } from '../text.js';
 import { FastmpError, extraBytes } from '../errors.js';
 import { BOOL, KIND_OF_NAME } from '../kinds.js';
 import { FieldReader, kernelUnpacks, smallInJs } from '../io.js';
-import { ELSEWHERE, refuse } from '../lifetimes.js';
+import { ELSEWHERE, isOwned, refuse } from '../lifetimes.js';
 import { checkCount, decodeKind, leadingOwnForm, newCursor } from '../wire.js';
 import { ExtensionCodec, decodesExt } from './ext.js';
 import { asInput, decoderConfig } from './options.js';
@@ -197,7 +197,9 @@ export class Decoder {
   mustCopy(bytes, original, fn) {
     if (refuse(bytes, fn, original) !== ELSEWHERE) return true;
     const buffer = bufferOf(bytes);
-    return isShared(buffer) || (this.keptBuffers !== null && this.keptBuffers.has(buffer));
+    // (A small view from offset 0 of wasm memory, which refuse() reads as memory outside, is wasm memory all the same:
+    // a shaped decode's kernels may grow memory, which detaches it. Asked only of shaped decodes: an unshaped one runs no kernel.)
+    return isShared(buffer) || (this.keptBuffers !== null && this.keptBuffers.has(buffer)) || (this.shape !== null && isOwned(buffer));
   }
 
   /**

@@ -113,6 +113,8 @@ class WasmStore {
   constructor(core, initialBytes) {
     this.core = core;
     this.heap = core.heap;
+    // A store is made by the call that borrows it first: the growth its region makes is that call's own (start()).
+    this.made = heapVerbs.epochOf(this.heap);
     this.region = heapVerbs.region(this.heap, Math.max(initialBytes, 64));
     this.since = 0;
   }
@@ -129,7 +131,8 @@ class WasmStore {
 
   /** At the start of every encode: the memory epoch from which growth is the call's own (live()). */
   start() {
-    this.since = heapVerbs.epochOf(this.heap);
+    this.since = this.made ?? heapVerbs.epochOf(this.heap);
+    this.made = null;
   }
 
   stop() {}
