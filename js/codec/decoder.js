@@ -167,6 +167,7 @@ export class Decoder {
   leave() {
     this.bytes = EMPTY;
     this.view = EMPTY_VIEW;
+    this.reader = null; // (a shaped field's FieldReader holds the input too)
     this.entered = false;
   }
 

@@ -230,7 +230,7 @@ export class Encoder {
       return finish(this);
     } finally {
       this.store.stop();
-      pool.giveBack(this.store);
+      pool.giveBack(this.store, this.pos);
       this.store = null;
       this.bytes = NO_BYTES; // (an Encoder kept between calls holds no store's buffer)
       this.view = NO_VIEW;

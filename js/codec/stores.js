@@ -12,8 +12,15 @@ import { byteLengthOf, usableView } from '../args.js';
 import { PACK, packToStore } from '../io.js';
 import * as heapVerbs from '../wasm/heap.js';
 
-/** Idle stores a pool keeps (each as large as the largest message it held); others are released. */
+/** Idle stores a pool keeps (each as large as the largest message it held lately); others are released. */
 const POOLED_STORES = 4;
+/**
+ * A store of more bytes than this, given back by a call that used under a
+ * quarter of them, is released: one large message does not keep its size
+ * (JS memory, or a region of wasm memory that alloc() could use) for the
+ * instance's life, while large messages one after another reuse theirs.
+ */
+const STORE_KEPT = 1 << 20;
 
 /** The idle stores of one kind of one instance. */
 class StorePool {
@@ -27,8 +34,10 @@ class StorePool {
     return this.idle.pop() ?? new this.Store(this.core, initialBytes);
   }
 
-  giveBack(store) {
-    if (this.idle.length < POOLED_STORES) this.idle.push(store);
+  /** `store`, back from a call that wrote `used` bytes into it. */
+  giveBack(store, used) {
+    const size = store.bytes.length;
+    if (this.idle.length < POOLED_STORES && (size <= STORE_KEPT || used >= size >>> 2)) this.idle.push(store);
     else store.release();
   }
 }

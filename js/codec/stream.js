@@ -39,6 +39,16 @@ const STEP = 4096;
 const SCAN_BELOW = 256;
 /** The most nils refuseNeverUsed() adds beyond the tail's own length. */
 const PAD_AT_MOST = 1 << 16;
+/**
+ * The most bytes the tail keeps when no value that needed more has been cut
+ * lately: a larger tail is let go of when a value read from it used under a
+ * quarter of it, or after TAIL_IDLE_PULLS chunks that began with no value
+ * cut, so that one large value early in a long-lived stream does not hold its
+ * size for the stream's life, while large values cut one after another
+ * reuse it.
+ */
+const TAIL_KEPT = 1 << 20;
+const TAIL_IDLE_PULLS = 4;
 
 /** An AsyncIterable of a web ReadableStream (for engines whose streams are not iterable yet). */
 function asAsyncIterable(source) {
@@ -156,6 +166,7 @@ class StreamReader {
     this.chunkStart = 0; // where the chunk starts in the stream
     this.tail = new Tail(); // the value the chunk cut, from its first byte
     this.tailStart = 0; // where that value starts in the stream
+    this.tailIdle = 0; // chunks pulled since a value was last read from the tail
     this.first = -1; // the stream's first byte (for the hint of expectEnd())
     this.done = false;
     this.values = new ValueScanner(this.decoder);
@@ -166,6 +177,8 @@ class StreamReader {
 
   /** The next chunk (the current one is read to its end). False at the end of the stream. */
   async pull() {
+    // (Between values: no byte of the tail is read again.)
+    if (this.tail.bytes.length > TAIL_KEPT && ++this.tailIdle > TAIL_IDLE_PULLS) this.tail.bytes = EMPTY;
     while (!this.done) {
       const { done, value } = await this.chunks.next();
       if (done) this.done = true;
@@ -324,6 +337,9 @@ class StreamReader {
       // after the value, all of the current chunk: it reads on from them.)
       this.at -= tail.length - end;
       tail.length = end;
+      // (Its value read, no byte of the tail is read again.)
+      this.tailIdle = 0;
+      if (tail.bytes.length > TAIL_KEPT && end < tail.bytes.length >>> 2) tail.bytes = EMPTY;
       return { value };
     } catch (err) {
       throw this.located(err, this.tailStart);
