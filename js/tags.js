@@ -32,4 +32,4 @@ export const FIXED_SIZE = /* @__PURE__ */ new Uint8Array(256).map((_, tag) => {
 });
 
 /** Bytes of the header of a bin or an array (array16/32, bin8/16/32) from its tag; 1 for any other tag. */
-export const headerSize = (tag) => ({ 0xdc: 3, 0xdd: 5, 0xc4: 2, 0xc5: 3, 0xc6: 5 })[tag] ?? 1;
+export const headerSize = (tag) => (tag === 0xdc || tag === 0xc5 ? 3 : tag === 0xdd || tag === 0xc6 ? 5 : tag === 0xc4 ? 2 : 1); // (no object lookup: a polluted prototype has no say)

@@ -10,7 +10,7 @@ import { bufferOf, byteOffsetOf, copyInto, lengthOf } from '../args.js';
 import { FastmpError } from '../errors.js';
 import { dataViewOf } from './decoder.js';
 import { asInput } from './options.js';
-import { withPath } from './path.js';
+import { show, withPath } from './path.js';
 import { ValueScanner } from './scan.js';
 
 /**
@@ -21,7 +21,7 @@ export function decodeFrom(decoder, input, offset = 0) {
   if (decoder.entered) return decodeFrom(decoder.clone(), input, offset);
   const bytes = asInput(input, 'decodeFrom');
   if (!Number.isSafeInteger(offset) || offset < 0 || offset > bytes.length) {
-    throw new RangeError(`fastmp: decodeFrom() offset must be an integer from 0 to ${bytes.length}, not ${String(offset)}`);
+    throw new RangeError(`fastmp: decodeFrom() offset must be an integer from 0 to ${bytes.length}, not ${show(offset)}`);
   }
   decoder.entered = true;
   try {

@@ -2,6 +2,7 @@
 // @msgpack/msgpack's interface and order (built-in types, negative, are tried
 // before custom ones; an ExtData passes through as itself).
 
+import { show } from './path.js';
 import { timestampExtension } from './timestamp.js';
 
 /** An extension value as it is on the wire: a type from -128 to 127 and its payload. */
@@ -56,7 +57,7 @@ export class ExtensionCodec {
    */
   register({ type, encode, decode }) {
     if (!Number.isInteger(type) || type < -128 || type > 127) {
-      throw new TypeError(`fastmp: an extension type is an integer from -128 to 127, not ${String(type)}`);
+      throw new TypeError(`fastmp: an extension type is an integer from -128 to 127, not ${show(type)}`);
     }
     for (const [name, fn] of [['encode', encode], ['decode', decode]]) {
       if (fn != null && typeof fn !== 'function') throw new TypeError(`fastmp: extension ${type}: ${name} must be a function`);

@@ -75,9 +75,8 @@ export function withPath(err, decoding = false) {
   let path = '$';
   for (let i = segments.length - 1; i >= 0; i--) path += formatSegment(segments[i]);
   err.path = path;
-  err.message = err.message.startsWith('fastmp: ')
-    ? `fastmp: at ${path}: ${err.message.slice(8)}`
-    : `fastmp: at ${path}: ${err.message}`;
+  // (A path of more than 200 chars, a key of megabytes say, is cut in the message.)
+  err.message = `fastmp: at ${path.length > 200 ? `${path.slice(0, 200)}…` : path}: ${err.message.replace(/^fastmp: /, '')}`;
   delete err[SEGMENTS];
   return err;
 }
