@@ -221,9 +221,9 @@ export class Encoder {
    * call began, wherever it lies (js/codec/encoder-outputs.js, the outputs').
    */
   session(value, base, finish) {
-    this.entered = true;
     const pool = storePool(this.port);
     this.store = pool.borrow(this.initialBufferSize);
+    this.entered = true; // (after the borrow, which may fail: growth refused)
     const use = this.shared?.use;
     try {
       this.run(value, base);

@@ -37,9 +37,30 @@ export class EntrySegment {
   }
 }
 
+/**
+ * The engine's stack overflows passing outwards through the codec's arrays
+ * and maps: how many levels each has passed (addSegment(); a WeakMap, so that
+ * the error itself is untouched). withPath() tells by it the codec's own
+ * recursion from the caller's code (a getter, an extension) that ran out of
+ * stack by itself.
+ */
+const OVERFLOW_LEVELS = new WeakMap();
+
+/**
+ * The levels a stack overflow must have passed to be the codec's own: more
+ * than maxDepth's default lets a value have. (The codec at 100 levels is far
+ * from any engine's stack limit: an overflow there is the caller's code, or
+ * a caller that was already that deep.)
+ */
+const OWN_OVERFLOW_LEVELS = 100;
+
 /** Adds one segment (an array index or a map key) to an error passing outwards; returns it. */
 export function addSegment(err, segment) {
-  if (err instanceof FastmpError && Object.isExtensible(err)) (err[SEGMENTS] ??= []).push(segment);
+  if (err instanceof FastmpError) {
+    if (Object.isExtensible(err)) (err[SEGMENTS] ??= []).push(segment);
+  } else if (isStackOverflow(err)) {
+    OVERFLOW_LEVELS.set(err, (OVERFLOW_LEVELS.get(err) ?? 0) + 1);
+  }
   return err;
 }
 
@@ -65,11 +86,14 @@ export function fromCallerCode(err, offset) {
 /**
  * Writes the collected path into the error: err.path = '$.a[1]' and the
  * message starts with it. Errors of user code (extensions, getters) pass
- * through untouched. (`decoding`: the engine's stack overflow becomes a
- * DecodeError.)
+ * through untouched, the engine's stack overflow in them too. (The codec's
+ * own overflow, deeper than OWN_OVERFLOW_LEVELS, becomes a DEPTH error: with
+ * `decoding`, a DecodeError.)
  */
 export function withPath(err, decoding = false) {
-  if (isStackOverflow(err)) err = (decoding ? inputError : codecError)('DEPTH', 'value nested too deep for the engine\'s stack (lower maxDepth)', -1);
+  if (isStackOverflow(err) && OVERFLOW_LEVELS.get(err) > OWN_OVERFLOW_LEVELS) {
+    err = (decoding ? inputError : codecError)('DEPTH', 'value nested too deep for the engine\'s stack (lower maxDepth)', -1);
+  }
   if (!(err instanceof FastmpError) || err.path !== undefined || !Object.isExtensible(err)) return err;
   const segments = err[SEGMENTS] ?? [];
   let path = '$';
@@ -103,7 +127,7 @@ export function textHint(bytes) {
   return `: the input looks like ${what}, not MessagePack: it starts ${quoted}`;
 }
 
-/** The engine's own stack overflow: only reachable with a very large maxDepth. */
+/** The engine's stack overflow (the codec's own only with a very large maxDepth; addSegment() counts its levels). */
 const isStackOverflow = (err) => err instanceof RangeError && /call stack/i.test(err.message);
 
 function formatSegment(s) {
