@@ -17,6 +17,11 @@
 //      docs/asn1.md: "a definite length in its shortest form") refuses, with a value that no
 //      single state of the input holds. (The test needs the writer thread to run alongside:
 //      on a loaded machine it may, rarely, miss the race on HEAD; it can never fail once fixed.)
+//   3. Seen by the audit, fixed after it (fails on 7e9ceca): encoding a string as a one-byte
+//      kind reserved scratch for 3 bytes a char (the string's whole UTF-8), where only its first
+//      non-ASCII char is read: a string of 2^29 chars grew wasm memory to about 1.6 GB. Room
+//      for n + 3 bytes holds that char whole at any index; the test holds both (js/wasm/strings.js
+//      encodeNarrowChars()).
 //
 // Confirmed correct, and covered here because no other test does: the exact first bad char
 // (code, index, offset and value, against a plain X.680 loop) at every position of every kind,
@@ -287,6 +292,37 @@ describe.each(PATHS.map(([name]) => [name]))('%s: node-forge as a peer', (name) 
         const back = asn1.fromDer(forge.util.createBuffer(Buffer.from(ours).toString('binary')));
         expect(back.type).toBe(types[kind]);
         expect(back.value === text).toBe(true);
+      }
+    }
+  });
+});
+
+// ---- finding 3: a one-byte kind's scratch ------------------------------------------------------
+
+describe.each(['wasm-simd', 'wasm-scalar'])('finding 3, %s: a string encoded as a one-byte kind takes scratch for its length, not thrice', (name) => {
+  const options = { backend: name.slice(5), pureJs: 'never' };
+  let CHAR_CODE; // (the code a char out of the set gets, as the pure-JS path gives it)
+  beforeAll(() => { CHAR_CODE = outcome(() => fms['pure-js'].encodeIA5('\u00e9'), api.FastmpError)[0]; });
+
+  test('a 24 M-char string grows wasm memory by less than twice its length', async () => {
+    const fm = await api.createFastmp(options);
+    const n = 24 << 20;
+    const before = fm.memoryStats().wasmMemory;
+    expect(fm.encodeIA5('a'.repeat(n)).length).toBe(n);
+    expect(fm.memoryStats().wasmMemory - before).toBeLessThan(2 * n); // (was 3n and more)
+  });
+
+  test('with scratch full of valid chars from the call before, the first non-ASCII char is found at every index near the end', async () => {
+    const fm = await api.createFastmp(options);
+    for (const n of [200, 4099]) {
+      for (const [bad, width] of [['é', 1], ['\u20ac', 1], ['\u{1F600}', 2], ['\ud800', 1]]) {
+        for (let at = n - 8; at <= n - width; at++) {
+          fm.encodeIA5('A'.repeat(n + 8)); // (scratch holds 'A's past n)
+          const text = 'A'.repeat(at) + bad + 'A'.repeat(n - at - width);
+          expect(text.length).toBe(n);
+          const [code, index] = outcome(() => fm.encodeIA5(text), api.FastmpError);
+          expect([code, index], `${n} ${JSON.stringify(bad)} at ${at}`).toEqual([CHAR_CODE, at]);
+        }
       }
     }
   });

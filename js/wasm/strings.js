@@ -36,10 +36,13 @@ export function encodeNarrowChars(heap, kind, chars, n, original, header, fail, 
   if (typeof chars !== 'string') return encodeUnits(heap, kind, chars, n, original, header, fail, fn, n);
   // The string's UTF-8, which is its chars, one byte each, up to its first
   // non-ASCII char, whose first byte (>= 0xC2) is out of every set: checking
-  // n bytes finds the first bad char at its own index.
+  // n bytes finds the first bad char at its own index. Room for n + 3 bytes
+  // is room for that char whole (a writer writes no part of a char: 3 bytes,
+  // or 4 for a pair, from index n - 1 or n - 2 at the latest); what the
+  // writer leaves out after it is never read.
   const scratch = heapVerbs.scratchOf(heap);
-  heapVerbs.ensure(heap, scratch, AT + 3 * n, 0);
-  heapVerbs.writeText(heap, scratch, AT, chars, 'utf8', 3 * n);
+  heapVerbs.ensure(heap, scratch, AT + n + 3, 0);
+  heapVerbs.writeText(heap, scratch, AT, chars, 'utf8', n + 3);
   if (!heapVerbs.check8(heap, kind.check, heapVerbs.sourceIn(heap, scratch, AT, n))) throw fail(heapVerbs.failure(heap), chars);
   return heapVerbs.take(heap, scratch, AT - header, header + n);
 }
