@@ -619,7 +619,7 @@ interface EncoderOwnOptions<ContextType> {
 /** The map-key cache of a decoder: fastmp's or @msgpack/msgpack's CachedKeyDecoder fits. */
 export interface KeyDecoder {
   canBeCached(byteLength: number): boolean;
-  /** The key in bytes[start, start + byteLength), or undefined when it is not UTF-8. */
+  /** The key in bytes[start, start + byteLength). (fastmp's own cache returns undefined for bytes that are not UTF-8; a key of yours that is not a string is refused as `KEY`.) */
   decode(bytes: Uint8Array, start: number, byteLength: number): string | undefined;
 }
 
