@@ -13,6 +13,7 @@
 
 import { ANY, oneOf, readOptions } from './args.js';
 import { PACK, STRINGS, UNPACK, limitsOf } from './io.js';
+import { isNode } from './runtime.js';
 import { chooseBuild, compile, compileSync, moduleOf } from './loader.js';
 import * as heapVerbs from './wasm/heap.js';
 
@@ -323,7 +324,10 @@ const usedModules = (core) => MODULES.filter((m) => MARKED.has(m) || core.called
 export async function initFrom(finder, options) {
   const call = ++DEFAULT.calls;
   const core = coreFor(finder, options, 'init');
-  await core.loadAll(usedModules(core));
+  const used = usedModules(core);
+  // In Node what the entry can read synchronously is loaded now, as a call would load it: a call made before the promise settles finds no load under way.
+  if (isNode && core.given.length === 0) for (const m of used) core.loadSync(m, true);
+  await core.loadAll(used);
   install(core, call);
   return current().builtAs();
 }

@@ -111,7 +111,8 @@ const MODULE_MARK = { pack: 'fm_pack_f32', unpack: 'fm_unpack_f32', strings: 'fm
 export function moduleOf(compiled, what, modules = Object.keys(MODULE_MARK)) {
   const names = new Set(WebAssembly.Module.exports(compiled).map((e) => e.name));
   const module = modules.find((m) => names.has(MODULE_MARK[m]));
-  if (module === undefined || !names.has('fm_simd_enabled')) {
+  // (Its one import is the instance's memory: a module with a memory of its own, an older build's, would run its kernels where nothing reads.)
+  if (module === undefined || !names.has('fm_simd_enabled') || WebAssembly.Module.imports(compiled).length !== 1) {
     const files = modules.map((m) => `dist/fastmp-${m}-<build>.wasm`).join(' or ');
     throw new TypeError(`fastmp: ${what} is not fastmp's ${modules.join(' or ')} module (${files})`);
   }
