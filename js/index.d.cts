@@ -40,6 +40,8 @@ declare namespace fastmp {
   export type DecodeStream = api.DecodeStream;
   export type ExtensionEncoder<ContextType = undefined> = api.ExtensionEncoder<ContextType>;
   export type ExtensionDecoder<ContextType = undefined> = api.ExtensionDecoder<ContextType>;
+  export type ExtensionEncoderType<ContextType = undefined> = api.ExtensionEncoderType<ContextType>;
+  export type ExtensionDecoderType<ContextType = undefined> = api.ExtensionDecoderType<ContextType>;
   export type Extension<ContextType = undefined> = api.Extension<ContextType>;
   export type ExtensionCodecType<ContextType = undefined> = api.ExtensionCodecType<ContextType>;
   export type ExtData = api.ExtData;

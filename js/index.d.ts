@@ -411,6 +411,10 @@ export type ExtensionEncoder<ContextType = undefined> =
 export type ExtensionDecoder<ContextType = undefined> =
   (data: Uint8Array, type: number, context: ContextType) => unknown;
 
+/** @msgpack/msgpack's names for ExtensionEncoder and ExtensionDecoder, for code written against its types. */
+export type ExtensionEncoderType<ContextType = undefined> = ExtensionEncoder<ContextType>;
+export type ExtensionDecoderType<ContextType = undefined> = ExtensionDecoder<ContextType>;
+
 /** What ExtensionCodec.register() takes; either function may be left out (or null) for one direction only. */
 export interface Extension<ContextType = undefined> {
   /** An integer from -128 to 127 (negative types are msgpack's own: -1 is the timestamp). */
