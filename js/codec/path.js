@@ -127,8 +127,15 @@ export function textHint(bytes) {
   return `: the input looks like ${what}, not MessagePack: it starts ${quoted}`;
 }
 
-/** The engine's stack overflow (the codec's own only with a very large maxDepth; addSegment() counts its levels). */
-const isStackOverflow = (err) => err instanceof RangeError && /call stack/i.test(err.message);
+/**
+ * The engine's stack overflow (the codec's own only with a very large
+ * maxDepth; addSegment() counts its levels): V8's and JavaScriptCore's
+ * RangeError. Told by includes(), not a regular expression: V8 compiles one
+ * when it first runs, which at the stack's limit throws a SyntaxError (Node
+ * 24, Chromium). (SpiderMonkey's InternalError, "too much recursion", is not
+ * taken for one: it passes through as the engine threw it.)
+ */
+const isStackOverflow = (err) => err instanceof RangeError && String(err.message).includes('call stack');
 
 function formatSegment(s) {
   if (typeof s === 'number') return `[${s}]`;
