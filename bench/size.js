@@ -153,8 +153,8 @@ export const CEILINGS = {
   // (Raised in 128 B steps by the audits' fixes, each said in docs/history.md.)
   pack: 13_824,
   encode: 20_736,
-  shaped: 37_888,
-  asn1: 11_392,
+  shaped: 38_016,
+  asn1: 11_520,
   inline: (all) => GOALS.inline.limit(all),
 };
 
