@@ -133,7 +133,12 @@ function sample(fn, calls) {
   return ns;
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+/** The median: the middle value, or the mean of the two middle ones (an even number of rounds). */
+const median = (values) => {
+  const s = [...values].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
+};
 
 /**
  * In a child: `--child DIR NAME [TIME]` prints one case's median; `--child
@@ -182,7 +187,9 @@ async function parent() {
   const { REGIMES } = await import('./messages.js');
   const regime = REGIMES[values.regime];
   if (!regime) throw new Error(`compare.js: --regime is one of ${Object.keys(REGIMES).join(', ')}`);
+  // The caller's GLIBC_TUNABLES never: a plain process runs with glibc's defaults (as bench/messages.js spawnChild).
   const env = { ...process.env };
+  delete env.GLIBC_TUNABLES;
   if (regime.env) env.GLIBC_TUNABLES = regime.env;
   const run = (mode, ...rest) => {
     const out = execFileSync(process.execPath, ['--expose-gc', SELF, mode, ...rest], { env, encoding: 'utf8' });

@@ -100,7 +100,8 @@ export async function timeRounds(tasks, { time = 300, warmupTime = 100, rounds =
   }
   return new Map([...perTask].map(([name, ns]) => {
     const sorted = [...ns].sort((a, b) => a - b);
-    return [name, { median: sorted[sorted.length >> 1], min: sorted[0], max: sorted.at(-1), rounds: ns }];
+    const h = sorted.length >> 1; // (an even number of rounds: the mean of the two middle ones)
+    return [name, { median: sorted.length % 2 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2, min: sorted[0], max: sorted.at(-1), rounds: ns }];
   }));
 }
 

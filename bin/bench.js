@@ -640,7 +640,7 @@ function verdict(ctx, { tables, rows, parityResult }) {
   const peerTyped = ['msgpack', 'msgpackr'].filter((id) => peers[id]).map((id) => {
     const r = median(typed, 'pack Float32Array', id, mid) / median(typed, 'pack Float32Array', fast, mid);
     const u = median(typed, 'unpack Float32Array', id, mid) / median(typed, 'unpack Float32Array', fast, mid);
-    return `${short(r)} than ${rows.find((row) => row.id === id).label} (unpacks ${short(u)})`;
+    return `${comparison(r)} ${rows.find((row) => row.id === id).label} (unpacks ${short(u)})`; // (comparison(): 'than' or 'as')
   });
   if (peerTyped.length) said.push(`Against the peers writing the same standard arrays, ${fastLabel} packs 4096 floats ${peerTyped.join(' and ')}.`);
 
