@@ -8,11 +8,15 @@ export interface MsgpackrWithExtensions {
   addExtension(extension: any): void;
 }
 
+/** Float16ArrayConstructor where the lib the consumer compiles with declares it, else never. */
+type Float16ArrayConstructorIfDeclared = typeof globalThis extends { Float16Array: infer C } ? C : never;
+
 /**
  * The classes whose instances msgpackr writes as standard arrays once
- * registered: every type that pack() takes but the bytes, which stay bin.
+ * registered: every type that pack() takes but the bytes, which stay bin
+ * (Float16Array at run time only where the engine has it).
  */
-export const typedArrayClasses: readonly Exclude<PackableArrayType, Uint8ArrayConstructor | Uint8ClampedArrayConstructor>[];
+export const typedArrayClasses: readonly (Exclude<PackableArrayType, Uint8ArrayConstructor | Uint8ClampedArrayConstructor> | Float16ArrayConstructorIfDeclared)[];
 
 /**
  * Registers with `msgpackr` (`import * as msgpackr from 'msgpackr'`) an
@@ -26,7 +30,7 @@ export const typedArrayClasses: readonly Exclude<PackableArrayType, Uint8ArrayCo
  * (`decode(bytes, { shape })`) to get typed arrays back. Works from the first
  * call (in pure JS until the kernels have loaded: `await init()` to have them
  * from the first pack). A Packr with `useFloat32` DECIMAL_ROUND or DECIMAL_FIT
- * writes a Float32Array as float 64s (its reader rounds float32s).
+ * writes a Float32Array (and a Float16Array) as float 64s (its reader rounds float32s).
  *
  * @returns true when it registered, false when that msgpackr was already registered.
  */

@@ -16,7 +16,8 @@
 // module you imported or require()d).
 //
 // Written as a standard array, exactly the bytes `pack(x)` writes: every
-// typed array of js/kinds.js but the bytes (and their subclasses). Floats keep
+// typed array of js/kinds.js but the bytes (and their subclasses), and a
+// Float16Array where the engine has one (its values as float 32s). Floats keep
 // their width and bits (-0, NaN payloads), integers take their smallest form,
 // but for the positive fixints a Packr that writes records takes for record
 // ids (writeTypedArray()), and but for a Float32Array in a Packr whose reader
@@ -42,13 +43,22 @@
 // it is made, and bundlers drop side-effect-only imports of this package
 // (package.json "sideEffects" lists only the Node entries).
 
+import { HALF } from './codec/typed.js';
 import { pack, packView, refresh } from './index.js';
 import { isDetached, typedArrayName } from './intrinsics.js';
 import { KINDS, kindOfName } from './kinds.js';
 
-/** The classes whose instances msgpackr will write as standard arrays: every kind but the bytes ('u8'). */
-const WRITTEN = KINDS.filter((k) => k.c !== 'u8');
-export const typedArrayClasses = Object.freeze(WRITTEN.map((k) => k.Type));
+/**
+ * The classes whose instances msgpackr will write as standard arrays: every
+ * type pack() takes but the bytes ('u8'), so Float16Array too where the
+ * engine has it (pack() writes its values as float 32s).
+ */
+const WRITTEN = /* @__PURE__ */ (() => {
+  const types = KINDS.filter((k) => k.c !== 'u8').map((k) => k.Type);
+  if (HALF.Type !== undefined) types.push(HALF.Type);
+  return types;
+})();
+export const typedArrayClasses = /* @__PURE__ */ Object.freeze(WRITTEN);
 
 // msgpackr's addExtension refuses a `pack` without a `type`, and also files
 // the extension under `type` in its decoder's table. This extension never
@@ -97,8 +107,9 @@ function writeTypedArray(typedArray, allocateForWrite) {
   // The array's brand decides, not the class msgpackr matched by instanceof
   // (which a prototype set by hand fools): floats, and bytes (a bin), have no
   // fixints to tag.
-  const kind = kindOfName(typedArrayName(typedArray));
-  if (kind?.c === 'f32' && this?.useFloat32 > 2) return writeArray(asDoubles(typedArray), allocateForWrite);
+  const name = typedArrayName(typedArray);
+  const kind = kindOfName(name);
+  if ((kind?.c === 'f32' || name === HALF.name) && this?.useFloat32 > 2) return writeArray(asDoubles(typedArray), allocateForWrite);
   if (kind === undefined || kind.float || kind.c === 'u8') return writeArray(typedArray, allocateForWrite);
   const from = this?.useRecords === false ? 0x80 : this?._writeStruct ? 0x20 : 0x40; // (msgpackr's pack.js: a positive int's form)
   const bytes = packed(live(typedArray));
@@ -129,7 +140,7 @@ function live(typedArray) {
 }
 
 /**
- * A Float32Array's values as a Float64Array, for a Packr with useFloat32
+ * A Float32Array's (or Float16Array's) values as a Float64Array, for a Packr with useFloat32
  * DECIMAL_ROUND or DECIMAL_FIT, whose reader rounds every float32 it reads to
  * the decimal digits a float32 holds (NaN and ±Infinity read 0, 16777216
  * 16777220): as float 64s they read back exactly. A detached array as it is,
@@ -202,8 +213,8 @@ export function useFastmpForTypedArrays(msgpackr) {
   if (registered.has(addExtension)) return false;
   // addExtension puts each extension in front of msgpackr's list, which it
   // tries in order: registered in reverse, Float32Array is tried first.
-  for (const kind of [...WRITTEN].reverse()) {
-    addExtension({ Class: kind.Type, type: UNUSED_EXT_TYPE, pack: writeTypedArray }); // (which writes floats as writeArray() does)
+  for (const Type of [...WRITTEN].reverse()) {
+    addExtension({ Class: Type, type: UNUSED_EXT_TYPE, pack: writeTypedArray }); // (which writes floats as writeArray() does)
   }
   registered.add(addExtension);
   return true;
