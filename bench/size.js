@@ -151,8 +151,8 @@ export const GOALS = {
  */
 export const CEILINGS = {
   // (Raised in 128 B steps by the audits' fixes, each said in docs/history.md.)
-  pack: 13_824,
-  encode: 20_736,
+  pack: 13_952,
+  encode: 20_864,
   shaped: 38_016,
   asn1: 11_520,
   inline: (all) => GOALS.inline.limit(all),

@@ -61,6 +61,8 @@ export async function createInstance(finder, options) {
  */
 export function createInstanceSync(finder, options) {
   const core = new Core({ ...readInitOptions(options, 'createFastmpSync'), finder });
-  for (const module of ALL_MODULES) core.ready(module);
+  // Only what loads synchronously: ready() would start every other module's load now (on a
+  // page, a fetch of each), not on the first call that needs it.
+  if (core.build !== 'js') for (const module of ALL_MODULES) core.loadSync(module, true);
   return makeInstance(core);
 }

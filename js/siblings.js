@@ -36,7 +36,8 @@ const nodeUrl = (module, build) => {
 
 /**
  * This file's URL. A bundle into CommonJS (esbuild's format 'cjs') leaves
- * import.meta empty: no file can be found from it, and the caller says so.
+ * import.meta empty: no file can be found from it, and the caller says so
+ * (Node; a page asks its own location: pageUrl()).
  */
 function here() {
   const url = import.meta.url;
@@ -60,9 +61,14 @@ function bundledUrl(module, build, tried) {
  * Where a page fetches a build. Vite's dev server before Vite 8 pre-bundles
  * the package into node_modules/.vite/deps/ and leaves the URL relative to
  * that copy (vitejs/vite#8427): in node_modules/.vite/dist/, where no file
- * is (its HTML fallback answers), not the package's dist/.
+ * is (its HTML fallback answers), not the package's dist/. A bundle into an
+ * iife or CommonJS (esbuild's default for browsers is iife) leaves
+ * import.meta empty: the build is then asked of dist/ as seen from the
+ * page or worker script, as from an ES module bundle beside it.
  */
-const pageUrl = (module, build) => new URL(URLS[module][build]().href.replace('/.vite/dist/', '/fastmp-wasm/dist/'));
+const pageUrl = (module, build) => (typeof import.meta.url === 'string'
+  ? new URL(URLS[module][build]().href.replace('/.vite/dist/', '/fastmp-wasm/dist/'))
+  : new URL(`../dist/fastmp-${module}-${build}.wasm`, location.href));
 
 /** The module's build: its bytes (Node, from a file: URL) or the fetch Response (everywhere else). */
 async function readSibling(module, build) {

@@ -109,7 +109,13 @@ describe('3: createFastmpSync() given a module the engine will not compile synch
   ])('%s: every module loads, of the given module\'s build', async (_, serve) => {
     const asked = [];
     const finder = { findSync: () => null, find: async (module, build) => (asked.push(`${module}-${build}`), serve(module, build)) };
-    const fm = refusingLargeSyncCompiles(() => createInstanceSync(finder, { wasm: bytesOf('pack', 'simd') }));
+    // (A call of each other kind while the given module cannot compile: each starts its module's load, on first need.)
+    const fm = refusingLargeSyncCompiles(() => {
+      const made = createInstanceSync(finder, { wasm: bytesOf('pack', 'simd') });
+      made.unpack(Uint8Array.of(0xdc, 0x13, 0x88, ...new Array(5000).fill(1)), Float32Array);
+      made.encodeBMP('a'.repeat(5000));
+      return made;
+    });
     await settle();
     const core = fm[CORE];
     expect(Object.values(core.failed).map((e) => e?.message ?? null)).toEqual([null, null, null]);
