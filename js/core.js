@@ -63,6 +63,10 @@ export function readInitOptions(options, fn) {
   };
   add(wasm, 'wasm', [PACK, UNPACK]);
   add(stringsWasm, 'stringsWasm', [STRINGS]);
+  // A promise given is watched now, as Promise.all() watches its own: it is awaited later, one
+  // after another (none after one that fails, none where the options are refused), and one
+  // rejecting meanwhile would be unhandled (Node ends the process). The caller still gets it.
+  for (const { source } of given) if (source instanceof Promise) source.catch(() => {});
   return { backend, pureJs, given };
 }
 
