@@ -11,7 +11,7 @@ import { FastmpError } from '../errors.js';
 import { dataViewOf } from './decoder.js';
 import { asInput } from './options.js';
 import { show, withPath } from './path.js';
-import { ValueScanner } from './scan.js';
+import { LIMIT, ValueScanner } from './scan.js';
 
 /**
  * decoder.decodeFrom(input, offset): the value at input[offset], and where
@@ -25,14 +25,40 @@ export function decodeFrom(decoder, input, offset = 0) {
   }
   decoder.entered = true;
   try {
-    if (decoder.mustCopy(bytes, input, 'decodeFrom')) decoder.setInput(valueCopy(decoder, bytes, offset), offset, true);
-    else decoder.setInput(bytes, offset, false);
-    const value = decoder.readTop();
-    return { value, end: decoder.pos };
+    if (!decoder.mustCopy(bytes, input, 'decodeFrom')) {
+      decoder.setInput(bytes, offset, false);
+      return { value: decoder.readTop(), end: decoder.pos };
+    }
+    const copy = valueCopy(decoder, bytes, offset);
+    if (copy !== null) {
+      decoder.setInput(copy, offset, true);
+      try {
+        return { value: decoder.readTop(), end: decoder.pos };
+      } catch (err) {
+        // The copy ends where the scan of the input found the value's end, and the decoder reads
+        // the same bytes as the scan: a value that needs more means that another thread wrote the
+        // input between the scan and the copy. It is read again, as below.
+        if (!isIncomplete(err) || lengthOf(copy) >= lengthOf(bytes)) throw err;
+      }
+    }
+    // (A header the options refuse, or the input changed meanwhile: from a copy of the whole
+    // input, as decode() reads one, which the decoder reports on as it does in place.)
+    decoder.setInput(bytes.slice(), offset, true);
+    return { value: decoder.readTop(), end: decoder.pos };
   } finally {
     decoder.leave();
   }
 }
+
+/** The error of a value that the input cuts short (withPath() drops `needed` from a nested call's: the caller's code's). */
+const isIncomplete = (err) => err instanceof FastmpError && (err.code === 'TRUNCATED' || err.code === 'LENGTH') && err.needed !== undefined;
+
+/**
+ * The deepest nesting valueCopy()'s scan follows (each open level costs it
+ * memory): a value nested deeper, which only maxDepth Infinity lets the
+ * decoder try, is read from a copy of the whole input.
+ */
+const SCAN_DEPTH_MOST = 1 << 12;
 
 /**
  * decoder.decodeMulti(input): every value in the input, one after another.
@@ -72,6 +98,12 @@ export function readable(decoder, input, fn) {
   return decoder.mustCopy(bytes, input, fn) ? bytes.slice() : bytes;
 }
 
+/** A scanner for valueCopy(): nesting followed to SCAN_DEPTH_MOST levels at most. */
+function depthBound(scanner) {
+  scanner.maxDepth = Math.min(scanner.maxDepth, SCAN_DEPTH_MOST);
+  return scanner;
+}
+
 /**
  * For decodeFrom() of an input read from a copy: the bytes of the value at
  * `offset` copied, at their own offsets, into a buffer of the Decoder's,
@@ -79,15 +111,16 @@ export function readable(decoder, input, fn) {
  * its end found by the scanner (js/codec/scan.js), which reads headers
  * only; a value the input cuts, to the input's end. From offset 0, a fresh
  * copy of the value alone (what the module-level decodeFrom() reads), so
- * that no large buffer is kept.
+ * that no large buffer is kept. Null when the scan stops at a header the
+ * options refuse (LIMIT).
  */
 function valueCopy(decoder, bytes, offset) {
-  const scanner = (decoder.scanner ??= new ValueScanner(decoder));
-  scanner.reset();
-  scanner.checking = false; // (the decoder reports what its options refuse)
+  const scanner = (decoder.scanner ??= depthBound(new ValueScanner(decoder)));
+  scanner.reset(); // (checking: the scan stops at a header the options refuse; it would follow nesting as deep as the input)
   scanner.next = offset;
   const length = lengthOf(bytes);
   const found = scanner.scan(bytes, length);
+  if (found === LIMIT) return null;
   const end = found >= 0 ? found : length;
   const value = new Uint8Array(bufferOf(bytes), byteOffsetOf(bytes) + offset, end - offset);
   if (offset === 0) return value.slice();
