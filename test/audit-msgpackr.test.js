@@ -17,27 +17,13 @@
 // in this worker uses. The reference is another fresh, unregistered copy of
 // the very same file.
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import * as msgpack from '@msgpack/msgpack';
 import { describe, expect, test } from 'vitest';
 import { useFastmpForTypedArrays } from '../js/msgpackr-node.js';
 import { FastmpError, pack as fastmpPack } from '../js/node.js';
-import { F32_SPECIAL_BITS, F64_SPECIAL_BITS, ROOT, rng } from './helpers.js';
+import { F32_SPECIAL_BITS, F64_SPECIAL_BITS, ROOT, freshMsgpackr, rng } from './helpers.js';
 
-const requireHere = createRequire(`${ROOT}package.json`);
 
-/** A fresh copy of msgpackr's CommonJS build: its own module scope, so its own extension list. */
-function freshMsgpackr() {
-  const path = requireHere.resolve('msgpackr');
-  const saved = requireHere.cache[path];
-  delete requireHere.cache[path];
-  try {
-    return requireHere(path);
-  } finally {
-    if (saved) requireHere.cache[path] = saved;
-    else delete requireHere.cache[path];
-  }
-}
 
 const registered = freshMsgpackr();
 const reference = freshMsgpackr();

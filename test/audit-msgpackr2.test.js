@@ -11,27 +11,13 @@
 // here happens in a child process or in a fresh copy of msgpackr's CommonJS
 // build that nothing else in this worker uses.
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { useFastmpForTypedArrays } from '../js/msgpackr-node.js';
 import { ENGINES } from './engines/launch.js';
-import { ROOT } from './helpers.js';
+import { ROOT, freshMsgpackr } from './helpers.js';
 
-const requireHere = createRequire(`${ROOT}package.json`);
 const hex = (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 
-/** A fresh copy of msgpackr's CommonJS build: its own module scope, so its own extension list. */
-function freshMsgpackr() {
-  const path = requireHere.resolve('msgpackr');
-  const saved = requireHere.cache[path];
-  delete requireHere.cache[path];
-  try {
-    return requireHere(path);
-  } finally {
-    if (saved) requireHere.cache[path] = saved;
-    else delete requireHere.cache[path];
-  }
-}
 
 // ---- an independent writer: float16 bits -> the standard array of float 32s -------------
 

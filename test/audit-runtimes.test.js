@@ -23,13 +23,12 @@
 //   js/index.js and js/inline.js; every result equal to Node 20's byte for
 //   byte (the Float16Array results to Node 24's). The codec's plain values
 //   (dates, numbers, ExtData, extensions) also equal @msgpack/msgpack's.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import * as msgpack from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ENGINES, MARKER, ROOT, launch, runDriver, runPage, serve } from './engines/launch.js';
+import { ENGINES, launch, runPage, runProbe, serve } from './engines/launch.js';
 import { decodeArrayStream, decodeAsync, decodeMultiStream, encode } from '../js/index.js';
 
 // ---- the finding: streams of engines without iterable ReadableStreams --------------------
@@ -602,12 +601,7 @@ let dir;
 const results = {};
 
 /** Runs runAll() on `entry` (a file) with a server runtime's binary. */
-function inServer(binary, entry) {
-  const driver = join(dir, `driver-${entry.replace(/\W/g, '_')}.mjs`);
-  writeFileSync(driver, `${PROBE_SOURCE}\nconst fm = await import(${JSON.stringify(pathToFileURL(join(ROOT, entry)).href)});\n`
-    + `process.stdout.write('\\n${MARKER}' + JSON.stringify(await runAll(fm)) + '\\n');\n`);
-  return runDriver(binary, [driver]);
-}
+const inServer = (binary, entry) => runProbe(binary, dir, PROBE_SOURCE, 'runAll', entry);
 
 /** A page that runs runAll() on `entry`, then the same in a module Worker (built into a blob, as docs/browsers.md names). */
 const page = (entry) => `<!doctype html><meta charset="utf-8"><script type="module">

@@ -25,12 +25,11 @@
 //   each 16th (strings, units, content, DER); Float16Array fields and targets
 //   with every kind of NaN (equal to Node 24's). Each engine's results are
 //   digests, equal to Node 20's.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ENGINES, MARKER, ROOT, launch, runDriver, runPage, serve } from './engines/launch.js';
+import { ENGINES, launch, runPage, runProbe, serve } from './engines/launch.js';
 
 // ---- the probe, run in every engine (plain functions: their source is what each engine runs) ----
 
@@ -417,12 +416,7 @@ const PROBE_SOURCE = [
 let dir;
 const results = {}; // id: a promise of runAll2()'s result
 
-function inServer(binary, entry) {
-  const driver = join(dir, `driver-${entry.replace(/\W/g, '_')}.mjs`);
-  writeFileSync(driver, `${PROBE_SOURCE}\nconst fm = await import(${JSON.stringify(pathToFileURL(join(ROOT, entry)).href)});\n`
-    + `process.stdout.write('\\n${MARKER}' + JSON.stringify(await runAll2(fm)) + '\\n');\n`);
-  return runDriver(binary, [driver]);
-}
+const inServer = (binary, entry) => runProbe(binary, dir, PROBE_SOURCE, 'runAll2', entry);
 
 const page = (entry) => `<!doctype html><meta charset="utf-8"><script type="module">
 ${PROBE_SOURCE}

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CODE_NAMES } from '../js/errors.js';
@@ -559,4 +560,18 @@ export function growMemory(fm) {
   const held = [];
   while (fm.memoryStats().wasmMemory === before) held.push(fm.alloc(Uint8Array, 1 << 16));
   for (const x of held) fm.free(x);
+}
+
+/** A fresh copy of msgpackr's CommonJS build: its own module scope, so its own extension list. */
+export function freshMsgpackr() {
+  const requireHere = createRequire(`${ROOT}package.json`);
+  const path = requireHere.resolve('msgpackr');
+  const saved = requireHere.cache[path];
+  delete requireHere.cache[path];
+  try {
+    return requireHere(path);
+  } finally {
+    if (saved) requireHere.cache[path] = saved;
+    else delete requireHere.cache[path];
+  }
 }

@@ -17,12 +17,12 @@
 // is returned. Nothing downloads a browser of its own.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { homedir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const MARKER = 'FASTMP_ENGINE_RESULT ';
@@ -147,6 +147,18 @@ export function runDriver(binary, args, { timeout = RUN_TIMEOUT, stderr = 'pipe'
     throw new Error(`${binary} ${args.join(' ')}: ${why}\n${(r.stderr || '').trim().split('\n').slice(-15).join('\n')}`);
   }
   return JSON.parse(line.slice(MARKER.length));
+}
+
+/**
+ * Runs a probe in a server runtime: a driver file in `dir` of `source` (which
+ * defines the function `run`), that imports `entry` (a file of the
+ * repository) and prints run(its module) after MARKER; resolves to that.
+ */
+export function runProbe(binary, dir, source, run, entry) {
+  const driver = join(dir, `driver-${entry.replace(/\W/g, '_')}.mjs`);
+  writeFileSync(driver, `${source}\nconst fm = await import(${JSON.stringify(pathToFileURL(join(ROOT, entry)).href)});\n`
+    + `process.stdout.write('\\n${MARKER}' + JSON.stringify(await ${run}(fm)) + '\\n');\n`);
+  return runDriver(binary, [driver]);
 }
 
 /**
