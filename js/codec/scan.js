@@ -37,7 +37,6 @@ export class ValueScanner {
     this.maxArray = limits.maxArrayLength;
     this.maxMap = limits.maxMapLength;
     this.maxExt = Math.min(limits.maxExtLength, limits.maxBinLength); // (an ext's payload is held to both: Decoder extLength())
-    this.starts = null; // where each open container's header is, when asked for (openContainers())
     this.reset();
   }
 
@@ -49,7 +48,6 @@ export class ValueScanner {
     // and values (2n), so an item is a key where that count is even.
     this.left = [1];
     this.isMap = [false];
-    if (this.starts !== null) this.starts = [-1];
     this.checking = true; // LIMIT is reported (the stream turns it off once the decoder has looked)
   }
 
@@ -99,14 +97,12 @@ export class ValueScanner {
         p += size;
         left.push(map ? 2 * count : count);
         this.isMap.push(map);
-        if (this.starts !== null) this.starts.push(p - size);
         continue;
       }
       p += size; // a whole item (an empty container too): the containers it completes close
       while (left.length > 0 && --left[left.length - 1] === 0) {
         left.pop();
         this.isMap.pop();
-        if (this.starts !== null) this.starts.pop();
       }
     }
     this.next = p;
@@ -149,25 +145,8 @@ export class ValueScanner {
   }
 }
 
-/**
- * The arrays and maps open at bytes[at] (a header the scanner stopped at, in
- * a value that starts at byte 0), outermost first: { start, left, map } of
- * each, `left` its items still to come, the one at `at` among them.
- */
-export function openContainers(limits, outer, bytes, at) {
-  const walk = new ValueScanner(limits);
-  walk.outer = outer;
-  walk.starts = [];
-  walk.reset();
-  walk.checking = false; // (every header before `at` is followed, a LIMIT the decoder let through too)
-  walk.scan(bytes, at);
-  const open = [];
-  for (let i = 1; i < walk.left.length; i++) open.push({ start: walk.starts[i], left: walk.left[i], map: walk.isMap[i] });
-  return open;
-}
-
 /** Bytes of the length field after the tags whose size depends on it (bin, ext, str, array, map 8/16/32). */
-export function lengthFieldSize(tag) {
+function lengthFieldSize(tag) {
   switch (tag) {
     case 0xc4: case 0xc7: case 0xd9: return 1;
     case 0xc5: case 0xc8: case 0xda: case 0xdc: case 0xde: return 2;

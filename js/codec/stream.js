@@ -26,7 +26,7 @@ import { Decoder } from './decoder.js';
 import { decodeFrom, readable } from './decoder-inputs.js';
 import { decodesCallerCode } from './ext.js';
 import { inputError, show, textHint, withPath } from './path.js';
-import { LIMIT, MORE, ValueScanner, lengthFieldSize, openContainers } from './scan.js';
+import { LIMIT, MORE, ValueScanner } from './scan.js';
 
 const EMPTY = new Uint8Array(0);
 /** Bytes of a chunk added to the tail at a time beyond those the scanner knows the value needs. */
@@ -316,8 +316,7 @@ class StreamReader {
   refuseNeverUsed(read, scanner) {
     const at = scanner.next;
     const tail = this.tail;
-    if (at < tail.length && tail.bytes[at] !== 0xc1) return this.refuseOverLimit(read, scanner, at);
-    if (at >= tail.length) return;
+    if (at >= tail.length || tail.bytes[at] !== 0xc1) return;
     const items = scanner.itemsLeft();
     if (items > tail.length + PAD_AT_MOST) return;
     const padded = new Uint8Array(at + 1 + items).fill(0xc0);
@@ -326,43 +325,6 @@ class StreamReader {
       read(padded);
     } catch (err) {
       if (!isIncomplete(err)) throw this.located(err, this.tailStart);
-    }
-  }
-
-  /**
-   * A LIMIT at a header the options refuse (a length beyond a max*Length,
-   * nesting beyond maxDepth), which the decoder did not reach: an array or
-   * map around it claims more items than the tail holds (LENGTH), and would
-   * be waited for, however many it claims (an array 32 of 2^32-1 elements,
-   * say). The tail up to that header's end, each open container's count cut
-   * to the items up to it, then two nils a level (the LENGTH checks' bytes),
-   * lets the decoder read up to the header and refuse it (MAX_LENGTH, DEPTH
-   * there), with its path. Any other outcome (an error before it, which the
-   * value whole may give too; the decoder let the header through, and met
-   * the nils) is not this header's: the stream reads on, as before. Not for
-   * a decoder that runs the caller's code, which would run again on the
-   * value whole. (Only here, after a LIMIT: no cost to a stream's values.)
-   */
-  refuseOverLimit(read, scanner, at) {
-    if (this.scanFirst) return;
-    const bytes = this.tail.bytes;
-    const tag = bytes[at];
-    const field = (tag >= 0xc4 && tag <= 0xc9) || (tag >= 0xd9 && tag <= 0xdf) ? lengthFieldSize(tag) : 0; // (bin, ext, str, array, map 8/16/32)
-    const open = openContainers(this.decoder, scanner.outer, bytes, at);
-    const copy = new Uint8Array(at + 1 + field + 2 * (open.length + 1)).fill(0xc0);
-    copy.set(bytes.subarray(0, at + 1 + field));
-    for (const { start, left, map } of open) {
-      const head = copy[start];
-      const count = head < 0xa0 ? head & 0x0f : head === 0xdc || head === 0xde ? (copy[start + 1] << 8) | copy[start + 2] : new DataView(copy.buffer).getUint32(start + 1);
-      const upTo = map ? Math.floor((2 * count - left) / 2) + 1 : count - left + 1; // (the entry, or the element, the header is in)
-      if (head < 0xa0) copy[start] = (head & 0xf0) | upTo;
-      else if (head === 0xdc || head === 0xde) copy.set([upTo >> 8, upTo & 0xff], start + 1);
-      else new DataView(copy.buffer).setUint32(start + 1, upTo);
-    }
-    try {
-      read(copy);
-    } catch (err) {
-      if (err instanceof FastmpError && err.offset === at && (err.code === 'MAX_LENGTH' || err.code === 'DEPTH')) throw this.located(err, this.tailStart);
     }
   }
 
