@@ -397,7 +397,21 @@ export type DecodeInput = ArrayBufferView | ArrayBufferLike | readonly number[];
  * Readable, an async generator) or a web ReadableStream (fetch's
  * `response.body`), each chunk a DecodeInput.
  */
-export type DecodeStream = AsyncIterable<DecodeInput> | ReadableStream<DecodeInput>;
+export type DecodeStream = AsyncIterable<DecodeInput> | ChunkStream;
+
+// A web ReadableStream as the decoders use it (js/codec/stream.js: its default reader, where the
+// stream is not async iterable), described rather than named, as WebAssembly is above: a
+// project whose lib declares no ReadableStream (no dom, webworker or @types/node) compiles too.
+/** What the decoders use of a web ReadableStream's default reader. */
+interface ChunkReader {
+  read(): PromiseLike<{ done: true; value?: unknown } | { done: false; value: DecodeInput }>;
+  cancel(reason?: any): PromiseLike<void>;
+  releaseLock(): void;
+}
+/** A web ReadableStream of DecodeInput chunks (the lib's ReadableStream<Uint8Array> is one). */
+interface ChunkStream {
+  getReader(): ChunkReader;
+}
 
 /**
  * An extension encoder: the payload of `value` (a Uint8Array, or a function
