@@ -99,8 +99,10 @@ export function withPath(err, decoding = false) {
   let path = '$';
   for (let i = segments.length - 1; i >= 0; i--) path += formatSegment(segments[i]);
   err.path = path;
-  // (A path of more than 200 chars, a key of megabytes say, is cut in the message.)
-  err.message = `fastmp: at ${path.length > 200 ? `${path.slice(0, 200)}…` : path}: ${err.message.replace(/^fastmp: /, '')}`;
+  // (A path of more than 200 chars, a key of megabytes say, is cut in the message. No regular
+  // expression here: V8 compiles one when it first runs, which near the stack's limit throws.)
+  const message = err.message.startsWith('fastmp: ') ? err.message.slice(8) : err.message;
+  err.message = `fastmp: at ${path.length > 200 ? `${path.slice(0, 200)}…` : path}: ${message}`;
   delete err[SEGMENTS];
   return err;
 }
