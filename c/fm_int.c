@@ -490,7 +490,7 @@ DEFINE_PACK(fm_pack_u64, uint64_t, PACK_WIDE_SIMD(in, n, p, 64, false), pack_u64
       }                                                                                       \
       fm_number num;                                                                          \
       size_t size = fm_read_number(in, len, p, i, &num, r);                                   \
-      uint64_t v;                                                                             \
+      uint64_t v = 0; /* (always set where read; gcc -O2 cannot tell) */              \
       fm_code code = size ? fm_number_to_int(num, MIN, MAX, flags, &v) : (fm_code)r->code;    \
       if (code != FM_OK) {                                                                    \
         if (size) fm_fail(r, code, r->count, i, p, in[p], num.bits);                          \
