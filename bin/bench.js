@@ -2,7 +2,7 @@
 // user's machine in about a minute (`--quick`: about 10 s). Three tables:
 // - typed arrays: pack() / unpack() of a Float32Array and an Int32Array at
 //   16, 4096 and 1 M elements through the public API (wasm SIMD, wasm scalar,
-//   pure JS, the default instance, zero copy), against a DataView loop and
+//   pure JS, the default instance, zero copy), against the JS loop (a reused DataView scratch) and
 //   the peers installed where the bench is run from;
 // - the kernels alone (input and output already in memory): wasm, timed
 //   here, against the same C compiled natively (bin/native.js), the fair
@@ -118,7 +118,7 @@ function contenderRows(ctx) {
     { id: 'scalar', label: 'wasm scalar', about: "createFastmp({ backend: 'scalar', pureJs: 'never' }): the scalar kernels at every size" },
     { id: 'js', label: 'pure JS', about: "createFastmp({ backend: 'js' }): fastmp's pure-JS path, no wasm" },
     inst.default.backend() !== 'js' && { id: 'zerocopy', label: 'zero copy', about: "the default instance on an alloc() array in wasm memory: pack = packView() (no copy in, the output a view), unpack = unpack() of an alloc(Uint8Array) (no copy in); typed arrays only" },
-    { id: 'loop', label: 'DataView loop', about: 'hand-written JS: the same msgpack bytes through a reused DataView scratch, a fresh array out (bin/loops.js); typed arrays only' },
+    { id: 'loop', label: 'JS loop', about: 'hand-written JS: the same msgpack bytes through a reused DataView scratch, a fresh array out (bin/loops.js); typed arrays only' },
     peers.msgpack && { id: 'msgpack', label: '@msgpack/msgpack', about: `${peers.msgpack.version}: a reused Encoder ({ forceFloat32: true } for floats) and Decoder; typed arrays through a copy loop and TypedArray.from, timed` },
     peers.msgpackr && { id: 'msgpackr', label: 'msgpackr', about: `${peers.msgpackr.version}: a reused Packr ({ useRecords: false }, useFloat32: ALWAYS for floats) and Unpackr ({ useRecords: false }); the same conversions, timed` },
   ];
@@ -431,7 +431,7 @@ function apiTables(ctx, groups, workloads, rows) {
         label: `N = ${sizeLabel(n)}`,
         key: `time per call on ${n.toLocaleString('en-US')} elements${i ? '' : ' (Float32Array: floats with fractions; Int32Array: ints small and large)'}`,
       })),
-      ratio: { label: '× loop', key: 'the DataView loop\'s time ÷ this time: above 1 is faster than the loop' },
+      ratio: { label: '× loop', key: 'the JS loop\'s time ÷ this time: above 1 is faster than the loop' },
       base: 'loop',
       sections: [],
     },
@@ -631,7 +631,7 @@ function verdict(ctx, { tables, rows, parityResult }) {
   const ufBig = ratio(typed, 'unpack Float32Array', fast, big);
   const pi = ratio(typed, 'pack Int32Array', fast, mid);
   const ui = ratio(typed, 'unpack Int32Array', fast, mid);
-  said.push(`On this machine ${fastLabel} packs 4096 floats ${comparison(pf)} the DataView loop and unpacks them ${short(uf)} (1 M floats: ${short(pfBig)} and ${short(ufBig)}); for 4096 mixed ints it packs ${short(pi)} and unpacks ${short(ui)}.`);
+  said.push(`On this machine ${fastLabel} packs 4096 floats ${comparison(pf)} the JS loop and unpacks them ${short(uf)} (1 M floats: ${short(pfBig)} and ${short(ufBig)}); for 4096 mixed ints it packs ${short(pi)} and unpacks ${short(ui)}.`);
   const small = ratio(typed, 'pack Float32Array', 'default', '16');
   const smallUnpack = ratio(typed, 'unpack Float32Array', 'default', '16');
   if (small !== undefined) said.push(`At 16 elements, where a call costs more than its work, the default instance packs ${comparison(small)} the loop and unpacks ${short(smallUnpack)}.`);

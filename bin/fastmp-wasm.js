@@ -8,7 +8,7 @@ const USAGE = `Usage: npx fastmp-wasm <command>
 Commands:
   bench [--quick] [--json FILE]   time fastmp-wasm on this machine (about a minute; --quick: about 10 s):
                                   typed arrays through the API (wasm SIMD, wasm scalar, pure JS, zero copy)
-                                  against a DataView loop and @msgpack/msgpack / msgpackr where installed,
+                                  against a JS loop and @msgpack/msgpack / msgpackr where installed,
                                   the kernels alone against the same C built natively (with a C compiler),
                                   and whole messages; --json FILE also writes the figures as JSON
 
