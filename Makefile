@@ -59,7 +59,7 @@ fm-bench_SRC     := c/harness/fm_bench.c c/harness/fm_ops.c
 fm-bench_LIBS    := -lmsgpackc
 NATIVE := $(foreach a,$(ARCHS),$(foreach s,simd scalar,$(foreach p,$($(a)_PROGRAMS),build/$(a)-$(s)/$(p))))
 
-.PHONY: all wasm native fuzz fuzz-targets clean
+.PHONY: all wasm native fuzz fuzz-targets families clean
 all: wasm native fuzz
 MODULES      := pack unpack strings
 WASM_MODULES := $(foreach m,$(MODULES),dist/fastmp-$(m)-simd.wasm dist/fastmp-$(m)-scalar.wasm)
@@ -85,6 +85,21 @@ dist/fastmp-$1-$2.wasm: $$($1_SRC) $$(HEADERS) Makefile
 	$$(EMCC) $$(WASM_FLAGS) $$($(call upper,$2)_FLAGS) $$($1_FLAGS) -sGLOBAL_BASE=$$(call slot,$(call upper,$1)) $$($1_SRC) -o $$@
 endef
 $(foreach m,$(MODULES),$(foreach b,simd scalar,$(eval $(call wasm_rule,$(m),$(b)))))
+
+# The typed modules' kernels by element family, as a split of each module
+# would build them (not the product: bench/size-families.js weighs the pages
+# that would fetch them): the floats, and the integers with the booleans.
+# `make families` builds build/families/fastmp-{pack,unpack}-{float,int}-simd.wasm.
+float_SRC := c/fm_float.c c/fm_module.c
+int_SRC   := c/fm_bool.c c/fm_int.c c/fm_module.c
+FAMILY_MODULES := $(foreach m,pack unpack,$(foreach f,float int,build/families/fastmp-$(m)-$(f)-simd.wasm))
+define family_rule
+build/families/fastmp-$1-$2-simd.wasm: $$($2_SRC) $$(HEADERS) Makefile
+	@mkdir -p $$(@D)
+	$$(EMCC) $$(WASM_FLAGS) $$(SIMD_FLAGS) $$($1_FLAGS) -sGLOBAL_BASE=$$(call slot,$(call upper,$1)) $$($2_SRC) -o $$@
+endef
+$(foreach m,pack unpack,$(foreach f,float int,$(eval $(call family_rule,$(m),$(f)))))
+families: $(FAMILY_MODULES)
 
 # Each wasm module's two builds as hex, for the entry fastmp-wasm/inline
 # (js/inline.js): $(call inline,STEM) writes dist/STEM-{simd,scalar}.wasm.

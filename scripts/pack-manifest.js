@@ -1,8 +1,9 @@
 // pack-manifest.js - the package.json that npm packs names no script that
 // cannot run from the tarball: bench/, test/, build.sh and the Makefile do
 // not ship, so neither do `test`, `lint`, `bench`, `bench:browser`,
-// `test:engines`, `size`, `size:costs` and `build`: every script but the
-// pack steps (KEPT), which npm runs only when it packs a source folder.
+// `test:engines`, `size`, `size:costs`, `size:families` and `build`: every
+// script but the pack steps (KEPT), which npm runs only when it packs a
+// source folder.
 //
 //   node scripts/pack-manifest.js strip     (package.json "prepack", after the wasm build)
 //   node scripts/pack-manifest.js restore   (package.json "postpack")
