@@ -66,7 +66,9 @@ export function readInitOptions(options, fn) {
   // A promise given is watched now, as Promise.all() watches its own: it is awaited later, one
   // after another (none after one that fails, none where the options are refused), and one
   // rejecting meanwhile would be unhandled (Node ends the process). The caller still gets it.
-  for (const { source } of given) if (source instanceof Promise) source.catch(() => {});
+  // (Any thenable, as await takes it: a promise of another realm (an iframe's fetch()) is no
+  // `instanceof Promise`. Watched once, through this realm's promise, which is then what is awaited.)
+  for (const g of given) if (typeof g.source?.then === 'function') (g.source = Promise.resolve(g.source)).catch(() => {});
   return { backend, pureJs, given };
 }
 
@@ -200,7 +202,13 @@ export class Core {
 
   /** settleGiven() once at a time: a load made while a given module compiles waits for it (it tells the build to find). */
   settleGiven() {
-    if (this.given.length > 0) this.settling ??= this.settleGivenNow().finally(() => { this.settling = null; });
+    if (this.given.length > 0) {
+      this.settling ??= this.settleGivenNow().finally(() => {
+        this.settling = null;
+        // A given module that failed told no build: the modules not given are then the engine's.
+        if (this.build === null && this.given.length === 0) this.setBuild(chooseBuild('auto'));
+      });
+    }
     return this.settling ?? Promise.resolve();
   }
 
@@ -243,7 +251,8 @@ export class Core {
 
   /** The build its kernels are: 'simd', 'scalar', or 'js' (no wasm; or no module could be loaded). */
   builtAs() {
-    if (this.build !== null && this.build !== 'js' && this.heap === null && MODULES.every((m) => this.failed[m] !== null)) return 'js';
+    // (Not "no heap": a module of the other build, refused, was instantiated on the instance's memory.)
+    if (this.build !== null && this.build !== 'js' && MODULES.every((m) => this.failed[m] !== null && !this.attached(m))) return 'js';
     return this.build ?? chooseBuild('auto');
   }
 }
