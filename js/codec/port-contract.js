@@ -54,7 +54,10 @@
  * @property {(target: Uint8Array, offset: number, pos: number) => void} copyInto
  *   copies [0, pos) to target[offset] (the codec has refused a target that is an output of fastmp's)
  * @property {() => void} release frees what the store holds (its pool is
- *   full); it is not used again
+ *   full, or it has grown past 1 MB and its size is no longer used); it is
+ *   not used again
+ * @property {number} first its capacity when it was made (at least the
+ *   initialBufferSize asked for): its pool keeps a store no larger
  */
 
 /**
@@ -73,6 +76,6 @@
 /** The members of each interface above, as the contract test checks them. */
 export const PORT_MEMBERS = Object.freeze({
   Port: ['build', 'limits', 'heap', 'ready', 'pools', 'window', 'windowUses'],
-  Store: ['bytes', 'view', 'start', 'stop', 'live', 'source', 'ensure', 'beforeGrowth', 'regionOf', 'writeTyped', 'take', 'copyInto', 'release'],
+  Store: ['bytes', 'view', 'start', 'stop', 'live', 'source', 'ensure', 'beforeGrowth', 'regionOf', 'writeTyped', 'take', 'copyInto', 'release', 'first'],
   Reader: ['read', 'end'],
 });

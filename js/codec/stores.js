@@ -15,9 +15,10 @@ import * as heapVerbs from '../wasm/heap.js';
 /** Idle stores a pool keeps (each as large as the largest message it held lately); others are released. */
 const POOLED_STORES = 4;
 /**
- * A store of more bytes than this, given back by a call that used under a
- * quarter of them, is released: one large message does not keep its size
- * (JS memory, or a region of wasm memory that alloc() could use) for the
+ * A store of more bytes than this, and than it was made with (an Encoder's
+ * initialBufferSize, which is no outlier), given back by a call that used
+ * under a quarter of them, is released: one large message does not keep its
+ * size (JS memory, or a region of wasm memory that alloc() could use) for the
  * instance's life, while large messages one after another reuse theirs.
  */
 const STORE_KEPT = 1 << 20;
@@ -37,7 +38,7 @@ class StorePool {
   /** `store`, back from a call that wrote `used` bytes into it. */
   giveBack(store, used) {
     const size = store.bytes.length;
-    if (this.idle.length < POOLED_STORES && (size <= STORE_KEPT || used >= size >>> 2)) this.idle.push(store);
+    if (this.idle.length < POOLED_STORES && (size <= STORE_KEPT || size <= store.first || used >= size >>> 2)) this.idle.push(store);
     else store.release();
   }
 }
@@ -69,6 +70,7 @@ class JsStore {
     this.core = core;
     this.bytes = new Uint8Array(Math.max(initialBytes, 64));
     this.view = new DataView(this.bytes.buffer);
+    this.first = this.bytes.length; // (the size it was made with: StorePool.giveBack())
   }
 
   start() {}
@@ -125,6 +127,7 @@ class WasmStore {
     // A store is made by the call that borrows it first: the growth its region makes is that call's own (start()).
     this.made = heapVerbs.epochOf(this.heap);
     this.region = heapVerbs.region(this.heap, Math.max(initialBytes, 64));
+    this.first = this.region.bytes.length; // (the size it was made with: StorePool.giveBack())
     this.since = 0;
   }
 
