@@ -118,6 +118,7 @@ export class Decoder {
     this.entered = false;
     this.copiesBytes = false; // bins, raw strs and ext payloads as copies, not views of the input (streams)
     this.copyBytes = false; // the same, for the call in progress (also when it reads a copy of ours)
+    this.streamAt = 0; // where the input read starts in its stream (a stream's chunk or tail): payload copies keep their place mod 8
     this.copies = null; // decodeFrom()'s buffer (js/codec/decoder-inputs.js valueCopy())
     this.scanner = null;
     this.topDepth = 1; // the depth of a value read (2: an element of a streamed array, readElements())
@@ -413,9 +414,18 @@ export class Decoder {
     return this.bytesAt(p, n);
   }
 
-  /** input[p, p + n): a view, or with copyBytes a copy. */
-  bytesAt(p, n) {
-    return this.copyBytes ? this.bytes.slice(p, p + n) : this.bytes.subarray(p, p + n);
+  /**
+   * input[p, p + n): a view, or with copyBytes a copy, at byte `at` of a
+   * buffer of its own. An ext payload's copy lies where a view of it would,
+   * mod 8 (a stream's from the stream's start): an extension that aligns its
+   * payload by its position ((pos) => payload, as @msgpack/msgpack's README
+   * does for a Float32Array) finds it aligned in a copy too.
+   */
+  bytesAt(p, n, at = 0) {
+    if (!this.copyBytes) return this.bytes.subarray(p, p + n);
+    const copy = new Uint8Array(at + n).subarray(at);
+    copy.set(this.bytes.subarray(p, p + n));
+    return copy;
   }
 
   /** An array of n elements; `elem`: the shape of each (null: none). */
@@ -624,7 +634,7 @@ export class Decoder {
     const p = this.pos;
     if (n + 1 > this.end - p) throw this.tooLong(start, 'an ext', plural(n, 'byte'), p + n + 1);
     const type = (this.bytes[p] << 24) >> 24;
-    const data = this.bytesAt(p + 1, n);
+    const data = this.bytesAt(p + 1, n, (this.streamAt + p + 1) & 7);
     this.pos = p + 1 + n;
     return this.extValue(type, data, start);
   }

@@ -845,7 +845,7 @@ export class Encoder {
     if (this.pos + 3 + n > this.bytes.length) this.grow(3 + n);
     const p = this.pos + this.writeExtHeader(this.pos, n);
     this.bytes[p] = 0xff;
-    writeTimeSpec(this.view, p + 1, spec);
+    writeTimeSpec(this.view, p + 1, spec, n);
     this.pos = p + 1 + n;
   }
 }

@@ -219,6 +219,7 @@ class StreamReader {
     }
     if (!cut) {
       try {
+        this.decoder.streamAt = this.chunkStart + start;
         const { value, end } = read(bytes);
         this.at = start + end;
         return { value };
@@ -331,6 +332,7 @@ class StreamReader {
   /** read() of the tail: { value } when it holds the value whole. */
   readTail(read) {
     const tail = this.tail;
+    this.decoder.streamAt = this.tailStart;
     try {
       const { value, end } = read(tail.bytes.subarray(0, tail.length));
       // (Past a LIMIT the decoder let through, the feed may have added bytes

@@ -47,10 +47,9 @@ export function timestampSize({ sec, nsec }) {
   return 12;
 }
 
-/** Writes the payload of timestampSize(spec) bytes at view[p]. */
-export function writeTimeSpec(view, p, spec) {
+/** Writes the payload of `size` (timestampSize(spec)) bytes at view[p]. */
+export function writeTimeSpec(view, p, spec, size) {
   const { sec, nsec } = spec;
-  const size = timestampSize(spec);
   if (size === 4) {
     view.setUint32(p, sec);
   } else if (size === 8) {
@@ -64,9 +63,11 @@ export function writeTimeSpec(view, p, spec) {
 }
 
 /** @param {TimeSpec} spec @returns {Uint8Array} the timestamp payload */
-export function encodeTimeSpecToTimestamp(spec) {
-  const out = new Uint8Array(timestampSize(spec));
-  writeTimeSpec(new DataView(out.buffer), 0, spec);
+export function encodeTimeSpecToTimestamp({ sec, nsec }) {
+  const spec = { sec, nsec }; // (each field read once, and its form chosen once, as @msgpack/msgpack does: a getter or valueOf() may answer otherwise the next time)
+  const size = timestampSize(spec);
+  const out = new Uint8Array(size);
+  writeTimeSpec(new DataView(out.buffer), 0, spec, size);
   return out;
 }
 
