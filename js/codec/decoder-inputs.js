@@ -8,6 +8,7 @@
 
 import { bufferOf, byteOffsetOf, copyInto, lengthOf } from '../args.js';
 import { FastmpError } from '../errors.js';
+import { isOwned } from '../lifetimes.js';
 import { dataViewOf } from './decoder.js';
 import { asInput } from './options.js';
 import { show, withPath } from './path.js';
@@ -92,10 +93,18 @@ function readAt(decoder, bytes, view, offset) {
   }
 }
 
-/** An input checked by asInput(), and copied once when the decoder's mustCopy() says (decodeMulti(), a stream's chunk). */
+/**
+ * An input checked by asInput(), and copied once when the decoder's
+ * mustCopy() says (decodeMulti(), a stream's chunk), or when it is a small
+ * view from offset 0 of wasm memory, which mustCopy() asks of shaped decodes
+ * only: its values are read after the loop's body has run, whose fastmp calls
+ * may grow memory and detach it, and a stream reads each value through a view
+ * from the value's start, no longer from offset 0 (STALE). (Once an input, or
+ * a chunk: no cost per value.)
+ */
 export function readable(decoder, input, fn) {
   const bytes = asInput(input, fn);
-  return decoder.mustCopy(bytes, input, fn) ? bytes.slice() : bytes;
+  return decoder.mustCopy(bytes, input, fn) || isOwned(bufferOf(bytes)) ? bytes.slice() : bytes;
 }
 
 /** A scanner for valueCopy(): nesting followed to SCAN_DEPTH_MOST levels at most. */
