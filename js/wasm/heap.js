@@ -34,7 +34,7 @@
 
 import { HEAP_BASE, MEMORY_PAGES, NO_INDEX_U32, RESULT } from '../abi.js';
 import { CODE_NAMES, ownOutputTargetError } from '../errors.js';
-import { bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, viewBuffer } from '../intrinsics.js';
+import { bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, lengthOf, viewBuffer } from '../intrinsics.js';
 import {
   HANDLES, IN_ALLOCATION, IN_OUTPUT as IN_AN_OUTPUT, belowOwned, freedError, lifetimeError, makeMark, markDetachedByGrowth, own,
   refuseSized, watchReleased,
@@ -146,6 +146,7 @@ function newState() {
     views: new Map(), // Type -> a view of all of memory
     lastType: null, // the Type viewAs() was last asked for, and its view
     lastView: null,
+    bound: null, // copyWhole()'s last destination (a view of memory)
     epoch: 0, // growths so far
     epochs: new WeakMap(), // buffer -> the growth that made it
     kernels: { pack: null, unpack: null, strings: null }, // each module's exports, once attached
@@ -233,6 +234,7 @@ function renew(h) {
   h.u8 = new Uint8Array(buffer);
   h.views.clear();
   h.lastType = null;
+  h.bound = null;
   for (const region of h.regions) retake(h, regionOf(region));
   if (h.watch !== null) h.watch.renewed(h, old);
 }
@@ -520,8 +522,29 @@ function placeAt(h, Type, x, size, from, count, fn, original, region, outEnd, ke
   ensureIn(h, region, need, keep);
   if (inPlace) return where.address + from * bytes;
   const address = regionOf(region).address + at;
-  copyInto(viewAs(h, Type), input, address / bytes);
+  if (input !== x) copyInto(viewAs(h, Type), input, address / bytes);
+  else copyWhole(h, Type, x, count, address);
   return address;
+}
+
+/**
+ * Copies the `count` elements of typed array x (read whole) to `address` as
+ * Type, into a view of exactly that many: x may be a length-tracking view of
+ * a growable SharedArrayBuffer that another thread grew since its length was
+ * read, and %TypedArray%.prototype.set copies the length x has then, which
+ * into all of memory would run over what the heap has handed out beyond the
+ * region. Such an x (refused by the bounded view: a RangeError) is copied from
+ * a fixed view of the `count` elements the call read. The view is the last
+ * call's while the place and count repeat (none made per call).
+ */
+function copyWhole(h, Type, x, count, address) {
+  let into = h.bound;
+  if (into?.constructor !== Type || byteOffsetOf(into) !== address || lengthOf(into) !== count) into = h.bound = new Type(h.buffer, address, count);
+  try {
+    copyInto(into, x, 0);
+  } catch {
+    copyInto(into, new Type(bufferOf(x), byteOffsetOf(x), count), 0);
+  }
 }
 
 /**
