@@ -147,14 +147,15 @@ export const GOALS = {
  * it, else its total as measured when set (`node bench/size.js`), rounded up
  * to the next 128 B above it: a change that adds weight fails; one that removes it
  * lowers the ceiling to the new total (down to the goal) in the same commit.
- * The goals that are missed, and what bounds them: bench/RESULTS-size-costs.md.
+ * The goals that are missed, and what bounds them: bench/RESULTS-size-costs.md
+ * and bench/RESULTS-size-families.md.
  */
 export const CEILINGS = {
   // (Raised in 128 B steps by the audits' fixes, each said in docs/history.md.)
-  pack: 13_952,
-  encode: 20_864,
-  shaped: 38_016,
-  asn1: 11_520,
+  pack: 14_080,
+  encode: 20_992,
+  shaped: 38_144,
+  asn1: 11_648,
   inline: (all) => GOALS.inline.limit(all),
 };
 
