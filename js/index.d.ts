@@ -637,7 +637,7 @@ interface EncoderOwnOptions<ContextType> {
 /** The map-key cache of a decoder: fastmp's or @msgpack/msgpack's CachedKeyDecoder fits. */
 export interface KeyDecoder {
   canBeCached(byteLength: number): boolean;
-  /** The key in bytes[start, start + byteLength). (fastmp's own cache returns undefined for bytes that are not UTF-8; a key of yours that is not a string is refused as `KEY`.) */
+  /** The key in bytes[start, start + byteLength). (fastmp's own cache returns undefined for bytes that are not UTF-8; a key of yours that is neither a string nor a number is refused as `KEY`, where no mapKeyConverter takes it.) */
   decode(bytes: Uint8Array, start: number, byteLength: number): string | undefined;
 }
 

@@ -34,7 +34,8 @@ const sharedKeyCache = new KeyCache();
 /**
  * A keyDecoder of the caller's, as the decoder reads keys through it: its
  * calls are user code, which may detach or shrink the input, so the input is
- * checked after each (DETACHED, at the key's content). Wrapped once, when the
+ * checked after each (DETACHED, at the key's content), and a FastmpError its
+ * decode() throws is located there, as an extension's is. Wrapped once, when the
  * Decoder is made, so that reading a key through the shared cache asks nothing more.
  */
 const callerKeys = (decoder, keys) => ({
@@ -44,7 +45,12 @@ const callerKeys = (decoder, keys) => ({
     return cacheable;
   },
   decode: (bytes, p, n) => {
-    const key = keys.decode(bytes, p, n);
+    let key;
+    try {
+      key = keys.decode(bytes, p, n);
+    } catch (err) {
+      throw fromCallerCode(err, p);
+    }
     decoder.afterUserCode(p);
     return key;
   },
@@ -595,8 +601,12 @@ export class Decoder {
     }
     if (key === '__proto__') throw this.badKey(start, 'is __proto__, which is not allowed');
     if (this.mapKeyConverter !== null) {
-      key = this.mapKeyConverter(key);
-      if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'symbol') key = String(key); // (its toString() is user code too)
+      try {
+        key = this.mapKeyConverter(key);
+        if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'symbol') key = String(key); // (its toString() is user code too)
+      } catch (err) {
+        throw fromCallerCode(err, start); // (a FastmpError of its own, or of a fastmp call it made on the key: located at the key, as an extension's is)
+      }
       this.afterUserCode(start);
       if (key === '__proto__') throw this.badKey(start, 'converts to __proto__, which is not allowed');
     } else if (typeof key !== 'string' && typeof key !== 'number') {
