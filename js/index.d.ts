@@ -103,6 +103,12 @@ type WasmBytes = ArrayBuffer | ArrayBufferView;
 type FetchResponse = typeof globalThis extends { Response: { prototype: infer R } } ? R : never;
 /** A wasm module as init() / createFastmp() take it. */
 type WasmSource = WasmModule | WasmBytes | FetchResponse | PromiseLike<FetchResponse>;
+/**
+ * A wasm module as initSync() / createFastmpSync() take it: a module or its bytes, not a promise
+ * nor a Response (a TypeError there). Said so because lib dom's WebAssembly.Module is an empty
+ * interface, which any object (a promise, a Response, an array of them) would fit.
+ */
+type WasmSyncSource = (WasmModule & { readonly then?: never; readonly arrayBuffer?: never; readonly length?: never }) | WasmBytes;
 
 export interface InitOptions {
   /**
@@ -135,9 +141,9 @@ export interface InitSyncOptions extends Omit<InitOptions, 'wasm' | 'stringsWasm
    * inline entry holds the modules). Compiling blocks the thread: on a page
    * prefer init().
    */
-  wasm?: WasmModule | WasmBytes | readonly (WasmModule | WasmBytes)[];
+  wasm?: WasmSyncSource | readonly WasmSyncSource[];
   /** The same for the ASN.1 string module, where the program uses ASN.1 functions. */
-  stringsWasm?: WasmModule | WasmBytes;
+  stringsWasm?: WasmSyncSource;
 }
 
 // ---- the module's instance -------------------------------------------------
@@ -167,68 +173,69 @@ export function createFastmpSync(options?: InitSyncOptions): Fastmp;
 /**
  * An instance from createFastmp(): the module-level API, bound to the
  * instance (its methods may be destructured:
- * `const { pack, unpack } = await createFastmp()`).
+ * `const { pack, unpack } = await createFastmp()`). Frozen: its members are
+ * read-only (assigning one is a TypeError in strict code).
  */
 export interface Fastmp {
-  backend: typeof backend;
-  memoryStats: typeof memoryStats;
+  readonly backend: typeof backend;
+  readonly memoryStats: typeof memoryStats;
 
-  pack: typeof pack;
-  packBool: typeof packBool;
-  packBoolView: typeof packBoolView;
-  packInto: typeof packInto;
-  packView: typeof packView;
-  unpack: typeof unpack;
-  unpackFrom: typeof unpackFrom;
-  unpackBool: typeof unpackBool;
-  unpackBoolFrom: typeof unpackBoolFrom;
+  readonly pack: typeof pack;
+  readonly packBool: typeof packBool;
+  readonly packBoolView: typeof packBoolView;
+  readonly packInto: typeof packInto;
+  readonly packView: typeof packView;
+  readonly unpack: typeof unpack;
+  readonly unpackFrom: typeof unpackFrom;
+  readonly unpackBool: typeof unpackBool;
+  readonly unpackBoolFrom: typeof unpackBoolFrom;
 
-  alloc: typeof alloc;
-  free: typeof free;
-  refresh: typeof refresh;
+  readonly alloc: typeof alloc;
+  readonly free: typeof free;
+  readonly refresh: typeof refresh;
 
-  encodeBMP: typeof encodeBMP;
-  decodeBMP: typeof decodeBMP;
-  decodeBMPToUint16: typeof decodeBMPToUint16;
-  writeBMPString: typeof writeBMPString;
-  readBMPString: typeof readBMPString;
-  encodeIA5: typeof encodeIA5;
-  decodeIA5: typeof decodeIA5;
-  decodeIA5ToUint16: typeof decodeIA5ToUint16;
-  writeIA5String: typeof writeIA5String;
-  readIA5String: typeof readIA5String;
-  encodeVisible: typeof encodeVisible;
-  decodeVisible: typeof decodeVisible;
-  decodeVisibleToUint16: typeof decodeVisibleToUint16;
-  writeVisibleString: typeof writeVisibleString;
-  readVisibleString: typeof readVisibleString;
-  encodePrintable: typeof encodePrintable;
-  decodePrintable: typeof decodePrintable;
-  decodePrintableToUint16: typeof decodePrintableToUint16;
-  writePrintableString: typeof writePrintableString;
-  readPrintableString: typeof readPrintableString;
-  encodeNumeric: typeof encodeNumeric;
-  decodeNumeric: typeof decodeNumeric;
-  decodeNumericToUint16: typeof decodeNumericToUint16;
-  writeNumericString: typeof writeNumericString;
-  readNumericString: typeof readNumericString;
+  readonly encodeBMP: typeof encodeBMP;
+  readonly decodeBMP: typeof decodeBMP;
+  readonly decodeBMPToUint16: typeof decodeBMPToUint16;
+  readonly writeBMPString: typeof writeBMPString;
+  readonly readBMPString: typeof readBMPString;
+  readonly encodeIA5: typeof encodeIA5;
+  readonly decodeIA5: typeof decodeIA5;
+  readonly decodeIA5ToUint16: typeof decodeIA5ToUint16;
+  readonly writeIA5String: typeof writeIA5String;
+  readonly readIA5String: typeof readIA5String;
+  readonly encodeVisible: typeof encodeVisible;
+  readonly decodeVisible: typeof decodeVisible;
+  readonly decodeVisibleToUint16: typeof decodeVisibleToUint16;
+  readonly writeVisibleString: typeof writeVisibleString;
+  readonly readVisibleString: typeof readVisibleString;
+  readonly encodePrintable: typeof encodePrintable;
+  readonly decodePrintable: typeof decodePrintable;
+  readonly decodePrintableToUint16: typeof decodePrintableToUint16;
+  readonly writePrintableString: typeof writePrintableString;
+  readonly readPrintableString: typeof readPrintableString;
+  readonly encodeNumeric: typeof encodeNumeric;
+  readonly decodeNumeric: typeof decodeNumeric;
+  readonly decodeNumericToUint16: typeof decodeNumericToUint16;
+  readonly writeNumericString: typeof writeNumericString;
+  readonly readNumericString: typeof readNumericString;
 
-  encode: typeof encode;
-  encodeInto: typeof encodeInto;
-  decode: typeof decode;
-  decodeFrom: typeof decodeFrom;
-  decodeMulti: typeof decodeMulti;
-  decodeAsync: typeof decodeAsync;
-  decodeMultiStream: typeof decodeMultiStream;
-  decodeArrayStream: typeof decodeArrayStream;
+  readonly encode: typeof encode;
+  readonly encodeInto: typeof encodeInto;
+  readonly decode: typeof decode;
+  readonly decodeFrom: typeof decodeFrom;
+  readonly decodeMulti: typeof decodeMulti;
+  readonly decodeAsync: typeof decodeAsync;
+  readonly decodeMultiStream: typeof decodeMultiStream;
+  readonly decodeArrayStream: typeof decodeArrayStream;
   /**
    * Encoders of this instance (typed arrays packed by its kernels). Every
    * instance's Encoders share one prototype: `new fm.Encoder() instanceof Encoder`
    * (the module's class) is true.
    */
-  Encoder: typeof Encoder;
+  readonly Encoder: typeof Encoder;
   /** Decoders of this instance (shaped typed arrays read by its kernels); one prototype for all, as Encoder. */
-  Decoder: typeof Decoder;
+  readonly Decoder: typeof Decoder;
 }
 
 // ---- the API: functions of the module's instance, and methods of a Fastmp ----
@@ -463,6 +470,12 @@ export class ExtData {
  * encoder's / decoder's `context` option, passed to the extensions.
  */
 export class ExtensionCodec<ContextType = undefined> implements ExtensionCodecType<ContextType> {
+  // What the class keeps and calls inside (its fields and internal methods), named so that a
+  // subclass cannot declare a member of the same name, which would replace the codec's own
+  // (as @msgpack/msgpack's declarations name theirs; test/audit-types2.test.js holds the list
+  // to the class at run time).
+  private builtInEncoders; private builtInDecoders; private encoders; private decoders;
+  private nativeTimestamp; private onlyTimestamps;
   /** The codec used when no `extensionCodec` option is given (timestamps only). */
   static readonly defaultCodec: ExtensionCodec;
   constructor();
@@ -741,6 +754,21 @@ export function decodeArrayStream<ContextType = undefined, const S extends Shape
  * (as it is when the Encoder is made); `fm.Encoder` on the instance fm.
  */
 export class Encoder<ContextType = undefined> {
+  // What the class keeps and calls inside (its fields and internal methods), named so that a
+  // subclass cannot declare a member of the same name, which would replace the codec's own
+  // (as @msgpack/msgpack's declarations name theirs; test/audit-types2.test.js holds the list
+  // to the class at run time).
+  private config; private port; private outputs; private extensionCodec; private context; private useBigInt64;
+  private maxDepth; private initialBufferSize; private sortKeys; private forceFloat32; private ignoreUndefined;
+  private forceIntegerToFloat; private typedArrays; private store; private shared; private bytes; private view;
+  private pos; private base; private entered; private fastDates; private noExtensions; private outputsOf;
+  private session; private clone; private run; private grow; private roomFor; private growAt; private tooDeep;
+  private encodeAny; private writeByte; private writeNumber; private writeFloat; private writeBigInt;
+  private writeString; private writeLongString; private writeUtf8; private putHeader;
+  private writeContainerHeader; private encodeObject; private writeArray; private writeOtherObject;
+  private writeMap; private writeMapEntries; private writeSetValues; private writeMapWithoutUndefined;
+  private writeView; private writeBools; private writeTypedArray; private writeBin; private writeTypedExt;
+  private writeExt; private extBytes; private extTooLong; private writeExtHeader; private writeDate;
   constructor(options?: EncoderOptions<ContextType>);
   /** The value as MessagePack, in a new array. */
   encode(value: unknown): OwnUint8Array;
@@ -771,6 +799,27 @@ export class Encoder<ContextType = undefined> {
  * Decoder is made); `fm.Decoder` on the instance fm.
  */
 export class Decoder<ContextType = undefined, const S extends Shape = Shape> {
+  // What the class keeps and calls inside (its fields and internal methods), named so that a
+  // subclass cannot declare a member of the same name, which would replace the codec's own
+  // (as @msgpack/msgpack's declarations name theirs; test/audit-types2.test.js holds the list
+  // to the class at run time).
+  private config; private port; private extras; private cursor; private extensionCodec; private context;
+  private useBigInt64; private rawStrings; private maxStrLength; private maxBinLength; private maxArrayLength;
+  private maxMapLength; private maxExtLength; private mapKeyConverter; private maxDepth; private shape;
+  private integralFloats; private reuseTypedArrays; private keyDecoder; private keys; private bytes;
+  private view; private pos; private end; private reader; private entered; private copiesBytes;
+  private copyBytes; private streamAt; private copies; private scanner; private topDepth; private element;
+  private kept; private keptBuffers; private decodes; private leave; private mustCopy; private extrasOf;
+  private clone; private forStream; private readElements; private setInput; private readTop; private truncated;
+  private tooLong; private overLimit; private tooDeep; private need; private readAny; private readTagged;
+  private lengthAfter; private readInt64; private readStr; private readText; private notUtf8; private readBin;
+  private bytesAt; private readArray; private readTypedFields; private checkArray; private checkArrayLimits;
+  private readMap; private readFields; private readNil; private checkFields; private checkMap; private readKey;
+  private readKeyText; private badKey; private extLength; private readExt; private extValue;
+  private afterUserCode; private readShaped; private peekTag; private readShapedArray; private readShapedMap;
+  private arrayHeader; private mapHeader; private readTypedField; private typedInJs; private typedFromArray;
+  private typedByKernel; private keptArray; private keptSlot; private keptOf; private typedFromBin;
+  private typedFromExtAt; private notShaped; private extTypeAt; private record;
   constructor(options?: DecoderOptions<ContextType, S>);
   /** The one value that fills `bytes` (bytes after it: 'TRAILING'). */
   decode(bytes: DecodeInput): DecodedBy<S>;

@@ -127,7 +127,7 @@ const VALUES = /^export (?:function|class|const) (\w+)/gm;
 /** The members of `interface Fastmp` that are `typeof` the export of the same name. */
 function fastmpMembers() {
   const body = dts.slice(dts.indexOf('export interface Fastmp {'));
-  return declared(/^ {2}(\w+): typeof \1;$/gm, body.slice(0, body.indexOf('\n}')));
+  return declared(/^ {2}(?:readonly )?(\w+): typeof \1;$/gm, body.slice(0, body.indexOf('\n}')));
 }
 
 /**
