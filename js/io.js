@@ -344,10 +344,15 @@ export class FieldReader {
     return heapVerbs.takeTyped(heap, kind.Type, heapVerbs.scratchOf(heap), 0, count, into);
   }
 
-  /** The input from `offset` into the window: `len` bytes or twice the last window, whichever is longer, up to the input's end. */
+  /**
+   * The input from `offset` into the window: `len` bytes or twice the last
+   * window, whichever is longer, up to the input's end; only `len` when
+   * another decode took the window over since (a nested decode between two
+   * fields would otherwise have each field copy up to WINDOW_MOST).
+   */
   copyFrom(heap, offset, len) {
     const core = this.core;
-    this.size = Math.max(len, Math.min(WINDOW_MOST, 2 * this.size));
+    this.size = this.uses === core.windowUses ? Math.max(len, Math.min(WINDOW_MOST, 2 * this.size)) : len;
     const end = Math.min(this.input.length, offset + this.size);
     core.window ??= heapVerbs.region(heap, 0);
     core.windowUses++;

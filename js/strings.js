@@ -12,7 +12,7 @@
 // be an alloc() array or a packView() output: refused past its lifetime
 // (js/lifetimes.js), read in place or from a copy as the heap places it.
 
-import { asOffset, describe, inputBytes, onceReadable, ownView, typedArrayName, usableLength } from './args.js';
+import { asOffset, bufferOf, byteOffsetOf, describe, inputBytes, onceReadable, ownView, typedArrayName, usableLength } from './args.js';
 import { FastmpError, NO_INDEX } from './errors.js';
 import { kernelTakes } from './io.js';
 import { refuseSized } from './lifetimes.js';
@@ -259,19 +259,24 @@ function jsDecodeBMPString(kind, input, original, fn, start, end) {
   return unitsToString(jsDecodeBMPUnits(kind, input, start, end));
 }
 
-/** One-byte kind content input[start, end) (SMALL chars or more) as a string: checked, then converted (read twice, so from an own view). */
+/**
+ * One-byte kind content input[start, end) (SMALL chars or more) as a string:
+ * checked, then converted (read twice, so from an own view of the content,
+ * which in a SharedArrayBuffer is a copy of the content alone: a read*String()
+ * at each offset of a large shared input copies its string, not the input).
+ */
 function jsDecodeNarrowString(kind, input, original, fn, start, end) {
-  const bytes = onceReadable(own(input, original, fn));
-  jsCheck(kind, bytes, start, end);
-  return asciiToString(bytes, start, end);
+  const bytes = onceReadable(new Uint8Array(bufferOf(input), byteOffsetOf(input) + start, end - start));
+  jsCheck(kind, bytes, start, end - start);
+  return asciiToString(bytes, 0, end - start);
 }
 
-/** Checks one-byte kind content bytes[start, end) (then converted by asciiToString: a second reading). */
-function jsCheck(kind, bytes, start, end) {
+/** Checks the n bytes of one-byte kind content `bytes` (an own view: then converted by asciiToString, a second reading), which starts at byte `start` of the input. */
+function jsCheck(kind, bytes, start, n) {
   const { set } = kind;
-  for (let p = start; p < end; p++) {
-    const c = bytes[p];
-    if (!inSet(set, c)) throw charDecodeError('RANGE', kind, p - start, p, c);
+  for (let i = 0; i < n; i++) {
+    const c = bytes[i];
+    if (!inSet(set, c)) throw charDecodeError('RANGE', kind, i, start + i, c);
   }
 }
 

@@ -42,8 +42,8 @@ export function decodeFrom(decoder, input, offset = 0) {
         if (!isIncomplete(err) || lengthOf(copy) >= lengthOf(bytes)) throw err;
       }
     }
-    // (A header the options refuse, or the input changed meanwhile: from a copy of the whole
-    // input, as decode() reads one, which the decoder reports on as it does in place.)
+    // (A value the scans could not follow, or the input changed meanwhile: from a copy of the
+    // whole input, as decode() reads one, which the decoder reports on as it does in place.)
     decoder.setInput(bytes.slice(), offset, true);
     return { value: decoder.readTop(), end: decoder.pos };
   } finally {
@@ -114,21 +114,37 @@ function depthBound(scanner) {
 }
 
 /**
+ * valueCopy()'s second scan, past a header the options refuse: no length
+ * limit, nesting to SCAN_DEPTH_MOST levels (it stops at 0xc1 still, which no
+ * decoder takes). One, shared by every Decoder: a scan runs no caller code.
+ */
+let wideScanner = null;
+const WIDE = { maxDepth: SCAN_DEPTH_MOST, rawStrings: false, maxStrLength: Infinity, maxBinLength: Infinity, maxArrayLength: Infinity, maxMapLength: Infinity, maxExtLength: Infinity };
+
+/** Where the value at bytes[offset] ends (`length` bytes), by `scanner` from its start: an end, MORE or LIMIT. */
+function scanFrom(scanner, bytes, offset, length) {
+  scanner.reset(); // (checking: the scan stops at a header the options refuse; it would follow nesting as deep as the input)
+  scanner.next = offset;
+  return scanner.scan(bytes, length);
+}
+
+/**
  * For decodeFrom() of an input read from a copy: the bytes of the value at
  * `offset` copied, at their own offsets, into a buffer of the Decoder's,
  * which it reuses (so that a loop over one input copies each value once);
  * its end found by the scanner (js/codec/scan.js), which reads headers
  * only; a value the input cuts, to the input's end. From offset 0, a fresh
  * copy of the value alone (what the module-level decodeFrom() reads), so
- * that no large buffer is kept. Null when the scan stops at a header the
- * options refuse (LIMIT).
+ * that no large buffer is kept. Null when no scan can follow the value
+ * (0xc1, nesting past SCAN_DEPTH_MOST levels).
  */
 function valueCopy(decoder, bytes, offset) {
-  const scanner = (decoder.scanner ??= depthBound(new ValueScanner(decoder)));
-  scanner.reset(); // (checking: the scan stops at a header the options refuse; it would follow nesting as deep as the input)
-  scanner.next = offset;
   const length = lengthOf(bytes);
-  const found = scanner.scan(bytes, length);
+  let found = scanFrom(decoder.scanner ??= depthBound(new ValueScanner(decoder)), bytes, offset, length);
+  // A header the options refuse, which the decoder may take all the same (a shaped typed array
+  // at maxDepth: its elements are no level of the decoder's): the value's end is found past it,
+  // so that a loop over the input copies each value once, not the whole input for each.
+  if (found === LIMIT) found = scanFrom(wideScanner ??= new ValueScanner(WIDE), bytes, offset, length);
   if (found === LIMIT) return null;
   const end = found >= 0 ? found : length;
   const value = new Uint8Array(bufferOf(bytes), byteOffsetOf(bytes) + offset, end - offset);

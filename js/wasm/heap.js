@@ -298,7 +298,8 @@ export const scratchOf = (heap) => stateOf(heap).scratch;
 /**
  * The region holds at least `need` bytes afterwards, its first `keep`
  * bytes as they were. When it must grow it moves (scratch to the next
- * power of two, where that can be had), which may grow memory; a refused
+ * power of two, a region that keeps bytes to twice its size at least, where
+ * that can be had), which may grow memory; a refused
  * growth leaves it as it was (a RangeError).
  */
 export const ensure = (heap, region, need, keep) => ensureIn(stateOf(heap), region, need, keep);
@@ -313,7 +314,7 @@ function ensureIn(h, region, need, keep) {
   if (keep === 0 && old > 0) h.space.free(r.address);
   let at;
   try {
-    at = mallocRegion(h, region, need);
+    at = mallocRegion(h, region, need, keep > 0 ? 2 * old : 0);
   } catch (e) {
     if (keep === 0 && old > 0) {
       r.address = h.space.malloc(old);
@@ -331,14 +332,18 @@ function ensureIn(h, region, need, keep) {
   moved(h, r);
 }
 
-/** A block for a region of `need` bytes: scratch's the next power of two, where that can be had, else exactly `need`. */
-function mallocRegion(h, region, need) {
-  if (region !== h.scratch) return malloc(h, need);
-  const size = Math.max(MIN_SCRATCH, 2 ** Math.ceil(Math.log2(need)));
+/**
+ * A block for a region of `need` bytes: scratch's the next power of two, a
+ * region that keeps its bytes (a store, written field after field) at least
+ * `least` (twice its size: a run of growths copies each byte O(1) times),
+ * where that can be had; else exactly `need`.
+ */
+function mallocRegion(h, region, need, least) {
+  const size = region === h.scratch ? Math.max(MIN_SCRATCH, 2 ** Math.ceil(Math.log2(need))) : Math.max(need, least);
+  if (size === need) return malloc(h, need);
   try {
     return malloc(h, size);
-  } catch (e) {
-    if (size === need) throw e;
+  } catch {
     return malloc(h, need); // (past 2 GiB the next power is 4 GiB: exactly what is asked)
   }
 }
