@@ -154,7 +154,7 @@ export const CEILINGS = {
   // (Raised in 128 B steps by the audits' fixes, each said in docs/history.md.)
   pack: 14_080,
   encode: 20_992,
-  shaped: 38_144,
+  shaped: 38_272,
   asn1: 11_648,
   inline: (all) => GOALS.inline.limit(all),
 };

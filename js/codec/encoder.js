@@ -777,7 +777,9 @@ export class Encoder {
     // The type as the number its byte is written from, first: an object's
     // valueOf() is user code, which may grow wasm memory or detach the data,
     // and must run before they are checked and the store's bytes are read.
+    // It must be an integer that msgpack's type byte holds (-128..127, as register() takes): another is RANGE, never written wrapped.
     const typeByte = +type;
+    if (typeByte !== typeByte << 24 >> 24) throw codecError('RANGE', `ext type ${typeByte} is not -128..127`, this.pos, { value: typeByte });
     let data = ext.data;
     const deferred = typeof data === 'function';
     if (deferred) {
