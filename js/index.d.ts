@@ -733,7 +733,7 @@ export function decodeMulti<ContextType = undefined, const S extends Shape = Sha
   bytes: DecodeInput, options?: DecoderOptions<ContextType, S>,
 ): Generator<DecodedBy<S>, void, unknown>;
 
-/** The one value a stream of chunks holds (bytes after it: 'TRAILING'; a stream that ends early: 'TRUNCATED'). */
+/** The one value a stream of chunks holds (bytes after it: 'TRAILING'; a stream that ends early: 'TRUNCATED', or 'LENGTH' inside a str, bin or ext). */
 export function decodeAsync<ContextType = undefined, const S extends Shape = Shape>(
   stream: DecodeStream, options?: DecoderOptions<ContextType, S>,
 ): Promise<DecodedBy<S>>;

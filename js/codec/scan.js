@@ -59,6 +59,8 @@ export class ValueScanner {
   scan(bytes, length) {
     let p = this.next;
     const left = this.left;
+    // (A top value is itself one level deeper than maxDepth allows at maxDepth 0: decode() refuses any.)
+    if (this.outer >= this.maxDepth && this.checking && left.length === 1 && left[0] === 1 && p < length) return this.stop(p);
     while (left.length > 0 && p < length) {
       const tag = bytes[p];
       let size = FIXED_SIZE[tag];

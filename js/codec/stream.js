@@ -95,6 +95,12 @@ const detachedChunk = () => new FastmpError('DETACHED', 'fastmp: the stream\'s c
 /** A read that failed only because the input stops too early (not a nested call's error an extension threw: fromCallerCode()). */
 const isIncomplete = (err) => err instanceof FastmpError && (err.code === 'TRUNCATED' || err.code === 'LENGTH') && err.needed !== undefined;
 
+/** An iterator result of the source's next(), checked as for await checks it (a TypeError when it is no object). */
+const resultOf = (result) => {
+  if (result === null || (typeof result !== 'object' && typeof result !== 'function')) throw new TypeError(`fastmp: the stream's source answered next() with ${show(result)}, not an iterator result`);
+  return result;
+};
+
 /** A growable buffer of bytes the stream owns: the start of a value that a chunk cut. */
 class Tail {
   constructor() {
@@ -180,11 +186,23 @@ class StreamReader {
     // (Between values: no byte of the tail is read again.)
     if (this.tail.bytes.length > TAIL_KEPT && ++this.tailIdle > TAIL_IDLE_PULLS) this.tail.bytes = EMPTY;
     while (!this.done) {
-      const { done, value } = await this.chunks.next();
+      let result;
+      try {
+        result = resultOf(await this.chunks.next());
+      } catch (err) {
+        throw this.sourceFailed(err);
+      }
+      const { done, value } = result;
       if (done) this.done = true;
       else if (this.take(value)) return true;
     }
     return false;
+  }
+
+  /** `err`, of the source's next() (it rejected, or answered no result): the source is done, and close() calls no return() of it, as a for-await loop leaves an iterator that failed. */
+  sourceFailed(err) {
+    this.done = true;
+    return err;
   }
 
   /** A chunk from the source as the current one; false when it is empty. */
@@ -278,7 +296,13 @@ class StreamReader {
       }
       // MORE, the chunk used up. (The source is awaited here, not in pull(): an
       // async call less per chunk, the most a stream of small chunks pays.)
-      const { done, value } = await this.chunks.next();
+      let result;
+      try {
+        result = resultOf(await this.chunks.next());
+      } catch (err) {
+        throw this.sourceFailed(err);
+      }
+      const { done, value } = result;
       if (done) {
         this.done = true;
         return this.readTail(read); // the stream ends inside the value: the decoder's TRUNCATED or LENGTH
