@@ -34,7 +34,7 @@
 
 import { HEAP_BASE, MEMORY_PAGES, NO_INDEX_U32, RESULT } from '../abi.js';
 import { CODE_NAMES, ownOutputTargetError } from '../errors.js';
-import { bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, lengthOf, viewBuffer } from '../intrinsics.js';
+import { bufferOf, byteLengthOf, byteOffsetOf, copyInto, isDetached, viewBuffer } from '../intrinsics.js';
 import {
   HANDLES, IN_ALLOCATION, IN_OUTPUT as IN_AN_OUTPUT, belowOwned, freedError, lifetimeError, makeMark, markDetachedByGrowth, own,
   refuseSized, watchReleased,
@@ -146,7 +146,6 @@ function newState() {
     views: new Map(), // Type -> a view of all of memory
     lastType: null, // the Type viewAs() was last asked for, and its view
     lastView: null,
-    bound: null, // copyWhole()'s last destination (a view of memory)
     epoch: 0, // growths so far
     epochs: new WeakMap(), // buffer -> the growth that made it
     kernels: { pack: null, unpack: null, strings: null }, // each module's exports, once attached
@@ -234,7 +233,6 @@ function renew(h) {
   h.u8 = new Uint8Array(buffer);
   h.views.clear();
   h.lastType = null;
-  h.bound = null;
   for (const region of h.regions) retake(h, regionOf(region));
   if (h.watch !== null) h.watch.renewed(h, old);
 }
@@ -265,7 +263,7 @@ function malloc(h, bytes) {
 export const region = (heap, bytes) => newRegion(allocating(stateOf(heap)), bytes);
 
 function newRegion(h, bytes) {
-  const region = new Region(MADE_HERE, { address: 0, capacity: 0, moves: 0, bytes: NO_BYTES, data: NO_DATA });
+  const region = new Region(MADE_HERE, { address: 0, capacity: 0, moves: 0, bytes: NO_BYTES, data: NO_DATA, typed: null });
   h.regions.add(region);
   if (bytes > 0) ensureIn(h, region, bytes, 0);
   return region;
@@ -290,6 +288,13 @@ function moved(h, r) {
 function retake(h, r) {
   r.bytes = new Uint8Array(h.buffer, r.address, r.capacity);
   r.data = new DataView(h.buffer, r.address, r.capacity);
+  r.typed = null;
+}
+
+/** Region state r's bytes as a view of `Type` (the last Type asked, kept until the region moves or memory grows). */
+function regionAs(h, r, Type) {
+  if (r.typed?.constructor !== Type) r.typed = new Type(h.buffer, r.address, r.capacity / Type.BYTES_PER_ELEMENT);
+  return r.typed;
 }
 
 /** The scratch region, which every call may reuse. */
@@ -526,30 +531,18 @@ function placeAt(h, Type, x, size, from, count, fn, original, region, outEnd, ke
   if (where === IN_OUTPUT || (where === OUTSIDE && need > regionOf(region).capacity && belowOwned(x, size))) input = new Type(input);
   ensureIn(h, region, need, keep);
   if (inPlace) return where.address + from * bytes;
-  const address = regionOf(region).address + at;
-  if (input !== x) copyInto(viewAs(h, Type), input, address / bytes);
-  else copyWhole(h, Type, x, count, address);
-  return address;
-}
-
-/**
- * Copies the `count` elements of typed array x (read whole) to `address` as
- * Type, into a view of exactly that many: x may be a length-tracking view of
- * a growable SharedArrayBuffer that another thread grew since its length was
- * read, and %TypedArray%.prototype.set copies the length x has then, which
- * into all of memory would run over what the heap has handed out beyond the
- * region. Such an x (refused by the bounded view: a RangeError) is copied from
- * a fixed view of the `count` elements the call read. The view is the last
- * call's while the place and count repeat (none made per call).
- */
-function copyWhole(h, Type, x, count, address) {
-  let into = h.bound;
-  if (into?.constructor !== Type || byteOffsetOf(into) !== address || lengthOf(into) !== count) into = h.bound = new Type(h.buffer, address, count);
+  // Into a view of the region alone: x may be a length-tracking view of a growable
+  // SharedArrayBuffer that another thread grew since its length was read, and the copy takes
+  // the length x has then. Grown within the region, the elements past `count` land in the
+  // region's free bytes; past its end, the copy is refused (a RangeError, nothing written) and
+  // the `count` elements the call read are copied.
+  const r = regionOf(region);
   try {
-    copyInto(into, x, 0);
+    copyInto(regionAs(h, r, Type), input, at / bytes);
   } catch {
-    copyInto(into, new Type(bufferOf(x), byteOffsetOf(x), count), 0);
+    copyInto(regionAs(h, r, Type), new Type(bufferOf(x), byteOffsetOf(x) + from * bytes, count), at / bytes);
   }
+  return r.address + at;
 }
 
 /**
