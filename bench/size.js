@@ -152,7 +152,7 @@ export const GOALS = {
  */
 export const CEILINGS = {
   // (Raised in 128 B steps by the audits' fixes, each said in docs/history.md.)
-  pack: 14_080,
+  pack: 13_952,
   encode: 20_992,
   shaped: 38_272,
   asn1: 11_648,

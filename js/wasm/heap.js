@@ -263,7 +263,7 @@ function malloc(h, bytes) {
 export const region = (heap, bytes) => newRegion(allocating(stateOf(heap)), bytes);
 
 function newRegion(h, bytes) {
-  const region = new Region(MADE_HERE, { address: 0, capacity: 0, moves: 0, bytes: NO_BYTES, data: NO_DATA, typed: null });
+  const region = new Region(MADE_HERE, { address: 0, capacity: 0, moves: 0, bytes: NO_BYTES, data: NO_DATA, typed: null, typedType: null });
   h.regions.add(region);
   if (bytes > 0) ensureIn(h, region, bytes, 0);
   return region;
@@ -288,12 +288,15 @@ function moved(h, r) {
 function retake(h, r) {
   r.bytes = new Uint8Array(h.buffer, r.address, r.capacity);
   r.data = new DataView(h.buffer, r.address, r.capacity);
-  r.typed = null;
+  r.typedType = null;
 }
 
 /** Region state r's bytes as a view of `Type` (the last Type asked, kept until the region moves or memory grows). */
 function regionAs(h, r, Type) {
-  if (r.typed?.constructor !== Type) r.typed = new Type(h.buffer, r.address, r.capacity / Type.BYTES_PER_ELEMENT);
+  if (r.typedType !== Type) {
+    r.typed = new Type(h.buffer, r.address, r.capacity / Type.BYTES_PER_ELEMENT);
+    r.typedType = Type;
+  }
   return r.typed;
 }
 
