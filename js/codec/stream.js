@@ -95,7 +95,13 @@ const detachedChunk = () => new FastmpError('DETACHED', 'fastmp: the stream\'s c
 /** A read that failed only because the input stops too early (not a nested call's error an extension threw: fromCallerCode()). */
 const isIncomplete = (err) => err instanceof FastmpError && (err.code === 'TRUNCATED' || err.code === 'LENGTH') && err.needed !== undefined;
 
-/** An iterator result of the source's next(), checked as for await checks it (a TypeError when it is no object). */
+/**
+ * An iterator result of the source's next(), checked as for await checks it
+ * (a TypeError when it is no object). Its callers count the source done while
+ * they await next() and set it from the result: a source whose next()
+ * rejected, or answered no result, is left done, and close() calls no
+ * return() of it, as a for-await loop leaves an iterator that failed.
+ */
 const resultOf = (result) => {
   if (result === null || (typeof result !== 'object' && typeof result !== 'function')) throw new TypeError(`fastmp: the stream's source answered next() with ${show(result)}, not an iterator result`);
   return result;
@@ -186,23 +192,12 @@ class StreamReader {
     // (Between values: no byte of the tail is read again.)
     if (this.tail.bytes.length > TAIL_KEPT && ++this.tailIdle > TAIL_IDLE_PULLS) this.tail.bytes = EMPTY;
     while (!this.done) {
-      let result;
-      try {
-        result = resultOf(await this.chunks.next());
-      } catch (err) {
-        throw this.sourceFailed(err);
-      }
-      const { done, value } = result;
-      if (done) this.done = true;
-      else if (this.take(value)) return true;
+      this.done = true; // (until next() answers: see resultOf())
+      const { done, value } = resultOf(await this.chunks.next());
+      this.done = Boolean(done);
+      if (!done && this.take(value)) return true;
     }
     return false;
-  }
-
-  /** `err`, of the source's next() (it rejected, or answered no result): the source is done, and close() calls no return() of it, as a for-await loop leaves an iterator that failed. */
-  sourceFailed(err) {
-    this.done = true;
-    return err;
   }
 
   /** A chunk from the source as the current one; false when it is empty. */
@@ -296,17 +291,10 @@ class StreamReader {
       }
       // MORE, the chunk used up. (The source is awaited here, not in pull(): an
       // async call less per chunk, the most a stream of small chunks pays.)
-      let result;
-      try {
-        result = resultOf(await this.chunks.next());
-      } catch (err) {
-        throw this.sourceFailed(err);
-      }
-      const { done, value } = result;
-      if (done) {
-        this.done = true;
-        return this.readTail(read); // the stream ends inside the value: the decoder's TRUNCATED or LENGTH
-      }
+      this.done = true; // (until next() answers: see resultOf())
+      const { done, value } = resultOf(await this.chunks.next());
+      this.done = Boolean(done);
+      if (done) return this.readTail(read); // the stream ends inside the value: the decoder's TRUNCATED or LENGTH
       this.take(value);
       end = this.feed(scanner);
     }
