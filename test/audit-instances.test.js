@@ -7,14 +7,13 @@
 // synchronously looked for the others' build before that module told it; the
 // declarations said an instance's Encoder is a class of its own. The last
 // describe() holds what was confirmed between instances and no other test covers.
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { Encoder, Decoder, createFastmp, createFastmpSync } from '../js/index.js';
 import { initFrom, initSyncFrom } from '../js/core.js';
 import { CORE, createInstanceSync } from '../js/instances.js';
-import { ROOT } from './helpers.js';
+import { ROOT, refusingLargeSyncCompiles, runNode } from './helpers.js';
 
 const bytesOf = (module, build) => readFileSync(`${ROOT}/dist/fastmp-${module}-${build}.wasm`);
 const MODULES = ['pack', 'unpack', 'strings'];
@@ -22,16 +21,6 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
 // Above every crossover: the kernels' paths, where they are loaded.
 const BIG = Float32Array.from({ length: 5000 }, (_, i) => i * 0.37 - 100);
 
-/** `script` (an ES module's body) run by Node in the repository; its stdout, or its stderr's first error line. */
-const runNode = (script, env = {}) => {
-  try {
-    return execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-    }).trim();
-  } catch (e) {
-    return `threw: ${String(e.stderr).split('\n').find((line) => /Error/.test(line)) ?? e.message}`;
-  }
-};
 
 describe('1: initSync() loads every module the program uses, as init() does (js/core.js initSyncFrom)', () => {
   // docs/typed-arrays.md: init() "loads into the default instance the modules of the functions
@@ -88,20 +77,6 @@ describe('3: createFastmpSync() given a module the engine will not compile synch
   // finder for build null (the page's finder: "URLS[module][build] is not a function"; the inline
   // entry's: the scalar build, attached first, after which the given SIMD module was refused).
   // Here the engine's refusal is simulated as V8 throws it (a RangeError) above 4 KB.
-  const refusingLargeSyncCompiles = (make) => {
-    const real = WebAssembly.Module;
-    WebAssembly.Module = new Proxy(real, {
-      construct(target, args, newTarget) {
-        if ((args[0]?.byteLength ?? 0) > 4096) throw new RangeError('WebAssembly.Module(): Wasm code generation disallowed by embedder');
-        return Reflect.construct(target, args, newTarget);
-      },
-    });
-    try {
-      return make();
-    } finally {
-      WebAssembly.Module = real;
-    }
-  };
 
   test.each([
     ['a page\'s finder (fetches: nothing synchronous)', (module, build) => bytesOf(module, build)],

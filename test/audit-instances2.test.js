@@ -22,12 +22,11 @@
 // only wasted work: the second instantiation rewrites no byte of the static
 // data and stack slots, and every result, alloc() array and packView() output
 // stays right.
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { CORE, createInstanceSync } from '../js/instances.js';
 import { SLOTS, HEAP_BASE, MEMORY_PAGES } from '../js/abi.js';
-import { ROOT } from './helpers.js';
+import { ROOT, refusingLargeSyncCompiles, runNode } from './helpers.js';
 
 const bytesOf = (module, build) => readFileSync(`${ROOT}/dist/fastmp-${module}-${build}.wasm`);
 const hex = (bytes) => Buffer.from(bytes).toString('hex');
@@ -40,16 +39,6 @@ const pageFinder = (serve) => ({ findSync: () => null, find: async (module, buil
 /** A finder as Node has: read synchronously. */
 const nodeFinder = (serve) => ({ findSync: serve, find: async (module, build) => serve(module, build) });
 
-/** `script` (an ES module's body) run by Node in the repository; its stdout, or how it ended. */
-const runNode = (script) => {
-  try {
-    return execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
-    }).trim();
-  } catch (e) {
-    return `exited ${e.status}: ${String(e.stderr).split('\n').find((line) => /Error/.test(line)) ?? e.message}`;
-  }
-};
 
 /** A call of each kind (each starts its module's load), then every load settled. */
 async function callEachAndSettle(fm) {
@@ -105,32 +94,18 @@ test('2: a promise of another realm given to init() that rejects while an earlie
 test('3: a module given to createFastmpSync() that fails to compile in the background: the other modules\' loads ask for a build, not null (js/core.js settleGivenNow)', async () => {
   // As audit-instances.test.js 3 simulates it: the engine refuses to compile more than 4 KB
   // synchronously (a page's main thread, Chrome before 114), as V8 refuses (a RangeError).
-  const real = WebAssembly.Module;
-  const refusing = (make) => {
-    WebAssembly.Module = new Proxy(real, {
-      construct(target, args, newTarget) {
-        if ((args[0]?.byteLength ?? 0) > 4096) throw new RangeError('WebAssembly.Module(): Wasm code generation disallowed by embedder');
-        return Reflect.construct(target, args, newTarget);
-      },
-    });
-    try {
-      return make();
-    } finally {
-      WebAssembly.Module = real;
-    }
-  };
   const asked = [];
   const serve = (module, build) => {
     asked.push(`${module}-${build}`);
     return bytesOf(module, build); // (a page's finder: js/siblings.js URLS[module][build]())
   };
   const corrupt = bytesOf('unpack', 'scalar').subarray(0, 10000); // (a cut download)
-  const fm = refusing(() => createInstanceSync(pageFinder(serve), { wasm: corrupt }));
+  const fm = refusingLargeSyncCompiles(() => createInstanceSync(pageFinder(serve), { wasm: corrupt }));
   const core = fm[CORE];
-  refusing(() => fm.pack(BIG)); // compiles the given module in the background: it fails
+  refusingLargeSyncCompiles(() => fm.pack(BIG)); // compiles the given module in the background: it fails
   await Promise.allSettled([core.load('pack')]);
   expect(core.failed.pack?.name).toBe('CompileError');
-  refusing(() => fm.encodeBMP('a'.repeat(5000))); // the string module, not given: the finder's
+  refusingLargeSyncCompiles(() => fm.encodeBMP('a'.repeat(5000))); // the string module, not given: the finder's
   await Promise.allSettled([core.load('strings')]);
   expect(asked).toEqual([`strings-${fm.backend()}`]); // (was: strings-null)
   expect(String(core.failed.strings?.message ?? 'loaded')).not.toMatch(/null|undefined|not a function/);

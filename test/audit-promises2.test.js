@@ -15,21 +15,10 @@
 // web ReadableStream reader (js/codec/stream.js readerIterable(), for engines
 // whose streams are not async iterable) lets go of the stream's lock on every
 // way out, and a load in the background that fails is no unhandled rejection.
-import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { decodeArrayStream, decodeAsync, decodeMultiStream, encode } from '../js/index.js';
-import { ROOT } from './helpers.js';
+import { runNode } from './helpers.js';
 
-/** `script` (an ES module's body) run by Node in the repository; its stdout (or how it ended). */
-const runNode = (script) => {
-  try {
-    return execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
-    }).trim();
-  } catch (e) {
-    return `exited ${e.status}: ${String(e.stderr).split('\n').find((line) => /Error/.test(line)) ?? e.message}`;
-  }
-};
 
 /** n turns of the event loop (no wall clock). */
 const TURNS = 'const turns = async (n) => { for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r)); };';

@@ -575,3 +575,39 @@ export function freshMsgpackr() {
     else delete requireHere.cache[path];
   }
 }
+
+/**
+ * `script` (an ES module's body) run by Node in the repository, with `env`
+ * added to the environment: its stdout, trimmed, or how it ended ("exited N:"
+ * and its stderr's first error line), for a test to compare.
+ */
+export function runNode(script, env = {}) {
+  try {
+    return execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
+  } catch (e) {
+    return `exited ${e.status}: ${String(e.stderr).split('\n').find((line) => /Error/.test(line)) ?? e.message}`;
+  }
+}
+
+/**
+ * make(), with this realm's WebAssembly.Module refusing to compile more than
+ * 4 KB synchronously, as V8 refuses it on a page's main thread (a
+ * RangeError): what an engine that compiles large modules only
+ * asynchronously does.
+ */
+export function refusingLargeSyncCompiles(make) {
+  const real = WebAssembly.Module;
+  WebAssembly.Module = new Proxy(real, {
+    construct(target, args, newTarget) {
+      if ((args[0]?.byteLength ?? 0) > 4096) throw new RangeError('WebAssembly.Module(): Wasm code generation disallowed by embedder');
+      return Reflect.construct(target, args, newTarget);
+    },
+  });
+  try {
+    return make();
+  } finally {
+    WebAssembly.Module = real;
+  }
+}
