@@ -15,14 +15,12 @@
 // The type-level ones are probes compiled by the repo's TypeScript (--strict,
 // skipLibCheck false): every @ts-expect-error must find its error, and every
 // line without one must compile.
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Decoder, Encoder, ExtensionCodec, createFastmpSync, decode, encode, mapOf } from '../js/node.js';
-import { ROOT } from './helpers.js';
+import { tscProject, tscReport } from './helpers.js';
 
 // ---- the probes, compiled once ----------------------------------------------------------------
 
@@ -101,27 +99,8 @@ let report;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'fastmp-audit-types-'));
-  // A project with the package installed as a link: 'fastmp-wasm' resolves through package.json "exports".
-  mkdirSync(join(work, 'node_modules'));
-  symlinkSync(ROOT, join(work, 'node_modules', 'fastmp-wasm'), 'dir');
-  symlinkSync(join(ROOT, 'node_modules', '@msgpack'), join(work, 'node_modules', '@msgpack'), 'dir');
-  writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'probe', private: true, type: 'module' }));
-  for (const [file, text] of Object.entries(PROBES)) writeFileSync(join(work, file), text);
-  writeFileSync(join(work, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: {
-      strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'],
-      types: [], skipLibCheck: false,
-    },
-    files: Object.keys(PROBES),
-  }));
-  let out = '';
-  try {
-    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: work, encoding: 'utf8' });
-  } catch (e) {
-    out = `${e.stdout}${e.stderr}` || String(e);
-  }
-  // Diagnostics of a file start with its name (tsc --pretty false when not a terminal); others (the declarations') are kept whole.
-  report = Object.fromEntries(Object.keys(PROBES).map((file) => [file, out.split('\n').filter((line) => line && !Object.keys(PROBES).some((f) => f !== file && line.startsWith(f))).join('\n')]));
+  tscProject(work, PROBES, ['@msgpack']);
+  report = await tscReport(work, PROBES);
 }, 180_000);
 
 afterAll(() => {

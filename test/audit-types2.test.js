@@ -20,14 +20,12 @@
 // Confirmed, and covered by no other test: a subclass's members of other names
 // and its overrides of the public methods still type-check; an instance's
 // members destructure; init() takes promises and Responses.
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Decoder, Encoder, ExtensionCodec, createFastmpSync, encode } from '../js/node.js';
-import { ROOT } from './helpers.js';
+import { ROOT, tscProject, tscReport } from './helpers.js';
 
 // ---- the probes, compiled once by TypeScript 5.0 and by the repo's --------------------------------
 
@@ -82,29 +80,8 @@ const report = {};
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'fastmp-audit-types2-'));
-  // A project with the package installed as a link: 'fastmp-wasm' resolves through package.json "exports".
-  mkdirSync(join(work, 'node_modules'));
-  symlinkSync(ROOT, join(work, 'node_modules', 'fastmp-wasm'), 'dir');
-  writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'probe', private: true, type: 'module' }));
-  for (const [file, text] of Object.entries(PROBES)) writeFileSync(join(work, file), text);
-  writeFileSync(join(work, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: {
-      strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'],
-      types: [], skipLibCheck: false,
-    },
-    files: Object.keys(PROBES),
-  }));
-  for (const [version, tsc] of Object.entries(TSC)) {
-    let out = '';
-    try {
-      await promisify(execFile)(process.execPath, [tsc, '-p', '.'], { cwd: work, encoding: 'utf8' });
-    } catch (e) {
-      out = `${e.stdout}${e.stderr}` || String(e);
-    }
-    // A probe's diagnostics start with its name; others (the declarations') are kept for every probe.
-    const files = Object.keys(PROBES);
-    report[version] = Object.fromEntries(files.map((file) => [file, out.split('\n').filter((line) => line && !files.some((f) => f !== file && line.startsWith(f))).join('\n')]));
-  }
+  tscProject(work, PROBES);
+  for (const [version, tsc] of Object.entries(TSC)) report[version] = await tscReport(work, PROBES, tsc);
 }, 180_000);
 
 afterAll(() => {

@@ -2,12 +2,13 @@
 // here reuses fastmp's own encoder: expected bytes and values are computed
 // independently, so a bug in fastmp cannot confirm itself.
 
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { CODE_NAMES } from '../js/errors.js';
 import { BOOL, KERNEL_KINDS } from '../js/kinds.js';
 
@@ -610,4 +611,42 @@ export function refusingLargeSyncCompiles(make) {
   } finally {
     WebAssembly.Module = real;
   }
+}
+
+/**
+ * A TypeScript project in `dir` that checks `probes` ({ file: text }), strict,
+ * module nodenext, lib es2022 and dom, without skipLibCheck, with the package
+ * installed as a link ('fastmp-wasm' resolves through package.json "exports")
+ * and each package of `links` (names in node_modules) linked beside it.
+ */
+export function tscProject(dir, probes, links = []) {
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(ROOT, join(dir, 'node_modules', 'fastmp-wasm'), 'dir');
+  for (const name of links) symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'probe', private: true, type: 'module' }));
+  for (const [file, text] of Object.entries(probes)) writeFileSync(join(dir, file), text);
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'],
+      types: [], skipLibCheck: false,
+    },
+    files: Object.keys(probes),
+  }));
+}
+
+/**
+ * `tsc` (its bin script) run on tscProject(dir, probes): its diagnostics by
+ * probe, '' for each that compiles. A probe's diagnostics start with its name
+ * (tsc --pretty false when not a terminal); others (the declarations') are
+ * kept for every probe.
+ */
+export async function tscReport(dir, probes, tsc = join(ROOT, 'node_modules/typescript/bin/tsc')) {
+  let out = '';
+  try {
+    await promisify(execFile)(process.execPath, [tsc, '-p', '.'], { cwd: dir, encoding: 'utf8' });
+  } catch (e) {
+    out = `${e.stdout}${e.stderr}` || String(e);
+  }
+  const files = Object.keys(probes);
+  return Object.fromEntries(files.map((file) => [file, out.split('\n').filter((line) => line && !files.some((f) => f !== file && line.startsWith(f))).join('\n')]));
 }
