@@ -45,13 +45,16 @@ await init();
 
 afterEach(() => vi.restoreAllMocks());
 
-/** Bytes that Uint8Array.prototype.slice() copies while `fn` runs. */
-function copiedBySlice(fn) {
-  let bytes = 0;
-  const slice = Uint8Array.prototype.slice;
-  vi.spyOn(Uint8Array.prototype, 'slice').mockImplementation(function (...args) {
-    const out = slice.apply(this, args);
-    bytes += out.length;
+/**
+ * What `fn` makes `proto[name]` do, counted: the sum of count(self, args,
+ * result) over every call while `fn` runs (the method still does its work).
+ */
+function counted(proto, name, count, fn) {
+  let total = 0;
+  const real = proto[name];
+  vi.spyOn(proto, name).mockImplementation(function (...args) {
+    const out = real.apply(this, args);
+    total += count(this, args, out);
     return out;
   });
   try {
@@ -59,8 +62,11 @@ function copiedBySlice(fn) {
   } finally {
     vi.restoreAllMocks();
   }
-  return bytes;
+  return total;
 }
+
+/** Bytes that Uint8Array.prototype.slice() copies while `fn` runs. */
+const copiedBySlice = (fn) => counted(Uint8Array.prototype, 'slice', (self, args, out) => out.length, fn);
 
 /** n messages one after another, in `memory` ('shared': a SharedArrayBuffer; 'alloc': an alloc() array). */
 function inputOf(memory, messages) {
@@ -180,20 +186,7 @@ describe('2: read*String() of a one-byte kind in a SharedArrayBuffer copies the 
 
 describe('3: a message of many long typed arrays grows its wasm store by doubling (js/wasm/heap.js ensureIn)', () => {
   /** Bytes that Uint8Array.prototype.copyWithin() moves while `fn` runs (how a region of wasm memory moves when it grows). */
-  function movedByCopyWithin(fn) {
-    let bytes = 0;
-    const copyWithin = Uint8Array.prototype.copyWithin;
-    vi.spyOn(Uint8Array.prototype, 'copyWithin').mockImplementation(function (target, start, end = this.length) {
-      bytes += Math.max(0, end - start);
-      return copyWithin.call(this, target, start, end);
-    });
-    try {
-      fn();
-    } finally {
-      vi.restoreAllMocks();
-    }
-    return bytes;
-  }
+  const movedByCopyWithin = (fn) => counted(Uint8Array.prototype, 'copyWithin', (self, [, start, end = self.length]) => Math.max(0, end - start), fn);
 
   test.each(['simd', 'scalar'])('%s: 1 000 Float32Array(256) fields move O(message) bytes, on a fresh instance and after a small message', async (backend) => {
     const m = await createFastmp({ backend });
@@ -216,21 +209,7 @@ describe('3: a message of many long typed arrays grows its wasm store by doublin
 
 describe('4: a shaped decode whose extension makes a shaped decode between its fields copies O(message) into wasm memory (js/io.js FieldReader)', () => {
   /** Bytes FieldReader windows copy into wasm memory while `fn` runs. */
-  function windowed(fn) {
-    let bytes = 0;
-    const copyFrom = FieldReader.prototype.copyFrom;
-    vi.spyOn(FieldReader.prototype, 'copyFrom').mockImplementation(function (...args) {
-      const out = copyFrom.apply(this, args);
-      bytes += this.to - this.from;
-      return out;
-    });
-    try {
-      fn();
-    } finally {
-      vi.restoreAllMocks();
-    }
-    return bytes;
-  }
+  const windowed = (fn) => counted(FieldReader.prototype, 'copyFrom', (reader) => reader.to - reader.from, fn);
 
   test.each(['simd', 'scalar'])('%s: 600 elements, each a Float32Array(300) and an ext decoded with a shape', async (backend) => {
     const m = await createFastmp({ backend });
