@@ -467,8 +467,9 @@ DEFINE_PACK(fm_pack_u64, uint64_t, PACK_WIDE_SIMD(in, n, p, 64, false), pack_u64
 /* gcc at -O2 warns that v may be read unset in the loop below: it is read only after
  * fm_number_to_int() returned FM_OK, which sets it, but gcc follows the path where
  * fm_read_number() failed (size 0) with r->code unknown. Initialising v, or telling gcc the
- * code there, changes what clang emits for the wasm modules (8 % slower unpacks of small ints,
- * 0.5 KB more gzipped): the false warning is silenced instead, for gcc alone. */
+ * code there, changes what clang emits for the wasm modules (slower small-int unpacks, a larger
+ * module: docs/history.md, the twelfth step): the false warning is silenced instead, for gcc
+ * alone. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
