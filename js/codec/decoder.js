@@ -429,6 +429,7 @@ export class Decoder {
    */
   bytesAt(p, n, at = 0) {
     if (!this.copyBytes) return this.bytes.subarray(p, p + n);
+    if (at === 0) return this.bytes.slice(p, p + n);
     const copy = new Uint8Array(at + n).subarray(at);
     copy.set(this.bytes.subarray(p, p + n));
     return copy;
